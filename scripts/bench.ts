@@ -1,0 +1,17 @@
+// Runs every package's benchmark (packages/*/bench/index.ts) one after another, so that
+// each measures on a quiet machine. Each prints one line per comparison.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const only = process.argv.slice(2);
+let failed = false;
+for (const dir of ['packages', 'apps']) {
+  for (const name of readdirSync(dir).sort()) {
+    const entry = join(dir, name, 'bench', 'index.ts');
+    if (!existsSync(entry) || (only.length > 0 && !only.includes(name))) continue;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', entry], { stdio: 'inherit' });
+    if (run.status !== 0) failed = true;
+  }
+}
+process.exit(failed ? 1 : 0);
