@@ -1,4 +1,4 @@
-import { casual } from 'chrono-node';
+import { casual, type ParsedComponents } from 'chrono-node';
 import type { Operand, Statement } from './ast.js';
 import { type CalendarDay, toDate } from './calendar.js';
 import { DateRangeError } from './errors.js';
@@ -54,9 +54,10 @@ function chronoOperand(input: string, from: number, to: number, now: WallClock):
   return { kind: 'days', first: firstDay, last: lastDay, start: first.start, end: last.end };
 }
 
-function dayOf(components: {
-  get(component: 'year' | 'month' | 'day'): number | null;
-}): CalendarDay | undefined {
+function dayOf(components: ParsedComponents): CalendarDay | undefined {
+  // "March" alone means the whole month to a user but March 1st to chrono: only use results that
+  // name a day (a date or a weekday), not a month or year alone.
+  if (!components.isCertain('day') && !components.isCertain('weekday')) return undefined;
   const year = components.get('year');
   const month = components.get('month');
   const day = components.get('day');

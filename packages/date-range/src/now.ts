@@ -9,7 +9,8 @@ export interface WallClock extends CalendarDay {
 }
 
 const NAIVE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?$/;
-const WITH_ZONE = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+// A date-time followed by `Z` or an offset; group 1 is the naive part.
+const WITH_ZONE = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
 
 // Intl formatters are expensive to build; one per zone lives for the life of the process.
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -147,9 +148,14 @@ export function resolveNow(
     if (now === lastText && timeZone === lastTimeZone && lastWallClock !== undefined) return lastWallClock;
     // A naive string is already wall-clock time, but a bad zone is still the caller's mistake.
     if (timeZone !== undefined) formatterFor(timeZone, input);
-    const wallClock = WITH_ZONE.test(now)
-      ? fromInstant(new Date(now), timeZone, now, input)
-      : parseNaive(now);
+    // An instant string is not cached: without a timeZone its day depends on process.env.TZ.
+    const zoned = WITH_ZONE.exec(now);
+    if (zoned !== null) {
+      // Date parsing rolls 2026-02-30 over to March, so the calendar part is checked first.
+      if (parseNaive(zoned[1]!) === undefined) throw invalidNow(now, input);
+      return fromInstant(new Date(now), timeZone, now, input);
+    }
+    const wallClock = parseNaive(now);
     if (wallClock === undefined) throw invalidNow(now, input);
     lastText = now;
     lastTimeZone = timeZone;

@@ -14,12 +14,18 @@ const RETRYABLE: ReadonlySet<DateRangeErrorCode> = new Set([
 ]);
 
 // resolveNow returns the same object for a repeated `now` string, so its Date can be reused too.
-// Safe because nothing mutates these Dates: date-fns always returns new ones.
+// Safe because nothing mutates these Dates (date-fns always returns new ones). The date parts are
+// re-checked because the process time zone (process.env.TZ) may have changed since it was built.
 let lastClock: WallClock | undefined;
 let lastToday = new Date(0);
 
 function todayOf(clock: WallClock): Date {
-  if (clock !== lastClock) {
+  if (
+    clock !== lastClock ||
+    lastToday.getDate() !== clock.day ||
+    lastToday.getMonth() !== clock.month - 1 ||
+    lastToday.getFullYear() !== clock.year
+  ) {
     lastClock = clock;
     lastToday = toDate(clock);
   }
