@@ -92,7 +92,7 @@ function reply(res: ServerResponse, status: number, form: Record<string, string>
   res.end(new URLSearchParams(form).toString());
 }
 
-function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
+function handle(req: IncomingMessage, res: ServerResponse, body: string): unknown {
   const url = new URL(req.url ?? '/', origin);
   const refuse = (problem: string) => reply(res, 401, { oauth_problem: problem });
   if (req.method === 'POST' && url.pathname === '/oauth/request_token') {
