@@ -1,0 +1,24 @@
+import { PROTOCOL_PATHS } from '@weft/core/protocol';
+import type { Context } from '../context.js';
+import { describeAnswer } from '../http.js';
+
+/** GET /logo is optional: anything but an SVG, a 204 or a redirect is only a warning. */
+export async function checkLogo(ctx: Context): Promise<void> {
+  const ex = await ctx.call('GET', PROTOCOL_PATHS.logo, undefined, { skipInspection: true });
+  const status = ex.status;
+  if (ex.failure) {
+    ctx.warn('logo.response', { reason: `${ex.failure}; the service shows a default logo`, exchange: ex });
+  } else if (status === 200 && /image\/svg\+xml/i.test(ex.contentType ?? '')) {
+    ctx.pass('logo.response', { reason: 'an SVG image' });
+  } else if (status === 204) {
+    ctx.pass('logo.response', { reason: '204: no logo' });
+  } else if ((status === 302 || status === 301 || status === 307 || status === 308) && ex.location) {
+    ctx.pass('logo.response', { reason: `redirect to ${ex.location}` });
+  } else {
+    const type = ex.contentType ? ` (${ex.contentType})` : '';
+    ctx.warn('logo.response', {
+      reason: `${describeAnswer(ex)}${type}; expected 200 image/svg+xml, 204 or 302 with Location — the service shows a default logo`,
+      exchange: ex,
+    });
+  }
+}

@@ -1,0 +1,53 @@
+import { oauth1AuthorizeResponse, oauth2AuthorizeResponse, PROTOCOL_PATHS } from '@weft/core/protocol';
+import { type Context, errorAnswerProblem, formatIssues, jsonAnswerProblem } from '../context.js';
+
+export const DUMMY_CALLBACK = 'http://127.0.0.1:9/weft-conformance/oauth/callback';
+export const DUMMY_STATE = 'weft-conformance-state';
+
+/** Authorize with a dummy callback: a redirect address, or an error {message} (a warning: e.g. no client configured). */
+export async function checkOAuth(ctx: Context, authIds: string[]): Promise<void> {
+  const flows = [
+    {
+      id: 'oauth2.authorize' as const,
+      check: 'oauth.oauth2-authorize' as const,
+      auth: 'oauth2',
+      path: PROTOCOL_PATHS.oauth2Authorize,
+      body: { callback_uri: DUMMY_CALLBACK, state: DUMMY_STATE },
+      schema: oauth2AuthorizeResponse,
+      shape: '{redirect_uri}',
+    },
+    {
+      id: 'oauth1.authorize' as const,
+      check: 'oauth.oauth1-authorize' as const,
+      auth: 'oauth',
+      path: PROTOCOL_PATHS.oauth1Authorize,
+      body: { callback_uri: `${DUMMY_CALLBACK}?state=${DUMMY_STATE}` },
+      schema: oauth1AuthorizeResponse,
+      shape: '{redirect_uri, token, secret}',
+    },
+  ];
+  for (const flow of flows) {
+    if (!authIds.includes(flow.auth)) {
+      ctx.skip(flow.check, { reason: `no \`${flow.auth}\` authentication declared` });
+      continue;
+    }
+    const ex = await ctx.call('POST', flow.path, flow.body);
+    const status = ex.status ?? 0;
+    if (!ex.failure && status >= 400) {
+      const problem = errorAnswerProblem(ex, () => true, 'an error status with {message}');
+      if (problem) ctx.fail(flow.check, { reason: problem, exchange: ex });
+      else
+        ctx.warn(flow.check, {
+          reason: `refused with HTTP ${status} (for example no OAuth client configured)`,
+          exchange: ex,
+        });
+      continue;
+    }
+    let problem = jsonAnswerProblem(ex);
+    if (!problem) {
+      const parsed = flow.schema.safeParse(ex.json);
+      if (!parsed.success) problem = `expected ${flow.shape}: ${formatIssues(parsed.error.issues)}`;
+    }
+    ctx.expect(flow.check, problem, { exchange: ex });
+  }
+}

@@ -1,0 +1,539 @@
+import { dataResponse, PROTOCOL_PATHS, SYNC_ACTION_FIELD, synchronizationType } from '@weft/core/protocol';
+import type { CheckId } from '../catalog.js';
+import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
+import type { Exchange } from '../http.js';
+import { isPlainObject, plural, show, sleep, stableStringify } from '../util.js';
+import type { FieldInfo, SchemaInfo } from './schema.js';
+
+export type Phase = 'data' | 'delta';
+type Row = Record<string, unknown>;
+type Suffix =
+  | 'response'
+  | 'shape'
+  | 'items'
+  | 'sync-type'
+  | 'pagination'
+  | 'paging.loop'
+  | 'paging.cap'
+  | 'ids'
+  | 'ids-unique'
+  | 'item-keys'
+  | 'value-types'
+  | 'sync-action'
+  | 'remove-id';
+
+const PAGE_SUFFIXES: Suffix[] = [
+  'response',
+  'shape',
+  'items',
+  'sync-type',
+  'pagination',
+  'paging.loop',
+  'paging.cap',
+];
+const ROW_SUFFIXES: Record<Phase, Suffix[]> = {
+  data: ['ids', 'ids-unique', 'item-keys', 'value-types', 'sync-action'],
+  delta: ['ids', 'item-keys', 'value-types', 'sync-action', 'remove-id'],
+};
+const SCHEMA_SUFFIXES = new Set<Suffix>(['item-keys', 'value-types']);
+const MAX_REASONS = 5;
+const TRY_LATER_RETRIES = 2;
+
+interface Finding {
+  status: 'fail' | 'warn';
+  reasons: string[];
+  count: number;
+  ex?: Exchange;
+}
+
+/** Problems found while reading the pages of one type, emitted as one check per id at the end. */
+class Findings {
+  readonly map = new Map<Suffix, Finding>();
+  add(suffix: Suffix, status: 'fail' | 'warn', reason: string, ex?: Exchange): void {
+    let f = this.map.get(suffix);
+    if (!f) {
+      f = { status, reasons: [], count: 0 };
+      this.map.set(suffix, f);
+    }
+    if (status === 'fail' && f.status === 'warn') {
+      f.status = 'fail';
+      f.reasons = [];
+      f.count = 0;
+      f.ex = undefined;
+    } else if (status === 'warn' && f.status === 'fail') return;
+    f.count++;
+    if (f.reasons.length < MAX_REASONS) f.reasons.push(reason);
+    if (!f.ex && ex) f.ex = ex;
+  }
+}
+
+export interface SyncEnv {
+  ctx: Context;
+  types: string[];
+  schema: SchemaInfo | undefined;
+  filter: Record<string, unknown>;
+  account: Record<string, unknown> | undefined;
+  maxPages: number;
+  operationId: string;
+}
+
+export interface PhaseResult {
+  typeId: string;
+  phase: Phase;
+  pages: number;
+  /** Every page was read and paging ended normally. */
+  complete: boolean;
+  synchronizationType?: 'full' | 'delta';
+  /** The rows as the service would store them after this phase. */
+  rows: Map<string, Row>;
+  set: number;
+  removed: number;
+  /** At least one page answered `synchronizationType: "delta"`. */
+  sawDelta: boolean;
+  /** Relation field id -> referenced ids (data phase only). */
+  relationRefs: Map<string, string[]>;
+}
+
+/** Why a value does not fit its field, or undefined. */
+export function valueProblem(field: FieldInfo, value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const scalarId = (v: unknown) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+  if (field.relation) {
+    if (field.relation.cardinality === 'many-to-many') {
+      return Array.isArray(value) && value.every(scalarId)
+        ? undefined
+        : `many-to-many relation needs an array of ids, got ${show(value, 60)}`;
+    }
+    return scalarId(value)
+      ? undefined
+      : `${field.relation.cardinality} relation needs a single id, got ${show(value, 60)}`;
+  }
+  switch (field.type) {
+    case 'id':
+      return scalarId(value) ? undefined : `an id must be a string or number, got ${show(value, 60)}`;
+    case 'text': {
+      if (typeof value === 'string') return undefined;
+      if (field.subType === 'boolean' && typeof value === 'boolean') return undefined;
+      if (
+        (field.subType === 'date-range' ||
+          field.subType === 'date-time-range' ||
+          field.subType === 'location') &&
+        isPlainObject(value)
+      ) {
+        return undefined;
+      }
+      return `text needs a string, got ${show(value, 60)}`;
+    }
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        return `number needs a JSON number, got ${show(value, 60)}`;
+      if (field.subType === 'integer' && !Number.isInteger(value))
+        return `integer needs a whole number, got ${value}`;
+      return undefined;
+    case 'date':
+      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(Date.parse(value))) {
+        return `date needs an ISO 8601 string, got ${show(value, 60)}`;
+      }
+      return undefined;
+    case 'array[text]': {
+      if (!Array.isArray(value)) return `array[text] needs an array, got ${show(value, 60)}`;
+      const files = field.subType === 'file' || field.subType === 'files';
+      const bad = value.find((v) => !(typeof v === 'string' || (files && isPlainObject(v))));
+      return bad === undefined ? undefined : `array[text] needs strings, found ${show(bad, 60)}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function rowLabel(item: Row, page: number, index: number): string {
+  return item.id !== undefined && item.id !== null
+    ? `row ${show(item.id, 40)}`
+    : `row #${index + 1} of page ${page}`;
+}
+
+/** Reads every page of one type as the service would and applies the rows to `store`. */
+export async function syncType(
+  env: SyncEnv,
+  typeId: string,
+  phase: Phase,
+  store: Map<string, Row>,
+  lastSynchronizedAt: string | null,
+): Promise<PhaseResult> {
+  const { ctx } = env;
+  const findings = new Findings();
+  const fields = env.schema?.get(typeId);
+  const result: PhaseResult = {
+    typeId,
+    phase,
+    pages: 0,
+    complete: false,
+    rows: store,
+    set: 0,
+    removed: 0,
+    sawDelta: false,
+    relationRefs: new Map(),
+  };
+  const relationFields = fields ? [...fields.values()].filter((f) => f.relation) : [];
+  for (const f of relationFields) result.relationRefs.set(f.id, []);
+  const firstPageOf = new Map<string, number>();
+  const seenConfigs = new Map<string, number>();
+  const unknownKeys = new Set<string>();
+  let pagination: unknown = null;
+  let answered = false;
+  let received = false;
+  let itemCount = 0;
+  let replaced: Map<string, Row> | undefined;
+
+  for (;;) {
+    const page = result.pages + 1;
+    const body = {
+      requestedType: typeId,
+      types: env.types,
+      filter: env.filter,
+      account: env.account ?? {},
+      pagination,
+      lastSynchronizedAt,
+      operationId: env.operationId,
+    };
+    let ex = await ctx.call('POST', PROTOCOL_PATHS.data, body);
+    for (let attempt = 1; attempt <= TRY_LATER_RETRIES && isTryLaterError(ex); attempt++) {
+      await sleep(retryDelay(ex, attempt));
+      ex = await ctx.call('POST', PROTOCOL_PATHS.data, body);
+    }
+    if (isTryLaterError(ex)) {
+      findings.add(
+        'response',
+        'warn',
+        `page ${page}: the app asked to try later ${TRY_LATER_RETRIES + 1} times; the service would retry this page later`,
+        ex,
+      );
+      break;
+    }
+    const problem = jsonAnswerProblem(ex);
+    if (problem) {
+      findings.add('response', 'fail', `page ${page}: ${problem}`, ex);
+      break;
+    }
+    answered = true;
+    const json = ex.json;
+    if (!isPlainObject(json)) {
+      findings.add('shape', 'fail', `page ${page}: the body is not a JSON object: ${show(json)}`, ex);
+      break;
+    }
+    if (json.tryLater === true) {
+      findings.add(
+        'response',
+        'fail',
+        `page ${page}: \`tryLater\` sent with HTTP ${ex.status}; the service reads it as data`,
+        ex,
+      );
+      break;
+    }
+    result.pages = page;
+
+    const parsed = dataResponse.safeParse(json);
+    if (!parsed.success) {
+      const bySuffix = new Map<Suffix, typeof parsed.error.issues>();
+      for (const issue of parsed.error.issues) {
+        const key = issue.path[0];
+        const suffix: Suffix =
+          key === 'items'
+            ? 'items'
+            : key === 'pagination'
+              ? 'pagination'
+              : key === 'synchronizationType'
+                ? 'sync-type'
+                : 'shape';
+        bySuffix.set(suffix, [...(bySuffix.get(suffix) ?? []), issue]);
+      }
+      for (const [suffix, issues] of bySuffix) {
+        if (suffix === 'items' && !Array.isArray(json.items)) {
+          findings.add('items', 'fail', `page ${page}: \`items\` is ${show(json.items)}, not an array`, ex);
+        } else if (suffix !== 'items') {
+          findings.add(suffix, 'fail', `page ${page}: ${formatIssues(issues, 3)}`, ex);
+        }
+      }
+    }
+    if (!Array.isArray(json.items)) {
+      if (!findings.map.has('items')) findings.add('items', 'fail', `page ${page}: \`items\` is missing`, ex);
+      break;
+    }
+
+    const syncType = synchronizationType.safeParse(json.synchronizationType);
+    const pageType = syncType.success ? syncType.data : undefined;
+    if (pageType) {
+      if (result.synchronizationType && result.synchronizationType !== pageType) {
+        findings.add(
+          'sync-type',
+          'warn',
+          `page ${page} says '${pageType}' but page 1 said '${result.synchronizationType}'`,
+          ex,
+        );
+      }
+      result.synchronizationType ??= pageType;
+      if (pageType === 'delta') result.sawDelta = true;
+      if (pageType === 'delta' && phase === 'data' && lastSynchronizedAt === null) {
+        findings.add(
+          'sync-type',
+          'warn',
+          `page ${page}: 'delta' answered to a first sync (lastSynchronizedAt null)`,
+          ex,
+        );
+      }
+    }
+    const isDelta = (result.synchronizationType ?? pageType) === 'delta';
+    if (phase === 'delta' && page === 1 && !isDelta) {
+      // A `full` answer to a delta request replaces the stored set.
+      replaced = new Map();
+    }
+    const target = replaced ?? store;
+
+    received = true;
+    json.items.forEach((raw, index) => {
+      itemCount++;
+      if (!isPlainObject(raw)) {
+        findings.add(
+          'items',
+          'fail',
+          `page ${page}: item #${index + 1} is ${show(raw, 40)}, not an object`,
+          ex,
+        );
+        return;
+      }
+      const item = raw;
+      const label = rowLabel(item, page, index);
+      const hasAction = Object.hasOwn(item, SYNC_ACTION_FIELD);
+      const action = item[SYNC_ACTION_FIELD];
+      if (hasAction) {
+        if (fields && !fields.has(SYNC_ACTION_FIELD)) {
+          findings.add(
+            'sync-action',
+            'fail',
+            `${label} carries \`${SYNC_ACTION_FIELD}\` but the schema has no such field`,
+            ex,
+          );
+        }
+        if (action !== 'SET' && action !== 'REMOVE') {
+          findings.add(
+            'sync-action',
+            'fail',
+            `${label}: \`${SYNC_ACTION_FIELD}\` is ${show(action, 30)}, expected 'SET' or 'REMOVE'`,
+            ex,
+          );
+        }
+      } else if (phase === 'delta' && isDelta) {
+        findings.add(
+          'sync-action',
+          'warn',
+          `${label}: delta row without \`${SYNC_ACTION_FIELD}\` (taken as SET)`,
+          ex,
+        );
+      }
+      const isRemove = isDelta && action === 'REMOVE';
+      const id = item.id;
+      if (id === undefined || id === null) {
+        if (isRemove)
+          findings.add(
+            phase === 'delta' ? 'remove-id' : 'ids',
+            'fail',
+            `${label}: REMOVE row without an id`,
+            ex,
+          );
+        else findings.add('ids', 'fail', `${label} has no \`id\``, ex);
+        return;
+      }
+      if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) {
+        findings.add('ids', 'fail', `${label}: \`id\` must be a string or number`, ex);
+        return;
+      }
+      const key = String(id);
+      if (phase === 'data') {
+        const first = firstPageOf.get(key);
+        if (first !== undefined) {
+          findings.add(
+            'ids-unique',
+            'fail',
+            `id ${show(id, 40)} appears on page ${first} and again on page ${page}`,
+            ex,
+          );
+        } else firstPageOf.set(key, page);
+      }
+      if (fields) {
+        for (const [fieldId, value] of Object.entries(item)) {
+          if (fieldId === SYNC_ACTION_FIELD) continue;
+          const field = fields.get(fieldId);
+          if (!field) {
+            if (!unknownKeys.has(fieldId)) {
+              unknownKeys.add(fieldId);
+              findings.add(
+                'item-keys',
+                'warn',
+                `${label} has key \`${fieldId}\`, which is not a field of the schema`,
+                ex,
+              );
+            }
+            continue;
+          }
+          if (isRemove) continue;
+          const bad = valueProblem(field, value);
+          if (bad)
+            findings.add('value-types', 'fail', `${label}, field \`${fieldId}\` (${field.type}): ${bad}`, ex);
+        }
+        if (phase === 'data' && !isRemove) {
+          for (const f of relationFields) {
+            const value = item[f.id];
+            const refs = result.relationRefs.get(f.id)!;
+            if (Array.isArray(value)) for (const v of value) refs.push(String(v));
+            else if (value !== null && value !== undefined && typeof value !== 'object')
+              refs.push(String(value));
+          }
+        }
+      }
+      if (isRemove) {
+        if (target.delete(key)) result.removed++;
+      } else {
+        const { [SYNC_ACTION_FIELD]: _, ...row } = item;
+        const old = isDelta ? target.get(key) : undefined;
+        target.set(key, old ? { ...old, ...row } : row);
+        result.set++;
+      }
+    });
+    ctx.progress({ kind: 'sync', phase, typeId, page, items: itemCount, done: false });
+
+    const pag = json.pagination;
+    if (!isPlainObject(pag) || pag.hasNext !== true) {
+      result.complete = true;
+      break;
+    }
+    const next = pag.nextPageConfig;
+    if (next === undefined || next === null) {
+      findings.add(
+        'pagination',
+        'fail',
+        `page ${page}: \`hasNext\` is true but \`nextPageConfig\` is ${show(next)}; the service would start again from page 1`,
+        ex,
+      );
+      break;
+    }
+    const fingerprint = stableStringify(next);
+    const earlier = seenConfigs.get(fingerprint);
+    if (earlier !== undefined) {
+      findings.add(
+        'paging.loop',
+        'fail',
+        `page ${page} returned the same \`nextPageConfig\` as page ${earlier} (${show(next, 60)}): paging would never end`,
+        ex,
+      );
+      break;
+    }
+    seenConfigs.set(fingerprint, page);
+    if (page >= env.maxPages) {
+      findings.add(
+        'paging.cap',
+        'fail',
+        `paging did not end after ${plural(env.maxPages, 'page')} (last nextPageConfig ${show(next, 60)})`,
+        ex,
+      );
+      break;
+    }
+    pagination = next;
+  }
+
+  if (replaced) {
+    store.clear();
+    for (const [k, v] of replaced) store.set(k, v);
+  }
+  ctx.progress({ kind: 'sync', phase, typeId, page: result.pages, items: itemCount, done: true });
+
+  for (const suffix of [...PAGE_SUFFIXES, ...ROW_SUFFIXES[phase]]) {
+    const id = `${phase}.${suffix}` as CheckId;
+    const f = findings.map.get(suffix);
+    if (f) {
+      const more = f.count > f.reasons.length ? `; and ${f.count - f.reasons.length} more` : '';
+      const input: { subject: string; reason: string; exchange?: Exchange } = {
+        subject: typeId,
+        reason: f.reasons.join('; ') + more,
+      };
+      if (f.ex) input.exchange = f.ex;
+      ctx.record(id, f.status, input);
+    } else if (suffix !== 'response' && !answered) {
+      ctx.skip(id, { subject: typeId, reason: 'no page was received' });
+    } else if (ROW_SUFFIXES[phase].includes(suffix) && !received) {
+      ctx.skip(id, { subject: typeId, reason: 'no rows were received' });
+    } else if (SCHEMA_SUFFIXES.has(suffix) && !fields) {
+      ctx.skip(id, { subject: typeId, reason: 'no usable schema for this type' });
+    } else {
+      ctx.pass(id, { subject: typeId });
+    }
+  }
+  return result;
+}
+
+function isTryLaterError(ex: Exchange): boolean {
+  return (ex.status ?? 0) >= 400 && isPlainObject(ex.json) && ex.json.tryLater === true;
+}
+
+function retryDelay(ex: Exchange, attempt: number): number {
+  return Math.min(1000, 100 * 2 ** attempt) + (ex.status === 429 ? 100 : 0);
+}
+
+/** Relation coverage of the full sync: how many references point at a synced row of the target type. */
+export function checkRelations(
+  ctx: Context,
+  schema: SchemaInfo,
+  results: Map<string, PhaseResult>,
+): Map<string, Record<string, { total: number; resolved: number }>> {
+  const coverage = new Map<string, Record<string, { total: number; resolved: number }>>();
+  const indexes = new Map<string, Set<string>>();
+  const indexOf = (typeId: string, fieldId: string): Set<string> | undefined => {
+    const key = `${typeId}\u0000${fieldId}`;
+    if (indexes.has(key)) return indexes.get(key);
+    const rows = results.get(typeId)?.rows;
+    if (!rows) return undefined;
+    const set = new Set<string>();
+    for (const row of rows.values()) {
+      const v = row[fieldId];
+      if (v !== null && v !== undefined) set.add(String(v));
+    }
+    indexes.set(key, set);
+    return set;
+  };
+  for (const [typeId, result] of results) {
+    const fields = schema.get(typeId);
+    if (!fields || result.relationRefs.size === 0) continue;
+    const perType: Record<string, { total: number; resolved: number }> = {};
+    const warnings: string[] = [];
+    const skipped: string[] = [];
+    for (const [fieldId, refs] of result.relationRefs) {
+      const rel = fields.get(fieldId)?.relation;
+      if (!rel) continue;
+      const target = results.get(rel.targetType);
+      const index = target?.complete ? indexOf(rel.targetType, rel.targetFieldId) : undefined;
+      if (!index) {
+        skipped.push(`${fieldId} (target '${rel.targetType}' was not fully synced)`);
+        continue;
+      }
+      const dangling = refs.filter((r) => !index.has(r));
+      perType[fieldId] = { total: refs.length, resolved: refs.length - dangling.length };
+      if (dangling.length) {
+        const examples = [...new Set(dangling)]
+          .slice(0, 3)
+          .map((d) => `'${d}'`)
+          .join(', ');
+        warnings.push(
+          `${fieldId}: ${dangling.length} of ${refs.length} references point at no synced ${rel.targetType}.${rel.targetFieldId} (e.g. ${examples})`,
+        );
+      }
+    }
+    coverage.set(typeId, perType);
+    const covered = Object.entries(perType)
+      .map(([f, c]) => `${f} ${c.resolved}/${c.total}`)
+      .join(', ');
+    if (warnings.length) ctx.warn('data.relations', { subject: typeId, reason: warnings.join('; ') });
+    else if (Object.keys(perType).length === 0)
+      ctx.skip('data.relations', { subject: typeId, reason: skipped.join('; ') });
+    else ctx.pass('data.relations', { subject: typeId, reason: `resolved ${covered}` });
+  }
+  return coverage;
+}

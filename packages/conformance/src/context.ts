@@ -1,0 +1,209 @@
+import { errorBody } from '@weft/core/protocol';
+import { CHECKS, type CheckId } from './catalog.js';
+import {
+  describeAnswer,
+  type Exchange,
+  looksLikeHtml,
+  requestExcerpt,
+  responseExcerpt,
+  send,
+} from './http.js';
+import type { Check, CheckStatus, ProgressEvent } from './types.js';
+import { isPlainObject, show } from './util.js';
+
+export interface RecordInput {
+  /** Appended to the title, e.g. the type id. */
+  subject?: string;
+  reason?: string;
+  exchange?: Exchange;
+}
+
+export interface CallOptions {
+  /** Sent verbatim instead of the JSON body. */
+  rawBody?: string;
+  /** An optional endpoint: 404/405/501 answers are not held against the error-body checks. */
+  optional?: boolean;
+  /** Do not run the global error-body checks on this answer (GET /logo). */
+  skipInspection?: boolean;
+  timeoutMs?: number;
+}
+
+type GlobalId = 'errors.try-later-status' | 'errors.message-key' | 'errors.json-body';
+const GLOBAL_IDS: GlobalId[] = ['errors.try-later-status', 'errors.message-key', 'errors.json-body'];
+
+/** State of one conformance run: the app address, the checks recorded so far, the request helper. */
+export class Context {
+  readonly checks: Check[] = [];
+  private readonly violations = new Map<
+    GlobalId,
+    Map<string, { ex: Exchange; reason: string; count: number }>
+  >();
+
+  constructor(
+    readonly baseUrl: string,
+    readonly timeoutMs: number,
+    private readonly onProgress?: (event: ProgressEvent) => void,
+  ) {}
+
+  progress(event: ProgressEvent): void {
+    try {
+      this.onProgress?.(event);
+    } catch {
+      // a failing progress listener must not break the run
+    }
+  }
+
+  /** Sends a request; the answer also goes through the checks that apply to every endpoint. */
+  async call(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Exchange> {
+    const sendOptions: { timeoutMs: number; rawBody?: string } = {
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+    };
+    if (options.rawBody !== undefined) sendOptions.rawBody = options.rawBody;
+    const ex = await send(this.baseUrl, method, path, body, sendOptions);
+    if (!options.skipInspection) this.inspect(ex, options.optional ?? false);
+    return ex;
+  }
+
+  record(id: CheckId, status: CheckStatus, input: RecordInput = {}): Check {
+    const entry = CHECKS[id];
+    const check: Check = {
+      id,
+      group: entry.group,
+      title: input.subject ? `${entry.title} (${input.subject})` : entry.title,
+      status,
+    };
+    if (input.reason) check.reason = input.reason;
+    if (input.exchange) {
+      check.request = requestExcerpt(input.exchange);
+      check.response = responseExcerpt(input.exchange);
+    }
+    this.checks.push(check);
+    this.progress({ kind: 'check', check });
+    return check;
+  }
+
+  pass(id: CheckId, input?: RecordInput): Check {
+    return this.record(id, 'pass', input);
+  }
+  fail(id: CheckId, input?: RecordInput): Check {
+    return this.record(id, 'fail', input);
+  }
+  warn(id: CheckId, input?: RecordInput): Check {
+    return this.record(id, 'warn', input);
+  }
+  skip(id: CheckId, input?: RecordInput): Check {
+    return this.record(id, 'skip', input);
+  }
+
+  /** Records pass, or fail with the reason when `problem` is set. */
+  expect(id: CheckId, problem: string | undefined, input: RecordInput = {}): Check {
+    return problem ? this.fail(id, { ...input, reason: problem }) : this.pass(id, input);
+  }
+
+  private inspect(ex: Exchange, optional: boolean): void {
+    if (ex.status === undefined) return;
+    const where = `${ex.method} ${ex.path}`;
+    if (ex.status >= 200 && ex.status < 300) {
+      if (isPlainObject(ex.json) && ex.json.tryLater === true) {
+        this.violate('errors.try-later-status', where, ex, `\`tryLater: true\` sent with HTTP ${ex.status}`);
+      }
+      return;
+    }
+    if (ex.status < 400) return;
+    if (optional && [404, 405, 501].includes(ex.status)) return;
+    if (!ex.isJson) {
+      const what = looksLikeHtml(ex) ? 'an HTML page' : describeAnswer(ex).replace(/^HTTP \d+ with /, '');
+      this.violate(
+        'errors.json-body',
+        where,
+        ex,
+        `error answer HTTP ${ex.status} is ${what}, not JSON {message}`,
+      );
+      return;
+    }
+    const parsed = errorBody.safeParse(ex.json);
+    if (!parsed.success) {
+      const keys = isPlainObject(ex.json) ? Object.keys(ex.json) : [];
+      const reason = keys.includes('error')
+        ? `error body uses \`error\` instead of \`message\`: ${show(ex.json)}`
+        : `error body has no string \`message\`: ${show(ex.json)}`;
+      this.violate('errors.message-key', where, ex, reason);
+    }
+  }
+
+  private violate(id: GlobalId, where: string, ex: Exchange, reason: string): void {
+    let byWhere = this.violations.get(id);
+    if (!byWhere) {
+      byWhere = new Map();
+      this.violations.set(id, byWhere);
+    }
+    const seen = byWhere.get(where);
+    if (seen) seen.count++;
+    else byWhere.set(where, { ex, reason, count: 1 });
+  }
+
+  /** Records the checks that apply to every answer: one failure per endpoint, or one pass. */
+  finishGlobalChecks(): void {
+    for (const id of GLOBAL_IDS) {
+      const byWhere = this.violations.get(id);
+      if (!byWhere || byWhere.size === 0) {
+        this.pass(id, { reason: 'no answer broke this rule' });
+        continue;
+      }
+      for (const [where, { ex, reason, count }] of byWhere) {
+        this.fail(id, {
+          subject: where,
+          reason: count > 1 ? `${reason} (${count} answers)` : reason,
+          exchange: ex,
+        });
+      }
+    }
+  }
+}
+
+/** Why an answer is not a proper error answer, or undefined when it is one. */
+export function errorAnswerProblem(
+  ex: Exchange,
+  accept: (status: number) => boolean,
+  expected: string,
+): string | undefined {
+  if (ex.failure) return ex.failure;
+  const status = ex.status ?? 0;
+  if (!accept(status)) return `expected ${expected}, got ${describeAnswer(ex)}`;
+  if (!ex.isJson)
+    return `expected a JSON {message} body, got ${looksLikeHtml(ex) ? 'an HTML page' : 'a non-JSON body'}`;
+  const parsed = errorBody.safeParse(ex.json);
+  if (!parsed.success) {
+    const keys = isPlainObject(ex.json) ? Object.keys(ex.json) : [];
+    return keys.includes('error')
+      ? 'the error body uses `error` instead of `message`'
+      : `the error body has no string \`message\`: ${show(ex.json)}`;
+  }
+  return undefined;
+}
+
+/** Why an answer is not a 2xx JSON answer, or undefined. */
+export function jsonAnswerProblem(ex: Exchange, expected = 'HTTP 200 with JSON'): string | undefined {
+  if (ex.failure) return ex.failure;
+  const status = ex.status ?? 0;
+  if (status < 200 || status >= 300) {
+    const message =
+      isPlainObject(ex.json) && typeof ex.json.message === 'string' ? `: ${show(ex.json.message)}` : '';
+    return `expected ${expected}, got ${describeAnswer(ex)}${message}`;
+  }
+  if (!ex.isJson)
+    return `expected ${expected}, got ${looksLikeHtml(ex) ? 'an HTML page' : 'a non-JSON body'}`;
+  return undefined;
+}
+
+/** Formats zod issues as `path: message` lines. */
+export function formatIssues(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  max = 5,
+): string {
+  const lines = issues
+    .slice(0, max)
+    .map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : '(root)'}: ${i.message}`);
+  if (issues.length > max) lines.push(`and ${issues.length - max} more`);
+  return lines.join('; ');
+}

@@ -1,0 +1,110 @@
+import { truncate } from './util.js';
+
+/** One request to the app and what came back. */
+export interface Exchange {
+  method: string;
+  path: string;
+  /** The raw request body text, if any. */
+  requestBody?: string;
+  /** Absent when the app did not answer (see `failure`). */
+  status?: number;
+  contentType?: string;
+  location?: string;
+  text?: string;
+  /** The parsed body when it is JSON. */
+  json?: unknown;
+  isJson: boolean;
+  /** Why there is no answer: a timeout or a connection failure. */
+  failure?: string;
+  ms: number;
+}
+
+export interface RequestOptions {
+  /** Sent verbatim (for malformed-JSON checks) instead of `JSON.stringify(body)`. */
+  rawBody?: string;
+  timeoutMs: number;
+}
+
+/** Sends one request with a hard time limit; never throws. */
+export async function send(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body: unknown,
+  options: RequestOptions,
+): Promise<Exchange> {
+  const requestBody = options.rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
+  const started = performance.now();
+  const exchange: Exchange = { method, path, isJson: false, ms: 0 };
+  if (requestBody !== undefined) exchange.requestBody = requestBody;
+  try {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (requestBody !== undefined) headers['content-type'] = 'application/json';
+    const init: RequestInit = {
+      method,
+      headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(options.timeoutMs),
+    };
+    if (requestBody !== undefined) init.body = requestBody;
+    const response = await fetch(joinUrl(baseUrl, path), init);
+    exchange.status = response.status;
+    const contentType = response.headers.get('content-type');
+    if (contentType) exchange.contentType = contentType;
+    const location = response.headers.get('location');
+    if (location) exchange.location = location;
+    exchange.text = await response.text();
+    if (exchange.text.length > 0) {
+      try {
+        exchange.json = JSON.parse(exchange.text);
+        exchange.isJson = true;
+      } catch {
+        exchange.isJson = false;
+      }
+    }
+  } catch (error) {
+    exchange.failure = describeFailure(error, options.timeoutMs);
+  }
+  exchange.ms = performance.now() - started;
+  return exchange;
+}
+
+function describeFailure(error: unknown, timeoutMs: number): string {
+  const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
+  const cause = err?.cause?.code ?? err?.cause?.message;
+  return `request failed: ${err?.message ?? String(error)}${cause ? ` (${cause})` : ''}`;
+}
+
+export function joinUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + path;
+}
+
+/** A short description of what came back, for reasons. */
+export function describeAnswer(ex: Exchange): string {
+  if (ex.failure) return ex.failure;
+  const body = ex.text ?? '';
+  const kind = ex.isJson ? '' : body.length === 0 ? ' with an empty body' : ' with a non-JSON body';
+  return `HTTP ${ex.status}${kind}`;
+}
+
+export function looksLikeHtml(ex: Exchange): boolean {
+  return /html/i.test(ex.contentType ?? '') || /^\s*</.test(ex.text ?? '');
+}
+
+export const REQUEST_EXCERPT = 300;
+export const RESPONSE_EXCERPT = 500;
+
+export function requestExcerpt(ex: Exchange): { method: string; path: string; body?: string } {
+  const out: { method: string; path: string; body?: string } = { method: ex.method, path: ex.path };
+  if (ex.requestBody !== undefined) out.body = truncate(ex.requestBody, REQUEST_EXCERPT);
+  return out;
+}
+
+export function responseExcerpt(ex: Exchange): { status?: number; body?: string } {
+  const out: { status?: number; body?: string } = {};
+  if (ex.status !== undefined) out.status = ex.status;
+  if (ex.failure) out.body = `(${ex.failure})`;
+  else if (ex.text !== undefined) out.body = truncate(ex.text, RESPONSE_EXCERPT);
+  return out;
+}

@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { checkActionErrors, checkSyncErrors } from './checks/errors.js';
+import { checkActions } from './checks/actions.js';
+import { checkConfig } from './checks/config.js';
+import { checkDatalists } from './checks/datalist.js';
+import { checkDescriptor } from './checks/descriptor.js';
+import { checkFilterValidate } from './checks/filter.js';
+import { checkLogo } from './checks/logo.js';
+import { checkOAuth } from './checks/oauth.js';
+import { checkSchema, checkSyncActionField } from './checks/schema.js';
+import { checkRelations, type PhaseResult, type SyncEnv, syncType } from './checks/sync.js';
+import { checkValidate } from './checks/validate.js';
+import { checkWebhooks } from './checks/webhooks.js';
+import { Context } from './context.js';
+import { resolveDateFilters } from './date-filter.js';
+import { ConformanceOptionsError } from './errors.js';
+import type {
+  CheckGroup,
+  ConformanceOptions,
+  ConformanceReport,
+  ConformanceSummary,
+  TypeSyncReport,
+} from './types.js';
+import { mapLimit } from './util.js';
+
+export const DEFAULT_MAX_PAGES = 1000;
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_CONCURRENCY = 4;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const GROUP_ORDER: CheckGroup[] = [
+  'descriptor',
+  'logo',
+  'validate',
+  'config',
+  'schema',
+  'datalist',
+  'filter',
+  'data',
+  'delta',
+  'webhooks',
+  'actions',
+  'oauth',
+  'errors',
+];
+
+function positiveInt(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConformanceOptionsError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+/** Plays the service's side against the app at `url` and reports every departure from the protocol. */
+export async function runConformance(
+  url: string,
+  options: ConformanceOptions = {},
+): Promise<ConformanceReport> {
+  try {
+    new URL(url);
+  } catch {
+    throw new ConformanceOptionsError(`not a URL: ${url}`);
+  }
+  const maxPages = positiveInt('maxPages', options.maxPages, DEFAULT_MAX_PAGES);
+  const timeoutMs = positiveInt('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
+  const concurrency = positiveInt('concurrency', options.concurrency, DEFAULT_CONCURRENCY);
+  const now = options.now ?? new Date();
+  const nowMs = new Date(now).getTime();
+  if (Number.isNaN(nowMs)) throw new ConformanceOptionsError(`now is not a date: ${String(options.now)}`);
+
+  const started = performance.now();
+  const ctx = new Context(url, timeoutMs, options.onProgress);
+  const sync: Record<string, TypeSyncReport> = {};
+  const account = options.account;
+
+  ctx.progress({ kind: 'group', group: 'descriptor' });
+  const info = await checkDescriptor(ctx);
+  if (info) {
+    ctx.progress({ kind: 'group', group: 'logo' });
+    await checkLogo(ctx);
+
+    const declared = info.authentications.map((a) => a.id);
+    const authenticationId = options.authenticationId ?? declared.find((id) => id !== 'none') ?? 'none';
+    if (options.authenticationId && declared.length > 0 && !declared.includes(options.authenticationId)) {
+      throw new ConformanceOptionsError(
+        `authentication '${options.authenticationId}' is not declared by the app (declared: ${declared.join(', ')})`,
+      );
+    }
+    ctx.progress({ kind: 'group', group: 'validate' });
+    await checkValidate(ctx, info, authenticationId, account);
+
+    let syncTypes: string[] | undefined;
+    let syncFilter: Record<string, unknown> = {};
+    if (info.integration) {
+      ctx.progress({ kind: 'group', group: 'config' });
+      const config = await checkConfig(ctx, account);
+      if (config) {
+        syncTypes = config.types;
+        syncFilter = resolveDateFilters(config.filters, options.filter, now);
+        ctx.progress({ kind: 'group', group: 'schema' });
+        const schema = await checkSchema(ctx, config.types, syncFilter, account);
+
+        ctx.progress({ kind: 'group', group: 'datalist' });
+        await checkDatalists(ctx, config.types, config.filters, syncFilter, account);
+        ctx.progress({ kind: 'group', group: 'filter' });
+        await checkFilterValidate(ctx, config.types, config.filters, syncFilter, account);
+
+        const env: SyncEnv = {
+          ctx,
+          types: config.types,
+          schema,
+          filter: syncFilter,
+          account,
+          maxPages,
+          operationId: randomUUID(),
+        };
+        const stores = new Map(config.types.map((t) => [t, new Map<string, Record<string, unknown>>()]));
+        ctx.progress({ kind: 'group', group: 'data' });
+        const full = new Map<string, PhaseResult>();
+        await mapLimit(config.types, concurrency, async (t) => {
+          full.set(t, await syncType(env, t, 'data', stores.get(t)!, null));
+        });
+        const coverage = schema ? checkRelations(ctx, schema, full) : new Map();
+        for (const t of config.types) {
+          const r = full.get(t)!;
+          const report: TypeSyncReport = {
+            count: r.rows.size,
+            pages: r.pages,
+            sample: [],
+            relationCoverage: coverage.get(t) ?? {},
+          };
+          if (r.synchronizationType) report.synchronizationType = r.synchronizationType;
+          sync[t] = report;
+        }
+
+        ctx.progress({ kind: 'group', group: 'delta' });
+        const lastSynchronizedAt = new Date(nowMs - DAY_MS).toISOString();
+        const deltaEnv: SyncEnv = { ...env, operationId: randomUUID() };
+        const delta = new Map<string, PhaseResult>();
+        await mapLimit(config.types, concurrency, async (t) => {
+          delta.set(t, await syncType(deltaEnv, t, 'delta', stores.get(t)!, lastSynchronizedAt));
+        });
+        for (const t of config.types) {
+          const r = delta.get(t)!;
+          const report = sync[t]!;
+          report.delta = { count: r.rows.size, pages: r.pages, set: r.set, removed: r.removed };
+          if (r.synchronizationType) report.delta.synchronizationType = r.synchronizationType;
+          report.sample = [...r.rows.values()].slice(0, 3);
+        }
+        if (schema) {
+          const deltaTypes = new Set(
+            config.types.filter((t) => full.get(t)?.sawDelta || delta.get(t)?.sawDelta),
+          );
+          checkSyncActionField(ctx, schema, deltaTypes);
+        }
+        if (config.webhooks) {
+          ctx.progress({ kind: 'group', group: 'webhooks' });
+          await checkWebhooks(ctx, config.types, syncFilter, account);
+        }
+      }
+    }
+
+    if (info.automations) {
+      ctx.progress({ kind: 'group', group: 'actions' });
+      await checkActions(
+        ctx,
+        options.actions,
+        info.actions.map((a) => a.action),
+        account,
+      );
+    }
+    ctx.progress({ kind: 'group', group: 'oauth' });
+    await checkOAuth(ctx, declared);
+
+    ctx.progress({ kind: 'group', group: 'errors' });
+    if (info.integration) await checkSyncErrors(ctx, syncTypes ?? [], syncFilter, account);
+    if (info.automations) await checkActionErrors(ctx, account);
+  }
+  ctx.finishGlobalChecks();
+  // Group the checks in a fixed order (the sort is stable, so each group keeps its run order).
+  const checks = [...ctx.checks].sort((a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group));
+
+  const summary: ConformanceSummary = { passed: 0, failed: 0, warned: 0, skipped: 0 };
+  for (const c of checks) {
+    if (c.status === 'pass') summary.passed++;
+    else if (c.status === 'fail') summary.failed++;
+    else if (c.status === 'warn') summary.warned++;
+    else summary.skipped++;
+  }
+  return {
+    url,
+    ok: summary.failed === 0,
+    checks,
+    summary,
+    sync,
+    durationMs: Math.round(performance.now() - started),
+  };
+}

@@ -1,0 +1,129 @@
+/** Public types of the conformance kit. */
+
+export type CheckGroup =
+  | 'descriptor'
+  | 'logo'
+  | 'validate'
+  | 'config'
+  | 'schema'
+  | 'data'
+  | 'delta'
+  | 'datalist'
+  | 'filter'
+  | 'actions'
+  | 'webhooks'
+  | 'oauth'
+  | 'errors';
+
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
+
+/** The request that showed a check's outcome. */
+export interface CheckRequest {
+  method: string;
+  path: string;
+  /** The request body, truncated. */
+  body?: string;
+}
+
+/** The response that showed a check's outcome. */
+export interface CheckResponse {
+  /** HTTP status; absent when the app did not answer. */
+  status?: number;
+  /** The response body, truncated to about 500 characters. */
+  body?: string;
+}
+
+export interface Check {
+  /** Stable id such as `data.paging.loop`; the README documents every id. */
+  id: string;
+  group: CheckGroup;
+  title: string;
+  status: CheckStatus;
+  reason?: string;
+  request?: CheckRequest;
+  response?: CheckResponse;
+}
+
+export interface ConformanceSummary {
+  passed: number;
+  failed: number;
+  warned: number;
+  skipped: number;
+}
+
+export interface RelationCoverage {
+  /** Non-empty relation references seen in the synced rows (one per id for many-to-many). */
+  total: number;
+  /** References that point at a row synced for the target type. */
+  resolved: number;
+}
+
+export interface DeltaSyncReport {
+  /** Rows of the type after the delta sync was applied. */
+  count: number;
+  pages: number;
+  synchronizationType?: 'full' | 'delta';
+  /** Rows applied with `SET` (or all rows of a `full` answer). */
+  set: number;
+  /** Rows applied with `REMOVE`. */
+  removed: number;
+}
+
+export interface TypeSyncReport {
+  /** Rows of the type after the full sync. */
+  count: number;
+  /** Pages read during the full sync. */
+  pages: number;
+  /** Up to three rows of the type as the service would store them (after the delta sync). */
+  sample: Record<string, unknown>[];
+  synchronizationType?: 'full' | 'delta';
+  /** Per relation field. */
+  relationCoverage: Record<string, RelationCoverage>;
+  /** The second sync with `lastSynchronizedAt`; absent when it did not run. */
+  delta?: DeltaSyncReport;
+}
+
+export interface ConformanceReport {
+  url: string;
+  ok: boolean;
+  checks: Check[];
+  summary: ConformanceSummary;
+  sync: Record<string, TypeSyncReport>;
+  durationMs: number;
+}
+
+/** One entry of an actions fixture: an action to execute and what should happen. */
+export interface ActionFixture {
+  action: string;
+  args?: Record<string, unknown>;
+  /** Default `success`. */
+  expect?: 'success' | 'failure';
+}
+
+export type ProgressEvent =
+  | { kind: 'group'; group: CheckGroup }
+  | { kind: 'check'; check: Check }
+  | { kind: 'sync'; phase: 'data' | 'delta'; typeId: string; page: number; items: number; done: boolean };
+
+export interface ConformanceOptions {
+  /** Account fields sent to the app (`fields` of /validate, `account` elsewhere). */
+  account?: Record<string, unknown>;
+  /** Default: the first authentication of the descriptor whose id is not `none`, else `none`. */
+  authenticationId?: string;
+  /**
+   * Filter values by filter id. Values of `date` filters may be date-range grammar text
+   * ("last 3 months"); they are sent as `{_min, _max}` computed with `now`.
+   */
+  filter?: Record<string, unknown>;
+  /** Actions to execute (external-action apps). Without it the execute checks are skipped. */
+  actions?: ActionFixture[];
+  /** Page cap per type and sync (default 1000). */
+  maxPages?: number;
+  /** Time limit per request in ms (default 10000). */
+  timeoutMs?: number;
+  /** The current time for date filters and `lastSynchronizedAt` (default: the real time). */
+  now?: Date | string;
+  onProgress?: (event: ProgressEvent) => void;
+  /** How many types are synced at the same time (default 4). */
+  concurrency?: number;
+}

@@ -1,0 +1,53 @@
+/**
+ * Vitest helpers: run the whole conformance kit from an app's own test suite.
+ *
+ * @example
+ * conformanceSuite('my app', () => ({ url: server.url, account: { apiKey: 'test' } }));
+ */
+import { describe, it } from 'vitest';
+import { formatReport } from './format.js';
+import { runConformance } from './run.js';
+import type { ConformanceOptions, ConformanceReport } from './types.js';
+
+export interface ConformanceSuiteOptions extends ConformanceOptions {
+  url: string;
+}
+
+/** Thrown by `expectConformant`; the message is the formatted report. */
+export class ConformanceError extends Error {
+  override readonly name = 'ConformanceError';
+  constructor(readonly report: ConformanceReport) {
+    super(`the app does not conform (${report.summary.failed} failed):\n\n${formatReport(report)}`);
+  }
+}
+
+/** Runs the kit and throws a `ConformanceError` carrying the formatted report when any check fails. */
+export async function expectConformant(
+  url: string,
+  options: ConformanceOptions = {},
+): Promise<ConformanceReport> {
+  const report = await runConformance(url, options);
+  if (!report.ok) throw new ConformanceError(report);
+  return report;
+}
+
+/**
+ * Declares a `describe` block with one test that runs the kit. `setup` is called when the test
+ * runs, so it may read values set in `beforeAll` (such as the port of a server started there).
+ */
+export function conformanceSuite(
+  name: string,
+  setup: () => ConformanceSuiteOptions | Promise<ConformanceSuiteOptions>,
+  testTimeoutMs = 120_000,
+): void {
+  describe(name, () => {
+    it(
+      'conforms to the app protocol',
+      async () => {
+        const { url, ...options } = await setup();
+        await expectConformant(url, options);
+      },
+      testTimeoutMs,
+    );
+  });
+}
