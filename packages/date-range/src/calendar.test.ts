@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { daysInMonth, toDate } from './calendar.js';
-import { formatDay, formatEndOfDay, formatStartOfDay } from './format.js';
+import { endOfDayString, formatDay, startOfDayString } from './format.js';
 
 describe('calendar', () => {
   it.each([
@@ -22,8 +22,17 @@ describe('calendar', () => {
 
 describe('format', () => {
   it('formats the start and end of a local day', () => {
-    const date = new Date(2026, 0, 5, 13, 14, 15);
-    expect(formatStartOfDay(date)).toBe('2026-01-05T00:00:00.000');
-    expect(formatEndOfDay(date)).toBe('2026-01-05T23:59:59.999');
+    const day = formatDay(new Date(2026, 0, 5, 13, 14, 15));
+    expect(day).toBe('2026-01-05');
+    expect(startOfDayString(day!)).toBe('2026-01-05T00:00:00.000');
+    expect(endOfDayString(day!)).toBe('2026-01-05T23:59:59.999');
+  });
+
+  it('has no 4-digit form outside 0001..9999 or for an invalid Date', () => {
+    const early = new Date(2026, 0, 1);
+    early.setFullYear(0);
+    expect(formatDay(early)).toBeUndefined();
+    expect(formatDay(new Date(10000, 0, 1))).toBeUndefined();
+    expect(formatDay(new Date(Number.NaN))).toBeUndefined();
   });
 });

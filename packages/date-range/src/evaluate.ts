@@ -8,7 +8,7 @@ import {
   toDate,
 } from './calendar.js';
 import { spanError } from './errors.js';
-import { formatDay, formatEndOfDay, formatStartOfDay } from './format.js';
+import { endOfDayString, formatDay, startOfDayString } from './format.js';
 import type { DateRange } from './types.js';
 
 function period(operand: Operand, today: Date): Period {
@@ -30,10 +30,10 @@ function period(operand: Operand, today: Date): Period {
   }
 }
 
-/** Output is 4-digit years; huge counts also produce Invalid Date (NaN), caught here too. */
-function checkYear(date: Date, operand: Operand, input: string): Date {
-  const year = date.getFullYear();
-  if (!(year >= 1 && year <= 9999)) {
+/** `YYYY-MM-DD` of a bound; huge counts leave the 4-digit years (or produce Invalid Date). */
+function dayOf(date: Date, operand: Operand, input: string): string {
+  const day = formatDay(date);
+  if (day === undefined) {
     throw spanError(
       'out-of-range',
       'Out of range:',
@@ -43,21 +43,17 @@ function checkYear(date: Date, operand: Operand, input: string): Date {
       'the range must stay within the years 0001 to 9999',
     );
   }
-  return date;
+  return day;
 }
 
-function lowerBound(operand: Operand, today: Date, input: string): Date {
-  return checkYear(period(operand, today).first, operand, input);
+function lowerDay(operand: Operand, today: Date, input: string): string {
+  return dayOf(period(operand, today).first, operand, input);
 }
 
-function upperBound(operand: Operand, today: Date, input: string): Date {
+function upperDay(operand: Operand, today: Date, input: string): string {
   const { first, last } = period(operand, today);
   // "N units ago" as an upper bound is exclusive: the range stops the day before that period.
-  return checkYear(operand.kind === 'ago' ? shiftDays(first, -1) : last, operand, input);
-}
-
-function dayKey(date: Date): number {
-  return date.getFullYear() * 10000 + date.getMonth() * 100 + date.getDate();
+  return dayOf(operand.kind === 'ago' ? shiftDays(first, -1) : last, operand, input);
 }
 
 /**
@@ -69,29 +65,27 @@ export function evaluate(statement: Statement, today: Date, input: string): Date
     const { operand } = statement;
     const { first, last } = period(operand, today);
     return {
-      _min: formatStartOfDay(checkYear(first, operand, input)),
-      _max: formatEndOfDay(checkYear(last, operand, input)),
+      _min: startOfDayString(dayOf(first, operand, input)),
+      _max: endOfDayString(dayOf(last, operand, input)),
     };
   }
   const { lower, upper } = statement;
-  const min = lower === undefined ? undefined : lowerBound(lower, today, input);
-  const max = upper === undefined ? undefined : upperBound(upper, today, input);
-  if (min !== undefined && max !== undefined && lower !== undefined && upper !== undefined) {
-    if (dayKey(min) > dayKey(max)) {
-      const a = input.slice(lower.start, lower.end);
-      const b = input.slice(upper.start, upper.end);
-      throw spanError(
-        'reversed-range',
-        'Reversed range',
-        input,
-        lower.start,
-        input.slice(lower.start, upper.end),
-        `${JSON.stringify(a)} starts on ${formatDay(min)}, after ${JSON.stringify(b)} ends on ${formatDay(max)}`,
-      );
-    }
+  const min = lower === undefined ? undefined : lowerDay(lower, today, input);
+  const max = upper === undefined ? undefined : upperDay(upper, today, input);
+  if (lower !== undefined && upper !== undefined && min !== undefined && max !== undefined && min > max) {
+    const a = input.slice(lower.start, lower.end);
+    const b = input.slice(upper.start, upper.end);
+    throw spanError(
+      'reversed-range',
+      'Reversed range',
+      input,
+      lower.start,
+      input.slice(lower.start, upper.end),
+      `${JSON.stringify(a)} starts on ${min}, after ${JSON.stringify(b)} ends on ${max}`,
+    );
   }
   const range: DateRange = {};
-  if (min !== undefined) range._min = formatStartOfDay(min);
-  if (max !== undefined) range._max = formatEndOfDay(max);
+  if (min !== undefined) range._min = startOfDayString(min);
+  if (max !== undefined) range._max = endOfDayString(max);
   return range;
 }

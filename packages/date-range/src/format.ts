@@ -2,19 +2,23 @@
 // profile; these strings are built from a lookup table and two concatenations.
 const TWO_DIGITS: readonly string[] = Array.from({ length: 100 }, (_, n) => (n < 10 ? `0${n}` : `${n}`));
 
-/** `YYYY-MM-DD` of a Date's local calendar day. */
-export function formatDay(date: Date): string {
+/**
+ * `YYYY-MM-DD` of a Date's local calendar day, or `undefined` when the year is outside 0001..9999
+ * (or the Date is invalid) and so has no 4-digit form. Such strings compare in calendar order.
+ */
+export function formatDay(date: Date): string | undefined {
   const year = date.getFullYear();
+  if (!(year >= 1 && year <= 9999)) return undefined;
   const yyyy = year >= 1000 ? `${year}` : `${year}`.padStart(4, '0');
   return `${yyyy}-${TWO_DIGITS[date.getMonth() + 1]}-${TWO_DIGITS[date.getDate()]}`;
 }
 
-/** Timezone-naive start of the day: `YYYY-MM-DDT00:00:00.000`. */
-export function formatStartOfDay(date: Date): string {
-  return `${formatDay(date)}T00:00:00.000`;
+/** Timezone-naive start of a `YYYY-MM-DD` day. */
+export function startOfDayString(day: string): string {
+  return `${day}T00:00:00.000`;
 }
 
-/** Timezone-naive end of the day: `YYYY-MM-DDT23:59:59.999`. */
-export function formatEndOfDay(date: Date): string {
-  return `${formatDay(date)}T23:59:59.999`;
+/** Timezone-naive end of a `YYYY-MM-DD` day. */
+export function endOfDayString(day: string): string {
+  return `${day}T23:59:59.999`;
 }

@@ -3,15 +3,14 @@ import type { Operand, Statement } from './ast.js';
 import { type CalendarDay, toDate } from './calendar.js';
 import { DateRangeError } from './errors.js';
 import { evaluate } from './evaluate.js';
-import { type DateRangeKeyword, lookupWord } from './keywords.js';
+import type { DateRangeKeyword } from './keywords.js';
 import type { WallClock } from './now.js';
 import { parseOperand } from './parse.js';
 import { type Token, tokenize } from './tokenize.js';
 import type { DateRange } from './types.js';
 
 function keywordOf(token: Token | undefined): DateRangeKeyword | undefined {
-  if (token?.kind !== 'word') return undefined;
-  const meaning = lookupWord(token.lower);
+  const meaning = token?.meaning;
   return meaning?.type === 'keyword' ? meaning.keyword : undefined;
 }
 
@@ -32,8 +31,7 @@ function chronoOperand(input: string, from: number, to: number, now: WallClock):
   const last = tokens[tokens.length - 1];
   if (first === undefined || last === undefined) return undefined;
   for (const token of tokens) {
-    const meaning = token.kind === 'word' ? lookupWord(token.lower) : undefined;
-    if (meaning !== undefined && meaning.type !== 'month') return undefined;
+    if (token.meaning !== undefined && token.meaning.type !== 'month') return undefined;
   }
   const text = input.slice(first.start, last.end);
   const results = casual.parse(text, referenceDate(now));

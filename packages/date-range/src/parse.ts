@@ -1,7 +1,7 @@
 import type { Operand, Statement } from './ast.js';
 import { daysInMonth } from './calendar.js';
 import { DateRangeError, spanError, unexpected } from './errors.js';
-import { type DateRangeKeyword, type DateRangeUnit, lookupWord, monthName } from './keywords.js';
+import { type DateRangeKeyword, type DateRangeUnit, monthName } from './keywords.js';
 import { type Token, tokenize } from './tokenize.js';
 
 const EXPECT_STATEMENT =
@@ -88,7 +88,7 @@ class Parser {
     if (token === undefined) return this.fail(expected);
     if (token.kind === 'number') {
       const next = this.tokens[this.index + 1];
-      if (next !== undefined && next.kind === 'word' && lookupWord(next.lower)?.type === 'unit') {
+      if (next?.meaning?.type === 'unit') {
         return this.ago(allowAgo);
       }
       return this.date();
@@ -98,7 +98,7 @@ class Parser {
       return this.fail(expected);
     }
     if (token.kind !== 'word') return this.fail(expected);
-    const meaning = lookupWord(token.lower);
+    const { meaning } = token;
     if (meaning?.type === 'unit') return this.ago(allowAgo);
     if (meaning?.type !== 'keyword') return this.fail(expected);
     switch (meaning.keyword) {
@@ -173,7 +173,7 @@ class Parser {
         );
       }
     } else {
-      const meaning = monthToken?.kind === 'word' ? lookupWord(monthToken.lower) : undefined;
+      const meaning = monthToken?.meaning;
       if (meaning?.type !== 'month') return this.fail(EXPECT_MONTH);
       month = meaning.month;
     }
@@ -232,7 +232,7 @@ class Parser {
     const digits = this.tokens[this.index + 1];
     if (dash?.kind !== 'dash' || digits?.kind !== 'number' || digits.start !== dash.end) return;
     const after = this.tokens[this.index + 2];
-    if (requireUnit && (after === undefined || lookupWord(after.lower)?.type !== 'unit')) return;
+    if (requireUnit && after?.meaning?.type !== 'unit') return;
     throw spanError(
       'invalid-count',
       'Invalid count',
@@ -245,7 +245,7 @@ class Parser {
 
   private unit(countOptional: boolean): DateRangeUnit {
     const token = this.tokens[this.index];
-    const meaning = token?.kind === 'word' ? lookupWord(token.lower) : undefined;
+    const meaning = token?.meaning;
     if (meaning?.type !== 'unit') return this.fail(countOptional ? EXPECT_COUNT_OR_UNIT : EXPECT_UNIT);
     this.index++;
     return meaning.unit;
@@ -256,9 +256,7 @@ class Parser {
   }
 
   private keywordAt(index: number): DateRangeKeyword | undefined {
-    const token = this.tokens[index];
-    if (token?.kind !== 'word') return undefined;
-    const meaning = lookupWord(token.lower);
+    const meaning = this.tokens[index]?.meaning;
     return meaning?.type === 'keyword' ? meaning.keyword : undefined;
   }
 

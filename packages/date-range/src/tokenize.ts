@@ -1,3 +1,5 @@
+import { lookupWord, type WordMeaning } from './keywords.js';
+
 /** Kinds of token: letters, digits, a dash, or any other single character. */
 export type TokenKind = 'word' | 'number' | 'dash' | 'other';
 
@@ -6,8 +8,10 @@ export interface Token {
   readonly kind: TokenKind;
   /** The text as typed. */
   readonly text: string;
-  /** Lower-cased text, used for keyword lookups. */
+  /** Lower-cased text. */
   readonly lower: string;
+  /** What a word means to the grammar, looked up once here; `undefined` for unknown words and non-words. */
+  readonly meaning: WordMeaning | undefined;
   readonly start: number;
   readonly end: number;
 }
@@ -40,10 +44,15 @@ export function tokenize(input: string, from = 0, to = input.length): Token[] {
     }
     const start = i;
     let kind: TokenKind;
+    // Most input is already lower case; skipping toLowerCase then saves an allocation per word.
+    let upper = false;
     if (isLetter(code)) {
       kind = 'word';
-      do i++;
-      while (i < to && isLetter(input.charCodeAt(i)));
+      for (; i < to; i++) {
+        const c = input.charCodeAt(i);
+        if (!isLetter(c)) break;
+        if (c <= 90) upper = true;
+      }
     } else if (isDigit(code)) {
       kind = 'number';
       do i++;
@@ -54,7 +63,15 @@ export function tokenize(input: string, from = 0, to = input.length): Token[] {
       i += code >= 0xd800 && code <= 0xdbff && i + 1 < to ? 2 : 1;
     }
     const text = input.slice(start, i);
-    tokens.push({ kind, text, lower: kind === 'word' ? text.toLowerCase() : text, start, end: i });
+    const lower = upper ? text.toLowerCase() : text;
+    tokens.push({
+      kind,
+      text,
+      lower,
+      meaning: kind === 'word' ? lookupWord(lower) : undefined,
+      start,
+      end: i,
+    });
   }
   return tokens;
 }
