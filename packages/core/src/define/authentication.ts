@@ -1,5 +1,6 @@
 import type { Authentication, AuthenticationField } from '../protocol/index.js';
 import type { Logger } from '../logging/logger.js';
+import type { InputFields } from './inputs.js';
 
 /** Context handed to every authentication hook. */
 export interface AuthContext {
@@ -26,6 +27,8 @@ export interface AuthenticationDefinition<TAccount = unknown> {
   readonly description?: string;
   /** Form fields as sent in the descriptor. */
   readonly fields: readonly AuthenticationField[];
+  /** For field-based kinds: the form fields, used to check accounts at the boundary. */
+  readonly inputs?: InputFields;
   readonly responsibleFor?: Authentication['responsibleFor'];
   /** Keys of the account whose values are secret: redacted from logs and errors. */
   readonly secretKeys: readonly string[];

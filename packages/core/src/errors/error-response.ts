@@ -27,7 +27,11 @@ export function toErrorResponse(error: unknown, secrets: readonly string[] = [])
   if (isWeftError(error)) {
     const body: ErrorResponse['body'] = { message: redact(error.message, secrets) };
     if (error.tryLater) body.tryLater = true;
-    const out: ErrorResponse = { status: error.status, body, unexpected: error.status >= 500 && !error.tryLater };
+    const out: ErrorResponse = {
+      status: error.status,
+      body,
+      unexpected: error.status >= 500 && !error.tryLater,
+    };
     if (error.retryAfterSeconds !== undefined) out.retryAfterSeconds = error.retryAfterSeconds;
     return out;
   }

@@ -9,9 +9,14 @@ export interface Logger {
 }
 
 /** One JSON object per line on stdout (info) or stderr (warn, error). */
-export function jsonLogger(write: (line: string, level: 'info' | 'warn' | 'error') => void = defaultWrite): Logger {
+export function jsonLogger(
+  write: (line: string, level: 'info' | 'warn' | 'error') => void = defaultWrite,
+): Logger {
   const emit = (level: 'info' | 'warn' | 'error') => (fields: Record<string, unknown>, message?: string) =>
-    write(`${JSON.stringify({ level, time: new Date().toISOString(), ...(message ? { msg: message } : {}), ...fields })}\n`, level);
+    write(
+      `${JSON.stringify({ level, time: new Date().toISOString(), ...(message ? { msg: message } : {}), ...fields })}\n`,
+      level,
+    );
   return { info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
 

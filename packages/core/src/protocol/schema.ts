@@ -56,7 +56,8 @@ export const selectOption = z.looseObject({
   icon: z.string().optional(),
 });
 
-export const schemaField = z.looseObject({
+/** A schema field's known keys; `schemaField` also tolerates unknown ones. */
+export const schemaFieldKnown = z.object({
   id: z.string().min(1).optional(),
   name: z.string().min(1),
   type: schemaFieldType,
@@ -69,7 +70,10 @@ export const schemaField = z.looseObject({
   format: numberFormat.optional(),
   options: z.array(selectOption).optional(),
 });
+export const schemaField = schemaFieldKnown.loose();
 export type SchemaField = z.infer<typeof schemaField>;
+/** The keys weft itself writes in a schema field. */
+export type SchemaFieldSpec = z.infer<typeof schemaFieldKnown>;
 
 /** Fields of one type, keyed by field id. */
 export const typeSchema = z.record(z.string(), schemaField);

@@ -1,0 +1,91 @@
+import type { ActionArgs, ActionDefinition } from './actions.js';
+import type { AuthContext, AuthenticationDefinition } from './authentication.js';
+import type { InputFields, InputValues } from './inputs.js';
+import type { ResourceHandler } from './resource.js';
+import type { SchemaFields } from './schema-fields.js';
+import type { SyncTypeDefinition } from './sync-type.js';
+import type { WebhooksDefinition } from './webhooks.js';
+
+/** The account type handlers receive: the union of every authentication's account. */
+export type AccountOfAuth<Auth extends readonly AuthenticationDefinition<any>[]> =
+  Auth[number] extends AuthenticationDefinition<infer T> ? T : never;
+
+/** The app's logo: an SVG (inline or a file path), a URL to redirect to, or none. */
+export type LogoDefinition = { svg: string } | { file: string } | { url: string };
+
+export interface DatalistContext<A, F> {
+  account: A;
+  /** Values of the filters this list depends on (`datalist_requires`). */
+  dependsOn: Partial<F> & Record<string, unknown>;
+  types: readonly string[];
+  signal: AbortSignal;
+  log: AuthContext['log'];
+}
+
+export type DatalistHandler<A, F> = (
+  ctx: DatalistContext<A, F>,
+) => Promise<ReadonlyArray<{ title: string; value: string | number }>>;
+
+export interface FilterValidateContext<A, F> {
+  account: A;
+  filter: F;
+  types: readonly string[];
+  signal: AbortSignal;
+  log: AuthContext['log'];
+}
+
+/** The data-synchronization part of an integration app. */
+export interface SyncDefinition<A, FI extends InputFields, Types extends Record<string, SchemaFields>> {
+  /** Filters users set on the synced data, keyed by filter id. */
+  filters?: FI;
+  /** One handler per `datalist` filter, keyed by filter id. */
+  datalists?: { [K in keyof FI]?: DatalistHandler<A, InputValues<FI>> };
+  /** Checks a filter; throw `InvalidFilterError` (400) when it cannot be used. */
+  validateFilter?: (ctx: FilterValidateContext<A, InputValues<FI>>) => Promise<void> | void;
+  /** Synced types keyed by type id. */
+  types: { [K in keyof Types]: SyncTypeDefinition<Types[K], A, InputValues<FI>> };
+  /** Webhook-driven sync. */
+  webhooks?: WebhooksDefinition<A, InputValues<FI>>;
+  /** Serves `app://resource?...` file references. */
+  resource?: ResourceHandler<A, InputValues<FI>>;
+}
+
+/** Everything an app is, as its author writes it. */
+export interface AppDefinition<
+  Auth extends readonly AuthenticationDefinition<any>[] = readonly AuthenticationDefinition<any>[],
+  FI extends InputFields = InputFields,
+  Types extends Record<string, SchemaFields> = Record<string, SchemaFields>,
+  Actions extends Record<string, ActionArgs> = Record<string, ActionArgs>,
+> {
+  /** Stable app id, e.g. `github-issues`. */
+  id: string;
+  name: string;
+  version: string;
+  description: string;
+  website: string;
+  logo?: LogoDefinition;
+  /** At least one; `auth.none()` for a public app. */
+  authentication: Auth;
+  /** Items per data page unless a type says otherwise; default 1,000. */
+  pageSize?: number;
+  /** Time limit of every handler in milliseconds; default 25,000. */
+  timeoutMs?: number;
+  /** Makes this an integration app. */
+  sync?: SyncDefinition<AccountOfAuth<Auth>, FI, Types>;
+  /** Makes this an external-action app; keyed by action id. */
+  actions?: { [K in keyof Actions]: ActionDefinition<Actions[K], AccountOfAuth<Auth>> };
+}
+
+/**
+ * Defines an app. A typed identity function: account, filter, item and argument types are
+ * inferred from the definition, so handlers need no casts. `createRouter()` checks the whole
+ * definition at start-up.
+ */
+export function defineApp<
+  const Auth extends readonly AuthenticationDefinition<any>[],
+  const FI extends InputFields = Record<never, never>,
+  const Types extends Record<string, SchemaFields> = Record<never, never>,
+  const Actions extends Record<string, ActionArgs> = Record<never, never>,
+>(definition: AppDefinition<Auth, FI, Types, Actions>): AppDefinition<Auth, FI, Types, Actions> {
+  return definition;
+}

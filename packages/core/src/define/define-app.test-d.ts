@@ -1,0 +1,135 @@
+import { describe, expectTypeOf, test } from 'vitest';
+import { arg } from './actions.js';
+import { defineApp } from './app.js';
+import { fieldAuth as auth } from './auth.js';
+import { type DateRangeValue, input } from './inputs.js';
+import { remove, resume } from './markers.js';
+import { field } from './schema-fields.js';
+
+describe('defineApp infers handler types from the definition', () => {
+  test('account, filter and items are typed without casts', () => {
+    defineApp({
+      id: 'typed',
+      name: 'Typed',
+      version: '1',
+      description: 'd',
+      website: 'https://example.com',
+      authentication: [
+        auth.fields({
+          id: 'token',
+          name: 'Token',
+          fields: {
+            token: input.password({ name: 'Token' }),
+            host: input.text({ name: 'Host', optional: true }),
+            help: input.link({ name: 'Help', url: 'https://example.com' }),
+          },
+        }),
+      ],
+      sync: {
+        filters: {
+          state: input.list({ name: 'State', datalist: true }),
+          labels: input.multidropdown({ name: 'Labels', optional: true }),
+          updated: input.date({ name: 'Updated', optional: true }),
+          limit: input.number({ name: 'Limit' }),
+        },
+        datalists: {
+          state: async ({ account, dependsOn }) => {
+            expectTypeOf(account.token).toEqualTypeOf<string>();
+            expectTypeOf(dependsOn.limit).toEqualTypeOf<number | undefined>();
+            return [{ title: 'Open', value: 'open' }];
+          },
+        },
+        types: {
+          issue: {
+            name: 'Issue',
+            fields: {
+              id: field.id(),
+              name: field.text(),
+              points: field.integer(),
+              repo: field.relation({ to: 'repo', cardinality: 'many-to-one', targetName: 'Issues' }),
+              labels: field.relation({ to: 'repo', cardinality: 'many-to-many', targetName: 'Labelled' }),
+            },
+            delta: true,
+            async *data({ account, filter, cursor, since }) {
+              expectTypeOf(account).toEqualTypeOf<{ token: string } & { host?: string }>();
+              expectTypeOf(account).not.toHaveProperty('help');
+              expectTypeOf(filter.state).toEqualTypeOf<string>();
+              expectTypeOf(filter.labels).toEqualTypeOf<string[] | undefined>();
+              expectTypeOf(filter.updated).toEqualTypeOf<DateRangeValue | undefined>();
+              expectTypeOf(filter.limit).toEqualTypeOf<number>();
+              expectTypeOf(since).toEqualTypeOf<Date | null>();
+              void cursor;
+              yield { id: 1, name: 'x', points: 3, repo: 'r1', labels: ['a', 'b'] };
+              yield resume({ page: 2 });
+              yield remove('gone');
+            },
+          },
+          repo: {
+            name: 'Repo',
+            fields: { id: field.id(), name: field.text() },
+            async *data() {
+              yield { id: 'r1', name: 'weft' };
+            },
+          },
+        },
+      },
+      actions: {
+        comment: {
+          name: 'Comment',
+          args: {
+            text: arg.textarea({ name: 'Text', template: true }),
+            tag: arg.text({ name: 'Tag', optional: true }),
+          },
+          async run({ args, account }) {
+            expectTypeOf(args.text).toEqualTypeOf<string>();
+            expectTypeOf(args.tag).toEqualTypeOf<string | undefined>();
+            expectTypeOf(account.token).toEqualTypeOf<string>();
+          },
+        },
+      },
+    });
+  });
+
+  test('an item that does not match its fields is a type error', () => {
+    defineApp({
+      id: 'wrong',
+      name: 'Wrong',
+      version: '1',
+      description: 'd',
+      website: 'https://example.com',
+      authentication: [auth.none()],
+      sync: {
+        types: {
+          issue: {
+            name: 'Issue',
+            fields: { id: field.id(), name: field.text(), points: field.number() },
+            // @ts-expect-error points must be a number
+            async *data() {
+              yield { id: 1, name: 'x', points: 'three' };
+            },
+          },
+        },
+      },
+    });
+  });
+
+  test('a public app has an empty account', () => {
+    defineApp({
+      id: 'public',
+      name: 'Public',
+      version: '1',
+      description: 'd',
+      website: 'https://example.com',
+      authentication: [auth.none()],
+      actions: {
+        ping: {
+          name: 'Ping',
+          args: {},
+          run({ account }) {
+            expectTypeOf(account).toEqualTypeOf<Record<never, never>>();
+          },
+        },
+      },
+    });
+  });
+});

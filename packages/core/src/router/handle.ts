@@ -1,0 +1,81 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { z } from 'zod';
+import { type ErrorResponse, sendError, toErrorResponse } from '../errors/error-response.js';
+import { collectSecrets, redact } from '../logging/redact.js';
+import type { CompiledApp } from '../startup/compile-app.js';
+import { parseBody } from './parse-body.js';
+import { type RequestScope, createRequestScope } from './request-context.js';
+import type { RouterOptions } from './router-options.js';
+
+/** A handler's answer: a JSON body, or no content (204). */
+export const NO_CONTENT: unique symbol = Symbol('weft.noContent');
+export type RouteResult = unknown | typeof NO_CONTENT;
+
+/** What the request log line reports about a request beyond method, path and status. */
+export interface RequestFacts {
+  route?: string;
+  operationId?: string;
+  requestedType?: string;
+  error?: string;
+}
+
+export function requestFacts(res: Response): RequestFacts {
+  res.locals.weft ??= {};
+  return res.locals.weft as RequestFacts;
+}
+
+/**
+ * Wraps a protocol handler: validates the body with its zod schema, runs the handler under
+ * the time limit with an abort signal, and answers JSON or the protocol's error body. Errors
+ * are redacted with the account's secrets before they are sent or logged.
+ */
+export function handle<S extends z.ZodType>(
+  app: CompiledApp,
+  options: Required<Pick<RouterOptions, 'logger'>>,
+  route: string,
+  schema: S | undefined,
+  run: (
+    body: z.infer<S>,
+    scope: RequestScope,
+    req: Request,
+    res: Response,
+  ) => Promise<RouteResult> | RouteResult,
+): RequestHandler {
+  return async (req, res) => {
+    const facts = requestFacts(res);
+    facts.route = route;
+    const scope = createRequestScope(req, res, options.logger, app.timeoutMs);
+    try {
+      const body = schema ? parseBody(schema, req.body) : (undefined as z.infer<S>);
+      const result = await scope.limit(Promise.resolve(run(body, scope, req, res)));
+      if (res.headersSent) return;
+      if (result === NO_CONTENT) res.status(204).end();
+      else res.json(result);
+    } catch (error) {
+      const secrets = collectSecrets(req.body, app.secretKeys);
+      const answer = toErrorResponse(error, secrets);
+      reportError(options, facts, answer, error, secrets);
+      sendError(res, answer);
+    } finally {
+      scope.dispose();
+    }
+  };
+}
+
+function reportError(
+  options: Required<Pick<RouterOptions, 'logger'>>,
+  facts: RequestFacts,
+  answer: ErrorResponse,
+  error: unknown,
+  secrets: readonly string[],
+): void {
+  facts.error = answer.body.message;
+  if (answer.unexpected) {
+    // The stack goes to the app's own log, never to the service.
+    const detail =
+      error instanceof Error
+        ? { errorName: error.name, stack: redact(error.stack ?? error.message, secrets) }
+        : { thrown: redact(String(error), secrets) };
+    options.logger.error({ route: facts.route, ...detail }, 'unexpected error in handler');
+  }
+}

@@ -1,0 +1,72 @@
+import { BadRequestError, NotFoundError, WeftError } from '../../errors/errors.js';
+import { BadItemError, cutPage } from '../../paging/cut-page.js';
+import { decodePageState, encodePageState } from '../../paging/page-state.js';
+import { PROTOCOL_PATHS, dataRequest } from '../../protocol/index.js';
+import { checkAccount, checkFilter } from '../boundary.js';
+import { handle, requestFacts } from '../handle.js';
+import type { RouteKit } from './route-kit.js';
+
+/**
+ * `POST data`: one page of one type. The handler is restarted from the cursor carried in
+ * `pagination`, so any replica can serve any page.
+ */
+export function mountData({ router, app, options }: RouteKit): void {
+  if (!app.definition.sync) return;
+  router.post(
+    PROTOCOL_PATHS.data,
+    handle(app, options, 'data', dataRequest, async (body, scope, _req, res) => {
+      const facts = requestFacts(res);
+      facts.requestedType = body.requestedType;
+      if (body.operationId) facts.operationId = body.operationId;
+      const type = app.types.get(body.requestedType);
+      if (!type) throw new NotFoundError(`Unknown type "${body.requestedType}"`);
+      const account = checkAccount(app, body.account);
+      const filter = checkFilter(app, body.filter);
+      const state = decodePageState(type.id, body.pagination);
+      if (typeof state === 'string') throw new BadRequestError(state);
+      const lastSynchronizedAt = parseTimestamp(body.lastSynchronizedAt);
+      const mode = type.delta && lastSynchronizedAt ? 'delta' : 'full';
+      const stream = type.definition.data({
+        account,
+        filter,
+        requestedType: type.id,
+        types: body.types ?? [type.id],
+        mode,
+        lastSynchronizedAt,
+        since:
+          mode === 'delta' && lastSynchronizedAt
+            ? new Date(lastSynchronizedAt.getTime() - type.safetyMarginMs)
+            : null,
+        operationId: body.operationId,
+        cursor: state.cursor,
+        signal: scope.signal,
+        log: scope.log,
+      });
+      if (!stream || typeof (stream as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function') {
+        throw new WeftError(`The data handler of type "${type.id}" must be an async generator`);
+      }
+      let page: Awaited<ReturnType<typeof cutPage>>;
+      try {
+        page = await cutPage(stream, { pageSize: type.pageSize, state, mode, type: type.id });
+      } catch (error) {
+        if (error instanceof BadItemError) throw new WeftError(error.message);
+        throw error;
+      }
+      return {
+        items: page.items,
+        pagination: page.next
+          ? { hasNext: true, nextPageConfig: encodePageState(type.id, page.next) }
+          : { hasNext: false },
+        synchronizationType: mode,
+      };
+    }),
+  );
+}
+
+function parseTimestamp(value: string | number | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime()))
+    throw new BadRequestError('Invalid request: "lastSynchronizedAt" is not a timestamp');
+  return date;
+}
