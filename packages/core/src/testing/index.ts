@@ -1,0 +1,9 @@
+/** Test helpers: run an app on a local port and talk to it as the service would. */
+export {
+  connectTestApp,
+  testApp,
+  type SyncOptions,
+  type SyncResult,
+  type TestApp,
+  type TestResponse,
+} from './test-app.js';
