@@ -15,7 +15,8 @@ function run(...args: string[]) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe('date-range CLI', () => {
+// Each case starts Node with tsx, which takes seconds on a busy machine.
+describe('date-range CLI', { timeout: 60_000 }, () => {
   it('prints the range as 2-space JSON', () => {
     expect(run('last 3 months', '--now', '2026-11-22T10:00:00')).toStrictEqual({
       status: 0,
