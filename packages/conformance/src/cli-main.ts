@@ -1,0 +1,212 @@
+/**
+ * weft-conformance <app-url> [--account <json|file>] [--filter <json|file>] [--actions <file>]
+ *   [--auth <id>] [--max-pages N] [--timeout <ms>] [--concurrency N] [--now <iso>] [--json] [--no-color]
+ *
+ * Exit status: 0 when no check failed (warnings allowed), 1 when a check failed, 2 on usage errors.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConformanceOptionsError } from './errors.js';
+import { formatReport } from './format.js';
+import { runConformance } from './run.js';
+import type { ActionFixture, ConformanceOptions, ProgressEvent } from './types.js';
+import { isPlainObject } from './util.js';
+
+const USAGE = `usage: weft-conformance <app-url> [options]
+
+  --account <json|file>   account fields, inline JSON or a JSON file
+  --auth <id>             authentication id (default: the first one that is not 'none')
+  --filter <json|file>    filter values; date filters may use the grammar ("last 3 months")
+  --actions <file>        JSON fixture: [{"action": "id", "args": {...}, "expect": "success"|"failure"}]
+  --max-pages <n>         page cap per type (default 1000)
+  --timeout <ms>          time limit per request (default 10000)
+  --concurrency <n>       types synced at the same time (default 4)
+  --now <iso>             the current time for date filters and lastSynchronizedAt
+  --json                  print the report as JSON (nothing else on stdout)
+  --no-color              no ANSI colours
+  -h, --help              this text
+
+exit status: 0 no check failed, 1 a check failed, 2 usage error`;
+
+class UsageError extends Error {}
+
+function readJson(flag: string, value: string): unknown {
+  const text = /^\s*[[{]/.test(value) ? value : readFile(flag, value);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--${flag}: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+function readFile(flag: string, path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    throw new UsageError(`--${flag}: '${path}' is neither inline JSON nor a readable file`);
+  }
+}
+
+function readObject(flag: string, value: string | undefined): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  const json = readJson(flag, value);
+  if (!isPlainObject(json)) throw new UsageError(`--${flag}: expected a JSON object`);
+  return json;
+}
+
+function readActions(value: string | undefined): ActionFixture[] | undefined {
+  if (value === undefined) return undefined;
+  const json = readJson('actions', value);
+  const ok =
+    Array.isArray(json) &&
+    json.every(
+      (e) =>
+        isPlainObject(e) &&
+        typeof e.action === 'string' &&
+        (e.args === undefined || isPlainObject(e.args)) &&
+        (e.expect === undefined || e.expect === 'success' || e.expect === 'failure'),
+    );
+  if (!ok)
+    throw new UsageError(
+      '--actions: expected [{"action": "id", "args": {...}, "expect": "success"|"failure"}]',
+    );
+  return json as ActionFixture[];
+}
+
+function readInt(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`--${flag}: expected a positive integer, got '${value}'`);
+  return n;
+}
+
+/** Where the CLI writes; the process streams by default. */
+export interface CliIo {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  env: Record<string, string | undefined>;
+}
+
+const PLAIN_PROGRESS_EVERY_MS = 2000;
+
+/**
+ * Progress on stderr: one updating line on a TTY; otherwise a plain line at most every 2 s
+ * (so a short run prints nothing).
+ */
+function progressReporter(stderr: CliIo['stderr']): {
+  onProgress: (e: ProgressEvent) => void;
+  end: () => void;
+} {
+  const tty = stderr.isTTY === true;
+  let lastPrint = tty ? 0 : Date.now();
+  let dirty = false;
+  const write = (text: string) => {
+    if (tty) {
+      stderr.write(`\r\u001b[K${text}`);
+      dirty = true;
+    } else stderr.write(`${text}\n`);
+  };
+  return {
+    onProgress(e) {
+      if (e.kind === 'group') {
+        if (tty) write(`checking ${e.group}…`);
+        return;
+      }
+      if (e.kind !== 'sync') return;
+      const what = `${e.phase === 'delta' ? 'delta-syncing' : 'syncing'} ${e.typeId}: page ${e.page}, ${e.items.toLocaleString('en-US')} items`;
+      const now = Date.now();
+      if (tty) {
+        if (e.done || now - lastPrint > 100) {
+          write(what);
+          lastPrint = now;
+        }
+      } else if (!e.done && now - lastPrint > PLAIN_PROGRESS_EVERY_MS) {
+        write(what);
+        lastPrint = now;
+      }
+    },
+    end() {
+      if (tty && dirty) stderr.write('\r\u001b[K');
+    },
+  };
+}
+
+/** Runs the CLI; resolves with the exit status. */
+export async function main(
+  argv: string[],
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number> {
+  let url: string;
+  let options: ConformanceOptions;
+  let json: boolean;
+  let color: boolean;
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        account: { type: 'string' },
+        auth: { type: 'string' },
+        filter: { type: 'string' },
+        actions: { type: 'string' },
+        'max-pages': { type: 'string' },
+        timeout: { type: 'string' },
+        concurrency: { type: 'string' },
+        now: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        'no-color': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    if (values.help) {
+      io.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (positionals.length !== 1)
+      throw new UsageError(positionals.length ? 'give exactly one app URL' : 'missing <app-url>');
+    url = positionals[0]!;
+    if (!/^https?:\/\//.test(url)) throw new UsageError(`not an http(s) URL: ${url}`);
+    options = {};
+    const account = readObject('account', values.account);
+    if (account) options.account = account;
+    const filter = readObject('filter', values.filter);
+    if (filter) options.filter = filter;
+    const actions = readActions(values.actions);
+    if (actions) options.actions = actions;
+    if (values.auth) options.authenticationId = values.auth;
+    const maxPages = readInt('max-pages', values['max-pages']);
+    if (maxPages) options.maxPages = maxPages;
+    const timeoutMs = readInt('timeout', values.timeout);
+    if (timeoutMs) options.timeoutMs = timeoutMs;
+    const concurrency = readInt('concurrency', values.concurrency);
+    if (concurrency) options.concurrency = concurrency;
+    if (values.now !== undefined) {
+      if (Number.isNaN(Date.parse(values.now)))
+        throw new UsageError(`--now: not an ISO date: '${values.now}'`);
+      options.now = values.now;
+    }
+    json = values.json;
+    color = !values['no-color'] && !json && io.stdout.isTTY === true && !io.env.NO_COLOR;
+  } catch (error) {
+    io.stderr.write(`weft-conformance: ${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+
+  const progress = progressReporter(io.stderr);
+  options.onProgress = progress.onProgress;
+  try {
+    const report = await runConformance(url, options);
+    progress.end();
+    io.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report, { color })}\n`);
+    return report.ok ? 0 : 1;
+  } catch (error) {
+    progress.end();
+    if (error instanceof ConformanceOptionsError) {
+      io.stderr.write(`weft-conformance: ${error.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`weft-conformance: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,168 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../src/cli-main.js';
+import type { ConformanceReport } from '../src/index.js';
+import { ACCOUNT, ACTIONS_FIXTURE, type ReferenceApp, startReferenceApp } from './fixtures/reference-app.js';
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+
+/** Spawns the CLI asynchronously (the app under test answers from this same process). */
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      cwd: packageDir,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs the CLI in-process (for the cases that need no real process). */
+async function inProcess(
+  args: string[],
+  tty = false,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: { write: (t: string) => (stdout += t), isTTY: tty },
+    stderr: { write: (t: string) => (stderr += t), isTTY: tty },
+    env: {},
+  });
+  return { code, stdout, stderr };
+}
+
+let good: ReferenceApp;
+let broken: ReferenceApp;
+let dir: string;
+beforeAll(async () => {
+  good = await startReferenceApp();
+  broken = await startReferenceApp({ fault: 'items-null' });
+  dir = mkdtempSync(join(tmpdir(), 'weft-conformance-'));
+  writeFileSync(join(dir, 'actions.json'), JSON.stringify(ACTIONS_FIXTURE));
+  writeFileSync(join(dir, 'account.json'), JSON.stringify(ACCOUNT));
+});
+afterAll(async () => {
+  await good.close();
+  await broken.close();
+});
+
+describe('weft-conformance CLI', () => {
+  it('exits 0 and prints the text report when no check fails', async () => {
+    const run = await cli([
+      good.url,
+      '--account',
+      JSON.stringify(ACCOUNT),
+      '--actions',
+      join(dir, 'actions.json'),
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('PASS data.items');
+    expect(run.stdout).toMatch(/\d+ passed, 0 failed, 0 warned/);
+  }, 20_000);
+
+  it('exits 1 when a check fails, and --json prints only the report', async () => {
+    const run = await cli([
+      broken.url,
+      '--account',
+      join(dir, 'account.json'),
+      '--json',
+      '--timeout',
+      '2000',
+    ]);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as ConformanceReport;
+    expect(report.ok).toBe(false);
+    expect(report.checks.find((c) => c.id === 'data.items' && c.status === 'fail')?.title).toContain(
+      '(user)',
+    );
+  }, 20_000);
+
+  it('exits 2 on a usage error, in a real process', async () => {
+    const run = await cli(['not-a-url']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('not an http(s) URL');
+    expect(run.stdout).toBe('');
+  }, 20_000);
+
+  it('reads --filter, --max-pages and --now', async () => {
+    const run = await inProcess([
+      good.url,
+      '--account',
+      JSON.stringify(ACCOUNT),
+      '--filter',
+      '{"created": "last 3 months"}',
+      '--max-pages',
+      '5',
+      '--now',
+      '2026-11-22T10:00:00',
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    const data = good.requests.filter((r) => r.path === '/api/v1/synchronizer/data').at(-1)!;
+    expect((data.body as { filter: unknown }).filter).toEqual({
+      created: { _min: '2026-09-01T00:00:00.000', _max: '2026-11-30T23:59:59.999' },
+    });
+  }, 20_000);
+
+  it.each([
+    [[], 'missing <app-url>'],
+    [['not-a-url'], 'not an http(s) URL'],
+    [['http://127.0.0.1:1', '--max-pages', 'many'], '--max-pages: expected a positive integer'],
+    [['http://127.0.0.1:1', '--account', '{oops'], '--account: not valid JSON'],
+    [
+      ['http://127.0.0.1:1', '--account', '/nonexistent/account.json'],
+      'neither inline JSON nor a readable file',
+    ],
+    [['http://127.0.0.1:1', '--bogus'], "Unknown option '--bogus'"],
+  ])(
+    'exits 2 on a usage error: %j',
+    async (args, message) => {
+      const run = await inProcess(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(run.stdout).toBe('');
+    },
+    20_000,
+  );
+
+  it('exits 2 when a date filter is not in the grammar', async () => {
+    const run = await inProcess([
+      good.url,
+      '--account',
+      JSON.stringify(ACCOUNT),
+      '--filter',
+      '{"created": "someday"}',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('filter `created`');
+  });
+
+  it('shows progress on a TTY as one updating line, and colours', async () => {
+    const run = await inProcess([good.url, '--account', JSON.stringify(ACCOUNT)], true);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('\r\u001b[Ksyncing issue: page 3, 25 items');
+    expect(run.stderr.endsWith('\r\u001b[K')).toBe(true);
+    expect(run.stdout).toContain('\u001b[32mPASS\u001b[0m');
+  });
+
+  it('prints usage with --help', async () => {
+    const run = await inProcess(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('usage: weft-conformance <app-url>');
+  });
+});

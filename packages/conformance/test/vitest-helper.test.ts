@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConformanceError, conformanceSuite, expectConformant } from '../src/vitest.js';
+import { ACCOUNT, ACTIONS_FIXTURE, type ReferenceApp, startReferenceApp } from './fixtures/reference-app.js';
+
+let app: ReferenceApp;
+beforeAll(async () => {
+  app = await startReferenceApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+// The one-line use in an app's own suite: `setup` runs when the test runs, after beforeAll.
+conformanceSuite('reference app through conformanceSuite', () => ({
+  url: app.url,
+  account: ACCOUNT,
+  actions: ACTIONS_FIXTURE,
+}));
+
+describe('expectConformant', () => {
+  it('resolves with the report when no check fails', async () => {
+    const report = await expectConformant(app.url, { account: ACCOUNT, actions: ACTIONS_FIXTURE });
+    expect(report.ok).toBe(true);
+  });
+
+  it('rejects with the formatted report when a check fails', async () => {
+    const broken = await startReferenceApp({ fault: 'schema-no-name' });
+    try {
+      const error = await expectConformant(broken.url, { account: ACCOUNT, actions: ACTIONS_FIXTURE }).catch(
+        (e) => e,
+      );
+      expect(error).toBeInstanceOf(ConformanceError);
+      expect(error.message).toContain('the app does not conform (1 failed)');
+      expect(error.message).toContain('FAIL schema.field');
+      expect(error.message).toContain('user.email: name');
+      expect((error as ConformanceError).report.ok).toBe(false);
+    } finally {
+      await broken.close();
+    }
+  });
+});
