@@ -2,7 +2,8 @@
 export const REDACTED = '[redacted]';
 
 // Account keys whose values are secret whatever the form says about them.
-const SECRET_KEY = /(pass(word)?|secret|token|api[-_]?key|private|signature|credential|auth)/i;
+const SECRET_KEY =
+  /(pass(word)?|secret|token|api[-_]?key|private[-_]?key|signature|credential|authorization|cookie)/i;
 
 /** True when a key names a secret (password, token, api key, ...). */
 export function isSecretKey(key: string): boolean {

@@ -192,7 +192,7 @@ describe('OAuth 2 against oidc-provider', () => {
     expect(url.searchParams.get('state')).toBe('st-1');
     expect(url.searchParams.get('scope')).toBe('openid profile');
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
-    expect(url.searchParams.get('code_challenge')).toBe(pkceChallenge(pkceVerifier(CLIENT_SECRET, 'st-1')));
+    expect(url.searchParams.get('code_challenge')).toBe(pkceChallenge(pkceVerifier(CLIENT_SECRET, CALLBACK)));
     expect(res.body.redirect_uri).not.toContain(CLIENT_SECRET);
   });
 
@@ -202,7 +202,7 @@ describe('OAuth 2 against oidc-provider', () => {
       .post('/oauth2/v1/authorize')
       .send({ callback_uri: CALLBACK, state: 's' });
     const challenge = new URL(res.body.redirect_uri).searchParams.get('code_challenge');
-    expect(challenge).toBe(pkceChallenge(pkceVerifier('pkce-key-for-tests', 's')));
+    expect(challenge).toBe(pkceChallenge(pkceVerifier('pkce-key-for-tests', CALLBACK)));
   });
 
   it('exchanges the code for tokens (PKCE verified by the provider)', async () => {
@@ -219,20 +219,20 @@ describe('OAuth 2 against oidc-provider', () => {
     expect(expiry).toBeLessThanOrEqual(Date.now() + 61_000);
   });
 
-  it("completes the flow with the verifier bound to the callback address (pkce: 'callback_uri'), no state at the token step", async () => {
-    const res = await connect(definition({ pkce: 'callback_uri' }), 'st-cb', false);
+  it('by default completes the flow with the verifier bound to the callback address, no state at the token step', async () => {
+    const res = await connect(definition(), 'st-cb', false);
     expect(res.status).toBe(200);
     expect(res.body.access_token).toEqual(expect.any(String));
   });
 
-  it('with the default state-bound verifier, a token step without state fails PKCE with 401', async () => {
-    const res = await connect(definition(), 'st-lost', false);
+  it("with pkce: 'state', a token step without state fails PKCE with 401", async () => {
+    const res = await connect(definition({ pkce: 'state' }), 'st-lost', false);
     expect(res.status).toBe(401);
     expect(res.body.message).toMatch(/refused \(400: invalid_grant \(grant request is invalid\)\)/);
   });
 
-  it('reads state from fields.state too', async () => {
-    const auth = definition();
+  it("with pkce: 'state', reads state from fields.state too", async () => {
+    const auth = definition({ pkce: 'state' });
     const app = hostApp(auth);
     const authorize = await request(app)
       .post('/oauth2/v1/authorize')

@@ -39,9 +39,9 @@ export interface OAuth2Options {
   scopeSeparator?: string;
   /**
    * PKCE (S256), default `true`. The code verifier is derived, not stored (see docs/oauth.md):
-   * `true` or `'state'` derive it from the `state` (falling back to the callback address at the
-   * token step when the service does not send `state` back); `'callback_uri'` always derives it
-   * from the callback address.
+   * `true` or `'callback_uri'` derive it from the callback address, which the service sends at both
+   * steps; `'state'` derives it from the `state`, and needs a service that sends `state` back at
+   * the token step (the spec's token request does not carry it).
    */
   pkce?: boolean | 'state' | 'callback_uri';
   /** Extra query parameters of the authorize address (e.g. `{ access_type: 'offline', prompt: 'consent' }`). */
@@ -167,7 +167,7 @@ interface Boomish {
 export function oauth2(options: OAuth2Options): OAuth2Authentication {
   const authorizeAt = splitUrl(options.authorizeUrl, 'authorizeUrl');
   const tokenAt = splitUrl(options.tokenUrl, 'tokenUrl');
-  const pkceMode = options.pkce === undefined || options.pkce === true ? 'state' : options.pkce;
+  const pkceMode = options.pkce === undefined || options.pkce === true ? 'callback_uri' : options.pkce;
   const marginMs = (options.refreshMarginSeconds ?? 300) * 1000;
   const timeout = options.timeoutMs ?? 15_000;
   const now = options.now ?? (() => new Date());

@@ -1,0 +1,93 @@
+// Core benchmark: GET / requests/s and data-page items/s, weft against a hand-written Express
+// handler returning the same JSON, measured side by side in one run. The servers run in a
+// child process (one core); the load generator runs here (the other core). Rounds alternate
+// so drift on a shared machine hits both sides alike.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PAGE = 1_000;
+
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', fileURLToPath(new URL('./servers.ts', import.meta.url))],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+const ports = JSON.parse(line.toString()) as { weft: number; hand: number };
+
+async function rate(
+  port: number,
+  request: { method: 'GET' | 'POST'; path: string; body?: string },
+): Promise<number> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${request.path}`,
+    method: request.method,
+    body: request.body,
+    headers: request.body ? { 'content-type': 'application/json' } : {},
+    connections: 16,
+    duration: DURATION_S,
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`bench requests failed on port ${port}`);
+  return result.requests.average;
+}
+
+async function compare(
+  name: string,
+  unit: string,
+  scale: number,
+  weftReq: Parameters<typeof rate>[1],
+  handReq: Parameters<typeof rate>[1],
+) {
+  await rate(ports.weft, { ...weftReq }); // warm-up both
+  await rate(ports.hand, { ...handReq });
+  const weft: number[] = [];
+  const hand: number[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    weft.push(await rate(ports.weft, weftReq));
+    hand.push(await rate(ports.hand, handReq));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const w = median(weft) * scale;
+  const h = median(hand) * scale;
+  console.log(
+    `bench ${name}: weft ${format(w)} ${unit}, hand-written express ${format(h)} ${unit}, ratio ${(w / h).toFixed(2)}`,
+  );
+}
+
+function format(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(0);
+}
+
+try {
+  await compare('descriptor', 'requests/s', 1, { method: 'GET', path: '/' }, { method: 'GET', path: '/' });
+  const weftBody = JSON.stringify({
+    requestedType: 'issue',
+    types: ['issue'],
+    account: {},
+    filter: {},
+    pagination: { weft: 1, type: 'issue', cursor: 5000, skip: 0 },
+    lastSynchronizedAt: null,
+  });
+  const handBody = JSON.stringify({
+    requestedType: 'issue',
+    types: ['issue'],
+    account: {},
+    filter: {},
+    pagination: { offset: 5000 },
+  });
+  await compare(
+    'data-page',
+    'items/s',
+    PAGE,
+    { method: 'POST', path: '/api/v1/synchronizer/data', body: weftBody },
+    { method: 'POST', path: '/api/v1/synchronizer/data', body: handBody },
+  );
+} finally {
+  child.kill();
+}

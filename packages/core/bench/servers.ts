@@ -1,0 +1,93 @@
+// Child process of the benchmark: serves the same app twice, once through weft and once as a
+// hand-written Express app returning the same JSON, so both share one process and one core.
+import express from 'express';
+import { auth, createServer, defineApp, field, resume, silentLogger } from '../src/index.js';
+
+const PAGE = 1_000;
+
+function makeItem(n: number) {
+  return {
+    id: `issue-${n}`,
+    name: `Issue number ${n}`,
+    points: n % 13,
+    state: n % 3 === 0 ? 'Done' : 'Open',
+    project: `p${n % 7}`,
+  };
+}
+
+const app = defineApp({
+  id: 'bench',
+  name: 'Bench',
+  version: '1.0.0',
+  description: 'Benchmark app',
+  website: 'https://example.com',
+  authentication: [auth.none()],
+  pageSize: PAGE,
+  sync: {
+    types: {
+      issue: {
+        name: 'Issue',
+        fields: {
+          id: field.id(),
+          name: field.text(),
+          points: field.integer(),
+          state: field.text(),
+          project: field.text(),
+        },
+        async *data({ cursor }) {
+          const start = typeof cursor === 'number' ? cursor : 0;
+          for (let n = start; n < start + PAGE; n += 1) yield makeItem(n);
+          yield resume(start + PAGE);
+          yield makeItem(start + PAGE);
+        },
+      },
+    },
+  },
+});
+
+const weft = createServer(app, { logger: silentLogger });
+
+// What a careful developer would write by hand for the same two answers.
+const hand = express();
+hand.use(express.json());
+const descriptor = {
+  id: 'bench',
+  name: 'Bench',
+  website: 'https://example.com',
+  version: '1.0.0',
+  description: 'Benchmark app',
+  authentication: [{ id: 'none', name: 'Public access' }],
+  sources: [],
+  responsibleFor: { dataSynchronization: true, automations: false },
+};
+hand.get('/', (_req, res) => {
+  res.json(descriptor);
+});
+hand.post('/api/v1/synchronizer/data', (req, res) => {
+  if (req.body?.requestedType !== 'issue') {
+    res.status(404).json({ message: 'Unknown type' });
+    return;
+  }
+  const start = typeof req.body.pagination?.offset === 'number' ? req.body.pagination.offset : 0;
+  const items = [];
+  for (let n = start; n < start + PAGE; n += 1) items.push(makeItem(n));
+  res.json({
+    items,
+    pagination: { hasNext: true, nextPageConfig: { offset: start + PAGE } },
+    synchronizationType: 'full',
+  });
+});
+
+const ports: Record<string, number> = {};
+for (const [name, server] of [
+  ['weft', weft],
+  ['hand', hand],
+] as const) {
+  ports[name] = await new Promise<number>((resolve) => {
+    const s = server.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      resolve(typeof address === 'object' && address ? address.port : 0);
+    });
+  });
+}
+process.stdout.write(`${JSON.stringify(ports)}\n`);

@@ -1,0 +1,95 @@
+import { describe, expect, test } from 'vitest';
+import { remove, resume } from '../define/markers.js';
+import { cutPage } from './cut-page.js';
+import type { PageState } from './page-state.js';
+
+async function* rows(n: number, every = 0, start = 0) {
+  for (let i = start; i < n; i += 1) {
+    yield { id: i };
+    if (every && (i + 1) % every === 0) yield resume(i + 1);
+  }
+}
+
+async function drain(
+  make: (state: PageState) => AsyncIterable<unknown>,
+  pageSize: number,
+  mode: 'full' | 'delta' = 'full',
+) {
+  const pages: unknown[][] = [];
+  let state: PageState = { cursor: undefined, skip: 0 };
+  for (;;) {
+    const page = await cutPage(make(state), { pageSize, state, mode, type: 't' });
+    pages.push(page.items);
+    if (!page.next) return pages;
+    state = JSON.parse(JSON.stringify(page.next));
+  }
+}
+
+describe('cutPage', () => {
+  test('resume points let the next page restart mid-way without repeats or gaps', async () => {
+    const pages = await drain((s) => rows(23, 5, typeof s.cursor === 'number' ? s.cursor : 0), 7);
+    expect(pages.map((p) => p.length)).toEqual([7, 7, 7, 2]);
+    expect(pages.flat()).toEqual(Array.from({ length: 23 }, (_, id) => ({ id })));
+  });
+  test('without resume points the handler is replayed and what was sent is skipped', async () => {
+    const pages = await drain(() => rows(10), 4);
+    expect(pages.flat().map((r) => (r as { id: number }).id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+  test('hasNext is exact: a last page that is exactly full has no next page', async () => {
+    const pages = await drain((s) => rows(8, 4, typeof s.cursor === 'number' ? s.cursor : 0), 4);
+    expect(pages.map((p) => p.length)).toEqual([4, 4]);
+  });
+  test('an empty stream is one empty last page', async () => {
+    expect(await drain(() => rows(0), 5)).toEqual([[]]);
+  });
+  test('removals are REMOVE rows in delta and dropped in full; items get SET in delta', async () => {
+    async function* changes() {
+      yield { id: 1 };
+      yield remove(2);
+      yield { id: 3, __syncAction: 'SET' };
+    }
+    expect((await drain(changes, 10, 'delta'))[0]).toEqual([
+      { id: 1, __syncAction: 'SET' },
+      { id: 2, __syncAction: 'REMOVE' },
+      { id: 3, __syncAction: 'SET' },
+    ]);
+    expect((await drain(changes, 10, 'full'))[0]).toEqual([{ id: 1 }, { id: 3, __syncAction: 'SET' }]);
+  });
+  test('the handler is closed after each page so its finally blocks run', async () => {
+    let closed = 0;
+    async function* tracked() {
+      try {
+        yield* rows(10);
+      } finally {
+        closed += 1;
+      }
+    }
+    const pages = await drain(tracked, 3);
+    expect(pages).toHaveLength(4);
+    expect(closed).toBe(4);
+  });
+  test('a non-object or an item without id is refused', async () => {
+    async function* bad() {
+      yield 42;
+    }
+    await expect(
+      cutPage(bad(), { pageSize: 5, state: { cursor: undefined, skip: 0 }, mode: 'full', type: 'x' }),
+    ).rejects.toThrow('type "x" yielded number, not an item object');
+  });
+});
+
+describe('cutPage with batches', () => {
+  test('a yielded array is a batch that may straddle pages, with resume points inside', async () => {
+    async function* batches(state: PageState) {
+      let offset = typeof state.cursor === 'number' ? state.cursor : 0;
+      while (offset < 25) {
+        const batch = Array.from({ length: Math.min(10, 25 - offset) }, (_, i) => ({ id: offset + i }));
+        offset += batch.length;
+        yield [...batch, resume(offset)];
+      }
+    }
+    const pages = await drain(batches, 4);
+    expect(pages.map((p) => p.length)).toEqual([4, 4, 4, 4, 4, 4, 1]);
+    expect(pages.flat()).toEqual(Array.from({ length: 25 }, (_, id) => ({ id })));
+  });
+});
