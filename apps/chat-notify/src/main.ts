@@ -1,0 +1,4 @@
+import { startServer } from '@weft/core';
+import { chatNotifyApp } from './app.js';
+
+await startServer(chatNotifyApp, { defaultPort: 3102 });
