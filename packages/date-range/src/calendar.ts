@@ -22,12 +22,6 @@ export interface CalendarDay {
   readonly day: number;
 }
 
-/** A closed run of whole days, as local-midnight Dates of its first and last day. */
-export interface Period {
-  readonly first: Date;
-  readonly last: Date;
-}
-
 /**
  * Local-midnight Date for a calendar day. Only the date parts of these Dates are ever read, so a
  * DST jump at midnight (which moves the time to 01:00) cannot change the day.
@@ -89,20 +83,7 @@ export function shiftDays(date: Date, days: number): Date {
   return addDays(date, days);
 }
 
-/** `count` whole periods ending with the one that contains `today` (`last 3 months`). */
-export function periodsEndingWithCurrent(unit: DateRangeUnit, today: Date, count: number): Period {
-  // Shift from the period's first day, not from today, so month ends (31st) cannot be clamped.
-  return { first: ADD[unit](START_OF[unit](today), 1 - count), last: END_OF[unit](today) };
-}
-
-/** `count` whole periods just before the one that contains `today` (`previous 2 quarters`). */
-export function periodsBeforeCurrent(unit: DateRangeUnit, today: Date, count: number): Period {
-  const currentStart = START_OF[unit](today);
-  return { first: ADD[unit](currentStart, -count), last: addDays(currentStart, -1) };
-}
-
-/** The single period `count` units before the one that contains `today` (`3 months ago`). */
-export function periodAgo(unit: DateRangeUnit, today: Date, count: number): Period {
-  const first = ADD[unit](START_OF[unit](today), -count);
-  return { first, last: END_OF[unit](first) };
+/** `date` moved by whole `unit`s; negative moves back. Callers pass the first day of a period, so month ends cannot be clamped. */
+export function shift(unit: DateRangeUnit, date: Date, amount: number): Date {
+  return amount === 0 ? date : ADD[unit](date, amount);
 }

@@ -1,32 +1,46 @@
 import type { Operand, Statement } from './ast.js';
-import {
-  type Period,
-  periodAgo,
-  periodsBeforeCurrent,
-  periodsEndingWithCurrent,
-  shiftDays,
-  toDate,
-} from './calendar.js';
+import { endOf, shift, shiftDays, startOf, toDate } from './calendar.js';
 import { spanError } from './errors.js';
 import { endOfDayString, formatDay, startOfDayString } from './format.js';
 import type { DateRange } from './types.js';
 
-function period(operand: Operand, today: Date): Period {
+// First and last day are computed separately because a range bound needs only one of them, and
+// each date-fns call allocates.
+
+/** First day of what an operand denotes. */
+function firstDate(operand: Operand, today: Date): Date {
   switch (operand.kind) {
     case 'days':
-      return { first: toDate(operand.first), last: toDate(operand.last) };
+      return toDate(operand.first);
     case 'today':
-      return { first: today, last: today };
-    case 'yesterday': {
-      const yesterday = shiftDays(today, -1);
-      return { first: yesterday, last: yesterday };
-    }
+      return today;
+    case 'yesterday':
+      return shiftDays(today, -1);
     case 'current':
-      return periodsEndingWithCurrent(operand.unit, today, operand.count);
+      // N whole periods ending with the current one.
+      return shift(operand.unit, startOf(operand.unit, today), 1 - operand.count);
     case 'previous':
-      return periodsBeforeCurrent(operand.unit, today, operand.count);
     case 'ago':
-      return periodAgo(operand.unit, today, operand.count);
+      // The N periods before the current one / the single period N units back: same first day.
+      return shift(operand.unit, startOf(operand.unit, today), -operand.count);
+  }
+}
+
+/** Last day of what an operand denotes. */
+function lastDate(operand: Operand, today: Date): Date {
+  switch (operand.kind) {
+    case 'days':
+      return toDate(operand.last);
+    case 'today':
+      return today;
+    case 'yesterday':
+      return shiftDays(today, -1);
+    case 'current':
+      return endOf(operand.unit, today);
+    case 'previous':
+      return shiftDays(startOf(operand.unit, today), -1);
+    case 'ago':
+      return endOf(operand.unit, firstDate(operand, today));
   }
 }
 
@@ -47,13 +61,13 @@ function dayOf(date: Date, operand: Operand, input: string): string {
 }
 
 function lowerDay(operand: Operand, today: Date, input: string): string {
-  return dayOf(period(operand, today).first, operand, input);
+  return dayOf(firstDate(operand, today), operand, input);
 }
 
 function upperDay(operand: Operand, today: Date, input: string): string {
-  const { first, last } = period(operand, today);
   // "N units ago" as an upper bound is exclusive: the range stops the day before that period.
-  return dayOf(operand.kind === 'ago' ? shiftDays(first, -1) : last, operand, input);
+  const last = operand.kind === 'ago' ? shiftDays(firstDate(operand, today), -1) : lastDate(operand, today);
+  return dayOf(last, operand, input);
 }
 
 /**
@@ -63,10 +77,9 @@ function upperDay(operand: Operand, today: Date, input: string): string {
 export function evaluate(statement: Statement, today: Date, input: string): DateRange {
   if (statement.kind === 'single') {
     const { operand } = statement;
-    const { first, last } = period(operand, today);
     return {
-      _min: startOfDayString(dayOf(first, operand, input)),
-      _max: endOfDayString(dayOf(last, operand, input)),
+      _min: startOfDayString(lowerDay(operand, today, input)),
+      _max: endOfDayString(dayOf(lastDate(operand, today), operand, input)),
     };
   }
   const { lower, upper } = statement;
