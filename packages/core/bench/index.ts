@@ -88,6 +88,14 @@ try {
     { method: 'POST', path: '/api/v1/synchronizer/data', body: weftBody },
     { method: 'POST', path: '/api/v1/synchronizer/data', body: handBody },
   );
+  const streamBody = weftBody.replaceAll('"issue"', '"issueStream"');
+  await compare(
+    'data-page-per-item-yield',
+    'items/s',
+    PAGE,
+    { method: 'POST', path: '/api/v1/synchronizer/data', body: streamBody },
+    { method: 'POST', path: '/api/v1/synchronizer/data', body: handBody },
+  );
 } finally {
   child.kill();
 }

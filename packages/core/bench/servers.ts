@@ -15,6 +15,12 @@ function makeItem(n: number) {
   };
 }
 
+function upstreamPage(start: number) {
+  const items = [];
+  for (let n = start; n < start + PAGE; n += 1) items.push(makeItem(n));
+  return items;
+}
+
 const app = defineApp({
   id: 'bench',
   name: 'Bench',
@@ -27,6 +33,23 @@ const app = defineApp({
     types: {
       issue: {
         name: 'Issue',
+        fields: {
+          id: field.id(),
+          name: field.text(),
+          points: field.integer(),
+          state: field.text(),
+          project: field.text(),
+        },
+        // The idiomatic handler for a paged upstream: yield each upstream page as a batch.
+        async *data({ cursor }) {
+          const start = typeof cursor === 'number' ? cursor : 0;
+          yield upstreamPage(start);
+          yield resume(start + PAGE);
+          yield upstreamPage(start + PAGE);
+        },
+      },
+      issueStream: {
+        name: 'Issue (one yield per item)',
         fields: {
           id: field.id(),
           name: field.text(),
@@ -69,8 +92,7 @@ hand.post('/api/v1/synchronizer/data', (req, res) => {
     return;
   }
   const start = typeof req.body.pagination?.offset === 'number' ? req.body.pagination.offset : 0;
-  const items = [];
-  for (let n = start; n < start + PAGE; n += 1) items.push(makeItem(n));
+  const items = upstreamPage(start);
   res.json({
     items,
     pagination: { hasNext: true, nextPageConfig: { offset: start + PAGE } },

@@ -14,6 +14,8 @@ export function createServer(
 ): Express {
   const server = express();
   server.disable('x-powered-by');
+  // The service never sends conditional requests: hashing every page for an ETag is waste.
+  server.set('etag', false);
   server.set('trust proxy', true);
   server.use(createRouter(definition, options));
   server.use((req, res) => {
