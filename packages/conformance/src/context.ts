@@ -4,6 +4,7 @@ import {
   describeAnswer,
   type Exchange,
   looksLikeHtml,
+  redact,
   requestExcerpt,
   responseExcerpt,
   send,
@@ -34,6 +35,7 @@ const GLOBAL_IDS: GlobalId[] = ['errors.try-later-status', 'errors.message-key',
 /** State of one conformance run: the app address, the checks recorded so far, the request helper. */
 export class Context {
   readonly checks: Check[] = [];
+  private secrets: string[] = [];
   private readonly violations = new Map<
     GlobalId,
     Map<string, { ex: Exchange; reason: string; count: number }>
@@ -44,6 +46,12 @@ export class Context {
     readonly timeoutMs: number,
     private readonly onProgress?: (event: ProgressEvent) => void,
   ) {}
+
+  /** Values that must never appear in the report (passwords, tokens); replaced by `***` in excerpts. */
+  addSecrets(values: readonly unknown[]): void {
+    const strings = values.filter((v): v is string => typeof v === 'string' && v.length >= 3);
+    this.secrets = [...new Set([...this.secrets, ...strings])].sort((a, b) => b.length - a.length);
+  }
 
   progress(event: ProgressEvent): void {
     try {
@@ -72,10 +80,10 @@ export class Context {
       title: input.subject ? `${entry.title} (${input.subject})` : entry.title,
       status,
     };
-    if (input.reason) check.reason = input.reason;
+    if (input.reason) check.reason = redact(input.reason, this.secrets);
     if (input.exchange) {
-      check.request = requestExcerpt(input.exchange);
-      check.response = responseExcerpt(input.exchange);
+      check.request = requestExcerpt(input.exchange, this.secrets);
+      check.response = responseExcerpt(input.exchange, this.secrets);
     }
     this.checks.push(check);
     this.progress({ kind: 'check', check });

@@ -26,7 +26,9 @@ function formatSync(typeId: string, s: TypeSyncReport): string {
       })`,
     );
   }
-  const coverage = Object.entries(s.relationCoverage).map(([f, c]) => `${f} ${c.resolved}/${c.total}`);
+  const coverage = Object.entries(s.relationCoverage).map(
+    ([f, c]) => `${f} ${c.resolved.toLocaleString('en-US')}/${c.total.toLocaleString('en-US')}`,
+  );
   if (coverage.length) parts.push(`relations ${coverage.join(', ')}`);
   const sample = s.sample[0] ? `\n      sample: ${oneLine(JSON.stringify(s.sample[0])).slice(0, 160)}` : '';
   return `  ${typeId}: ${parts.join('; ')}${sample}`;

@@ -95,16 +95,35 @@ export function looksLikeHtml(ex: Exchange): boolean {
 export const REQUEST_EXCERPT = 300;
 export const RESPONSE_EXCERPT = 500;
 
-export function requestExcerpt(ex: Exchange): { method: string; path: string; body?: string } {
-  const out: { method: string; path: string; body?: string } = { method: ex.method, path: ex.path };
-  if (ex.requestBody !== undefined) out.body = truncate(ex.requestBody, REQUEST_EXCERPT);
+export const REDACTED = '***';
+
+/** Replaces every secret in `text` (longest first) before it goes into a report. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    out = out.split(secret).join(REDACTED);
+    const quoted = JSON.stringify(secret).slice(1, -1);
+    if (quoted !== secret) out = out.split(quoted).join(REDACTED);
+  }
   return out;
 }
 
-export function responseExcerpt(ex: Exchange): { status?: number; body?: string } {
+export function requestExcerpt(
+  ex: Exchange,
+  secrets: readonly string[] = [],
+): { method: string; path: string; body?: string } {
+  const out: { method: string; path: string; body?: string } = { method: ex.method, path: ex.path };
+  if (ex.requestBody !== undefined) out.body = truncate(redact(ex.requestBody, secrets), REQUEST_EXCERPT);
+  return out;
+}
+
+export function responseExcerpt(
+  ex: Exchange,
+  secrets: readonly string[] = [],
+): { status?: number; body?: string } {
   const out: { status?: number; body?: string } = {};
   if (ex.status !== undefined) out.status = ex.status;
   if (ex.failure) out.body = `(${ex.failure})`;
-  else if (ex.text !== undefined) out.body = truncate(ex.text, RESPONSE_EXCERPT);
+  else if (ex.text !== undefined) out.body = truncate(redact(ex.text, secrets), RESPONSE_EXCERPT);
   return out;
 }

@@ -3,7 +3,7 @@ import { checkActionErrors, checkSyncErrors } from './checks/errors.js';
 import { checkActions } from './checks/actions.js';
 import { checkConfig } from './checks/config.js';
 import { checkDatalists } from './checks/datalist.js';
-import { checkDescriptor } from './checks/descriptor.js';
+import { checkDescriptor, type DescriptorInfo } from './checks/descriptor.js';
 import { checkFilterValidate } from './checks/filter.js';
 import { checkLogo } from './checks/logo.js';
 import { checkOAuth } from './checks/oauth.js';
@@ -43,6 +43,21 @@ const GROUP_ORDER: CheckGroup[] = [
   'errors',
 ];
 
+const SECRET_KEY = /pass|secret|token|key|auth|credential|session|cookie/i;
+
+/** Account values that must not appear in the report: password fields and secret-looking keys. */
+function secretValues(account: Record<string, unknown> | undefined, info: DescriptorInfo): unknown[] {
+  if (!account) return [];
+  const passwordFields = new Set(
+    info.authentications.flatMap((a) =>
+      a.fields.filter((f) => f.type === 'password').map((f) => String(f.id)),
+    ),
+  );
+  return Object.entries(account)
+    .filter(([key]) => passwordFields.has(key) || SECRET_KEY.test(key))
+    .map(([, value]) => value);
+}
+
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1)
@@ -79,6 +94,7 @@ export async function runConformance(
     await checkLogo(ctx);
 
     const declared = info.authentications.map((a) => a.id);
+    ctx.addSecrets(secretValues(account, info));
     const authenticationId = options.authenticationId ?? declared.find((id) => id !== 'none') ?? 'none';
     if (options.authenticationId && declared.length > 0 && !declared.includes(options.authenticationId)) {
       throw new ConformanceOptionsError(

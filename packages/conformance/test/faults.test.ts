@@ -188,3 +188,13 @@ describe('each broken variant of the reference app', () => {
     expect(check.reason).toContain('--actions');
   });
 });
+
+describe('secrets', () => {
+  it('never puts the account secrets into the report', async () => {
+    const report = await runAgainst({ fault: 'items-null' }, { account: { apiKey: 'secret', region: 'eu' } });
+    const check = report.checks.find((c) => c.id === 'data.items' && c.status === 'fail')!;
+    expect(check.request?.body).toContain('"account":{"apiKey":"***","region":"eu"}');
+    const { requests: _, ...rest } = report;
+    expect(JSON.stringify(rest)).not.toContain('"secret"');
+  });
+});
