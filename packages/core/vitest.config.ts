@@ -4,6 +4,7 @@ export default defineProject({
   test: {
     name: 'core',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    typecheck: { enabled: true, include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'] },
+    // Type tests (*.test-d.ts) are checked with this package's own tsconfig, not the whole repo's.
+    typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { configResponse, dataResponse, descriptor, schemaResponse } from '../src/protocol/index.js';
 import { type TestApp, testApp } from '../src/testing/index.js';
 import { TOKEN, trackerApp } from './fixtures/tracker-app.js';
-import { auth, defineApp, field } from '../src/index.js';
+import { InvalidAccountError, auth, defineApp, field, input } from '../src/index.js';
 
 let app: TestApp;
 const account = { token: TOKEN };
@@ -65,6 +65,35 @@ describe('GET /', () => {
     expect(res.body).not.toHaveProperty('actions');
     expect((await pub.validate('none', {})).body).toEqual({ name: 'Public access' });
     await pub.close();
+  });
+});
+
+describe('secret account fields', () => {
+  test('a text field marked secret is redacted from error messages like a password', async () => {
+    const hooks = await testApp(
+      defineApp({
+        id: 'hooks',
+        name: 'Hooks',
+        version: '1',
+        description: '',
+        website: '',
+        authentication: [
+          auth.fields({
+            id: 'hook',
+            name: 'Webhook',
+            fields: { url: input.text({ name: 'Webhook URL', secret: true }) },
+            validate: (account) => {
+              throw new InvalidAccountError(`${account.url} answered 404`);
+            },
+          }),
+        ],
+        actions: { ping: { name: 'Ping', args: {}, run: () => {} } },
+      }),
+    );
+    const res = await hooks.validate('hook', { url: 'https://chat.example.com/hooks/T0-secret-path' });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ message: '[redacted] answered 404' });
+    await hooks.close();
   });
 });
 
@@ -172,6 +201,11 @@ describe('POST config and schema', () => {
     const res = await app.schema(['issue', 'nope']);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: 'Unknown type "nope"' });
+  });
+  test('a data request runs validateFilter before the first page', async () => {
+    const res = await app.data('issue', { account, filter: { behaviour: 'invalid' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'Behaviour "invalid" is not allowed' });
   });
   test('schema without types is a 400 naming the field', async () => {
     const res = await app.post('/api/v1/synchronizer/schema', { account });

@@ -142,7 +142,7 @@ describe('webhooks', () => {
     expect(await ok.json()).toEqual({ reply: { status: 200 }, accountIds: ['a-1'] });
     const tampered = await send({ 'x-signature': signature, 'x-timestamp': now }, body.replace('a-1', 'a-2'));
     expect(tampered.status).toBe(401);
-    expect((await tampered.json()).message).toMatch(/signature/i);
+    expect(((await tampered.json()) as { message: string }).message).toMatch(/signature/i);
     const missing = await send({ 'x-timestamp': now });
     expect(missing.status).toBe(401);
     const old = String(Math.floor(Date.now() / 1000) - 3600);
@@ -251,14 +251,14 @@ describe('resource', () => {
     });
     expect(res.headers.get('content-length')).toBe(String(chunk.length * chunks));
     const reader = res.body!.getReader();
-    let bytes = (await reader.read()).value!.length;
+    let bytes = ((await reader.read()).value as Uint8Array).length;
     // The reader stalls: with backpressure the producer stops once the socket buffers are full.
     await new Promise((r) => setTimeout(r, 300));
     expect(produced).toBeLessThan(chunks / 2);
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      bytes += value.length;
+      bytes += (value as Uint8Array).length;
     }
     expect(bytes).toBe(chunk.length * chunks);
     expect(produced).toBe(chunks);

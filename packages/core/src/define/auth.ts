@@ -30,7 +30,7 @@ function fields<const F extends InputFields>(
     fields: Object.entries(options.fields).map(([id, field]) => toAuthenticationField(id, field)),
     inputs: options.fields,
     secretKeys: Object.entries(options.fields)
-      .filter(([, field]) => field.type === 'password')
+      .filter(([, field]) => field.type === 'password' || field.secret)
       .map(([id]) => id),
     ...(validate === undefined ? {} : { validate: async (account, ctx) => validate(account, ctx) }),
   };

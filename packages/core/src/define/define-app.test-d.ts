@@ -133,3 +133,35 @@ describe('defineApp infers handler types from the definition', () => {
     });
   });
 });
+
+describe('batches', () => {
+  test('a data handler may yield arrays of items and markers, still type-checked', () => {
+    defineApp({
+      id: 'batch',
+      name: 'Batch',
+      version: '1',
+      description: 'd',
+      website: 'https://example.com',
+      authentication: [auth.none()],
+      sync: {
+        types: {
+          ok: {
+            name: 'Ok',
+            fields: { id: field.id(), name: field.text(), n: field.number() },
+            async *data() {
+              yield [{ id: 1, name: 'a', n: 1 }, resume(1), { id: 2, n: 2 }];
+            },
+          },
+          wrong: {
+            name: 'Wrong',
+            fields: { id: field.id(), name: field.text(), n: field.number() },
+            // @ts-expect-error n must be a number, in a batch too
+            async *data() {
+              yield [{ id: 1, n: 'one' }];
+            },
+          },
+        },
+      },
+    });
+  });
+});

@@ -18,6 +18,8 @@ export interface InputField<V, O extends boolean = boolean> {
   readonly optional: O;
   /** Filters only: values cannot be changed by a non-owner. */
   readonly secured?: boolean;
+  /** The value is a credential (e.g. a webhook address): redacted from logs and errors. */
+  readonly secret?: boolean;
   /** For `link`: the link; otherwise a default value. */
   readonly value?: string;
   readonly editorMode?: 'json' | 'sql';
@@ -35,6 +37,11 @@ export interface InputOptions {
   description?: string;
   /** Filters only: values cannot be changed by a non-owner. */
   secured?: boolean;
+  /**
+   * Accounts only: the value is a credential although it is not a password field (a webhook
+   * address, a connection string): redacted from logs and errors like a password.
+   */
+  secret?: boolean;
 }
 
 interface InputBuilder<V, Extra = object> {
@@ -58,6 +65,7 @@ function builder<V, Extra = object>(
     name: options.name,
     ...(options.description === undefined ? {} : { description: options.description }),
     ...(options.secured === undefined ? {} : { secured: options.secured }),
+    ...(options.secret ? { secret: true } : {}),
     optional: options.optional ?? false,
     ...extra(options),
   })) as InputBuilder<V, Extra>;

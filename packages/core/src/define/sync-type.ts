@@ -28,8 +28,13 @@ export interface DataContext<A, F> {
   log: Logger;
 }
 
+/** One yielded value: an item, a marker, or an array of them (a batch, e.g. an upstream page). */
+export type DataRow<Fields> = ItemOf<Fields> | Marker;
+
 /** A data handler: an async generator of the type's items, with `resume()`/`remove()` markers. */
-export type DataHandler<Fields, A, F> = (ctx: DataContext<A, F>) => AsyncIterable<ItemOf<Fields> | Marker>;
+export type DataHandler<Fields, A, F> = (
+  ctx: DataContext<A, F>,
+) => AsyncIterable<DataRow<Fields> | ReadonlyArray<DataRow<Fields>>>;
 
 export interface DeltaOptions {
   /** Hours subtracted from `lastSynchronizedAt` to get `ctx.since`; default 2. */

@@ -81,6 +81,13 @@ describe('createUpstream: success and JSON', () => {
     expect(server.requests[0]?.headers['x-app']).toBe('weft');
   });
 
+  it('an empty path is the base address itself, with its query and no trailing slash', async () => {
+    const server = await serve((_req, res) => json(res, 200, {}));
+    const api = createUpstream({ baseUrl: `${server.url}/hooks/abc?key=k1` });
+    await api.post('', { json: { text: 'hi' } });
+    expect(server.requests[0]?.url).toBe('/hooks/abc?key=k1');
+  });
+
   it('sends JSON bodies', async () => {
     const server = await serve((_req, res, body) => json(res, 201, { received: JSON.parse(body) }));
     const api = createUpstream({ baseUrl: server.url });

@@ -224,6 +224,9 @@ function resolveUrl(base: URL, path: string, query: UpstreamRequestInit['query']
   let url: URL;
   if (/^https?:\/\//i.test(path)) {
     url = new URL(path);
+  } else if (path === '') {
+    // The base itself, e.g. a webhook address: no trailing slash added.
+    url = new URL(base.href);
   } else {
     const prefix = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
     const relative = path.startsWith('/') ? path.slice(1) : path;

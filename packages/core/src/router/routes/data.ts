@@ -12,6 +12,7 @@ import type { RouteKit } from './route-kit.js';
  */
 export function mountData({ router, app, options }: RouteKit): void {
   if (!app.definition.sync) return;
+  const validateFilter = app.definition.sync.validateFilter;
   router.post(
     PROTOCOL_PATHS.data,
     handle(app, options, 'data', dataRequest, async (body, scope, _req, res) => {
@@ -24,6 +25,16 @@ export function mountData({ router, app, options }: RouteKit): void {
       const filter = checkFilter(app, body.filter);
       const state = decodePageState(type.id, body.pagination);
       if (typeof state === 'string') throw new BadRequestError(state);
+      // The app's own filter rules, before a sync starts; later pages reuse the checked filter.
+      if (body.pagination == null) {
+        await validateFilter?.({
+          account,
+          filter,
+          types: body.types ?? [type.id],
+          signal: scope.signal,
+          log: scope.log,
+        });
+      }
       const lastSynchronizedAt = parseTimestamp(body.lastSynchronizedAt);
       const mode = type.delta && lastSynchronizedAt ? 'delta' : 'full';
       const stream = type.definition.data({
