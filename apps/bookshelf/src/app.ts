@@ -147,7 +147,6 @@ export function createBookshelfApp(options: BookshelfOptions = {}) {
           },
           // Authors follow the genre and author filters, so every synced book's author is synced.
           async *data({ filter, cursor, signal }) {
-            await checkFilter(filter, signal);
             for (let offset: number | null = readOffset(cursor); offset !== null; ) {
               const page = await catalog.listAuthors(
                 { offset, limit: UPSTREAM_PAGE, genre: filter.genre, ids: filter.author },
@@ -188,7 +187,6 @@ export function createBookshelfApp(options: BookshelfOptions = {}) {
             updatedAt: field.date({ name: 'Updated At' }),
           },
           async *data({ filter, cursor, mode, since, signal }) {
-            await checkFilter(filter, signal);
             const updatedSince = mode === 'delta' && since ? since : undefined;
             let { phase, offset } = readBookCursor(cursor);
             // Phase 1: books (in a delta sync, those changed since `since`), an upstream page at a time.

@@ -76,7 +76,7 @@ export function createChatNotifyApp(options: ChatNotifyOptions = {}) {
   ) {
     const url = parseWebhookUrl(account.webhookUrl);
     const api = createUpstream({
-      baseUrl: url.origin,
+      baseUrl: url.href,
       ...(account.token ? { auth: bearer(account.token) } : {}),
       signal,
       log,
@@ -88,9 +88,7 @@ export function createChatNotifyApp(options: ChatNotifyOptions = {}) {
       secrets: secretParts(url),
     });
     try {
-      // The whole URL as the path: core resolves a relative '' to `<path>/`, which would add a
-      // trailing slash to the webhook address (and drop nothing else).
-      await api.post(url.toString(), { json: payload });
+      await api.post('', { json: payload });
     } catch (error) {
       if (error instanceof UpstreamError) {
         // A 4xx other than 401/403 (those are InvalidAccountError): the chat service refused
@@ -117,7 +115,9 @@ export function createChatNotifyApp(options: ChatNotifyOptions = {}) {
         name: 'Incoming webhook',
         description: 'The address of an incoming webhook of your chat workspace',
         fields: {
+          // The address is the credential (whoever has it can post): redacted like a password.
           webhookUrl: input.text({
+            secret: true,
             name: 'Webhook URL',
             description: 'e.g. https://hooks.slack.com/services/T000/B000/XXXX',
           }),
