@@ -24,10 +24,19 @@ describe('keywords', () => {
     ['quarter', { type: 'unit', unit: 'quarter' }],
     ['sep', { type: 'month', month: 9 }],
     ['september', { type: 'month', month: 9 }],
+    ['SePtEmBeR', { type: 'month', month: 9 }],
     ['sept', undefined],
+    ['se', undefined],
     ['fortnight', undefined],
+    ['', undefined],
   ])('lookupWord(%j)', (word, meaning) => {
     expect(lookupWord(word)).toStrictEqual(meaning);
+  });
+
+  it('looks up a slice of a longer text', () => {
+    expect(lookupWord('last 3 Months', 7, 13)).toStrictEqual({ type: 'unit', unit: 'month' });
+    expect(lookupWord('last 3 Months', 7, 12)).toStrictEqual({ type: 'unit', unit: 'month' });
+    expect(lookupWord('last 3 Months', 5, 13)).toBeUndefined();
   });
 
   it('names months for messages', () => {

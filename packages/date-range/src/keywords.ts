@@ -47,26 +47,53 @@ export type WordMeaning =
   | { readonly type: 'unit'; readonly unit: DateRangeUnit }
   | { readonly type: 'month'; readonly month: number };
 
-// Built once so that the hot path is a single Map lookup per word.
-const WORDS: ReadonlyMap<string, WordMeaning> = (() => {
-  const words = new Map<string, WordMeaning>();
-  for (const keyword of DATE_RANGE_KEYWORDS) words.set(keyword, { type: 'keyword', keyword });
+interface TrieNode {
+  meaning: WordMeaning | undefined;
+  /** Indexed by letter, a = 0. */
+  readonly next: (TrieNode | undefined)[];
+}
+
+function trieNode(): TrieNode {
+  return { meaning: undefined, next: new Array<TrieNode | undefined>(26).fill(undefined) };
+}
+
+// A letter trie, built once, lets the tokenizer look a word up straight from the input's char
+// codes: no slicing, lower-casing or string hashing per word on the hot path.
+const ROOT: TrieNode = (() => {
+  const root = trieNode();
+  const add = (word: string, meaning: WordMeaning) => {
+    let node = root;
+    for (let i = 0; i < word.length; i++) {
+      const letter = word.charCodeAt(i) - 97;
+      node = node.next[letter] ??= trieNode();
+    }
+    node.meaning = meaning;
+  };
+  for (const keyword of DATE_RANGE_KEYWORDS) add(keyword, { type: 'keyword', keyword });
   for (const unit of DATE_RANGE_UNITS) {
     const meaning: WordMeaning = { type: 'unit', unit };
-    words.set(unit, meaning);
-    words.set(`${unit}s`, meaning);
+    add(unit, meaning);
+    add(`${unit}s`, meaning);
   }
   MONTH_NAMES.forEach((name, index) => {
     const meaning: WordMeaning = { type: 'month', month: index + 1 };
-    words.set(name, meaning);
-    words.set(name.slice(0, 3), meaning);
+    add(name, meaning);
+    add(name.slice(0, 3), meaning);
   });
-  return words;
+  return root;
 })();
 
-/** Looks up a lower-cased word; `undefined` when the grammar does not know it. */
-export function lookupWord(lower: string): WordMeaning | undefined {
-  return WORDS.get(lower);
+/**
+ * Looks up the ASCII letters `text.slice(start, end)`, in any case; `undefined` when the grammar
+ * does not know the word.
+ */
+export function lookupWord(text: string, start = 0, end = text.length): WordMeaning | undefined {
+  let node: TrieNode | undefined = ROOT;
+  for (let i = start; i < end && node !== undefined; i++) {
+    // OR-ing 0x20 lower-cases an ASCII letter; anything else falls outside 0..25 and misses.
+    node = node.next[(text.charCodeAt(i) | 0x20) - 97];
+  }
+  return node?.meaning;
 }
 
 /** English month name (1-based month), for messages. */

@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { tokenize } from './tokenize.js';
 
 describe('tokenize', () => {
-  it('splits words, numbers, dashes and other characters, with offsets', () => {
+  it('splits words, numbers, dashes and other characters, with offsets and word meanings', () => {
     expect(
-      tokenize(' Last 3-Nov,\t2026 ').map((t) => [t.kind, t.text, t.lower, t.start, t.end]),
+      tokenize(' Last 3-Nov,\t2026 ').map((t) => [t.kind, t.text, t.meaning, t.start, t.end]),
     ).toStrictEqual([
-      ['word', 'Last', 'last', 1, 5],
-      ['number', '3', '3', 6, 7],
-      ['dash', '-', '-', 7, 8],
-      ['word', 'Nov', 'nov', 8, 11],
-      ['other', ',', ',', 11, 12],
-      ['number', '2026', '2026', 13, 17],
+      ['word', 'Last', { type: 'keyword', keyword: 'last' }, 1, 5],
+      ['number', '3', undefined, 6, 7],
+      ['dash', '-', undefined, 7, 8],
+      ['word', 'Nov', { type: 'month', month: 11 }, 8, 11],
+      ['other', ',', undefined, 11, 12],
+      ['number', '2026', undefined, 13, 17],
     ]);
   });
 

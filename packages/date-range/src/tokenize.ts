@@ -8,8 +8,6 @@ export interface Token {
   readonly kind: TokenKind;
   /** The text as typed. */
   readonly text: string;
-  /** Lower-cased text. */
-  readonly lower: string;
   /** What a word means to the grammar, looked up once here; `undefined` for unknown words and non-words. */
   readonly meaning: WordMeaning | undefined;
   readonly start: number;
@@ -44,15 +42,10 @@ export function tokenize(input: string, from = 0, to = input.length): Token[] {
     }
     const start = i;
     let kind: TokenKind;
-    // Most input is already lower case; skipping toLowerCase then saves an allocation per word.
-    let upper = false;
     if (isLetter(code)) {
       kind = 'word';
-      for (; i < to; i++) {
-        const c = input.charCodeAt(i);
-        if (!isLetter(c)) break;
-        if (c <= 90) upper = true;
-      }
+      do i++;
+      while (i < to && isLetter(input.charCodeAt(i)));
     } else if (isDigit(code)) {
       kind = 'number';
       do i++;
@@ -63,12 +56,10 @@ export function tokenize(input: string, from = 0, to = input.length): Token[] {
       i += code >= 0xd800 && code <= 0xdbff && i + 1 < to ? 2 : 1;
     }
     const text = input.slice(start, i);
-    const lower = upper ? text.toLowerCase() : text;
     tokens.push({
       kind,
       text,
-      lower,
-      meaning: kind === 'word' ? lookupWord(lower) : undefined,
+      meaning: kind === 'word' ? lookupWord(input, start, i) : undefined,
       start,
       end: i,
     });
