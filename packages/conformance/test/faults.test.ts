@@ -198,3 +198,26 @@ describe('secrets', () => {
     expect(JSON.stringify(rest)).not.toContain('"secret"');
   });
 });
+
+describe('an app that is not there', () => {
+  it('fails descriptor.response with the connection error and stops', async () => {
+    const { runConformance } = await import('../src/index.js');
+    const { createServer } = await import('node:net');
+    // A port that was just free: nothing listens on it.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const report = await runConformance(`http://127.0.0.1:${port}`, { timeoutMs: 1000 });
+    expect(report.ok).toBe(false);
+    expect(withStatus(report, 'fail')).toEqual(['descriptor.response']);
+    expect(report.checks[0]?.reason).toMatch(/^request failed: .*ECONNREFUSED/);
+    expect(withStatus(report, 'skip')).toEqual([
+      'errors.try-later-status',
+      'errors.message-key',
+      'errors.json-body',
+    ]);
+  });
+});

@@ -16,9 +16,11 @@ export async function checkValidate(
   const declared = (auth?.fields ?? []).filter((f) => !NO_VALUE_TYPES.has(String(f.type)));
   const required = declared.filter((f) => f.optional !== true);
 
-  if (!account && required.length > 0) {
+  const oauth = authenticationId === 'oauth' || authenticationId === 'oauth2';
+  if (!account && (required.length > 0 || oauth)) {
+    const needs = oauth ? 'tokens from the OAuth flow' : required.map((f) => String(f.id)).join(', ');
     ctx.skip('validate.account', {
-      reason: `no account given; authentication \`${authenticationId}\` needs ${required.map((f) => String(f.id)).join(', ')} (pass --account)`,
+      reason: `no account given; authentication \`${authenticationId}\` needs ${needs} (pass --account)`,
     });
   } else {
     const ex = await ctx.call('POST', PROTOCOL_PATHS.validate, {
@@ -38,6 +40,9 @@ export async function checkValidate(
     return;
   }
   const keys = new Set([...Object.keys(account ?? {}), ...declared.map((f) => String(f.id))]);
+  // An OAuth account is what the access_token step returned: at least a token (and a secret for v1).
+  if (authenticationId === 'oauth2') keys.add('access_token');
+  if (authenticationId === 'oauth') for (const k of ['access_token', 'access_secret']) keys.add(k);
   if (keys.size === 0) {
     ctx.skip('validate.invalid-account', {
       reason: `authentication \`${authenticationId}\` declares no fields`,
