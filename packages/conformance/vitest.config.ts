@@ -4,6 +4,5 @@ export default defineProject({
   test: {
     name: 'conformance',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    typecheck: { enabled: true, include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'] },
   },
 });

@@ -165,7 +165,8 @@ export async function checkSchema(
 
 /**
  * Decided after the syncs: `__syncAction` must be a text field when present, and present when the
- * app sent delta rows; missing without delta rows is a warning (removals cannot be synced).
+ * app sent delta rows. A type that only ever answers `full` needs no `__syncAction`: a full sync
+ * replaces the set, so removals happen without it.
  */
 export function checkSyncActionField(
   ctx: Context,
@@ -174,13 +175,11 @@ export function checkSyncActionField(
 ): void {
   const wrongType: string[] = [];
   const missingWithDelta: string[] = [];
-  const missing: string[] = [];
   for (const [typeId, fields] of schema) {
     const field = fields.get(SYNC_ACTION_FIELD);
     if (field && field.type !== 'text')
       wrongType.push(`${typeId}.${SYNC_ACTION_FIELD} has type '${field.type}', expected 'text'`);
     if (!field && deltaTypes.has(typeId)) missingWithDelta.push(typeId);
-    else if (!field) missing.push(typeId);
   }
   if (wrongType.length || missingWithDelta.length) {
     const parts = [...wrongType];
@@ -190,10 +189,6 @@ export function checkSyncActionField(
       );
     }
     ctx.fail('schema.sync-action', { reason: parts.join('; ') });
-  } else if (missing.length) {
-    ctx.warn('schema.sync-action', {
-      reason: `no \`${SYNC_ACTION_FIELD}\` field in ${missing.join(', ')}: delta syncs cannot remove rows of these types`,
-    });
   } else {
     ctx.pass('schema.sync-action');
   }

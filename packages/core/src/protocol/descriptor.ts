@@ -23,17 +23,23 @@ export const responsibleFor = z.looseObject({
   automations: z.boolean().optional(),
 });
 
-export const authenticationField = z.looseObject({
-  id: z.string().min(1),
-  name: z.string().min(1).optional(),
-  title: z.string().min(1).optional(),
-  type: fieldType,
-  description: z.string(),
-  optional: z.boolean().optional(),
-  value: z.string().optional(),
-  editorMode: editorMode.optional(),
-  datalist_requires: z.array(z.string()).optional(),
-});
+/** An account form field. The label is `name` (some examples use `title`): one of them is required. */
+export const authenticationField = z
+  .looseObject({
+    id: z.string().min(1),
+    name: z.string().min(1).optional(),
+    title: z.string().min(1).optional(),
+    type: fieldType,
+    description: z.string(),
+    optional: z.boolean().optional(),
+    value: z.string().optional(),
+    editorMode: editorMode.optional(),
+    datalist_requires: z.array(z.string()).optional(),
+  })
+  .refine((field) => field.name !== undefined || field.title !== undefined, {
+    message: 'an authentication field needs `name` (or `title`)',
+    path: ['name'],
+  });
 export type AuthenticationField = z.infer<typeof authenticationField>;
 
 export const authentication = z.looseObject({

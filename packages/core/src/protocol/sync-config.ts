@@ -22,7 +22,8 @@ export const configRequest = z.looseObject({ account: jsonObject.optional() });
 
 export const configResponse = z.looseObject({
   types: z.array(syncType),
-  filters: z.array(filter),
+  /** May be left out: "if no filters are given, users cannot filter the data". */
+  filters: z.array(filter).optional(),
   webhooks: z.looseObject({ enabled: z.boolean() }).optional(),
 });
 export type ConfigResponse = z.infer<typeof configResponse>;
