@@ -35,9 +35,27 @@ describe('cutPage', () => {
     const pages = await drain(() => rows(10), 4);
     expect(pages.flat().map((r) => (r as { id: number }).id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
-  test('hasNext is exact: a last page that is exactly full has no next page', async () => {
-    const pages = await drain((s) => rows(8, 4, typeof s.cursor === 'number' ? s.cursor : 0), 4);
-    expect(pages.map((p) => p.length)).toEqual([4, 4]);
+  test('a full page ends on the resume point that follows it, and without one hasNext is exact', async () => {
+    const resumable = await drain((s) => rows(8, 4, typeof s.cursor === 'number' ? s.cursor : 0), 4);
+    expect(resumable.map((p) => p.length)).toEqual([4, 4, 0]);
+    const plain = await drain(() => rows(8), 4);
+    expect(plain.map((p) => p.length)).toEqual([4, 4]);
+  });
+  test('the handler is not pulled past the resume point that ends a full page (no wasted upstream fetch)', async () => {
+    let fetches = 0;
+    async function* upstream(state: PageState) {
+      let offset = typeof state.cursor === 'number' ? state.cursor : 0;
+      while (offset < 30) {
+        fetches += 1;
+        yield Array.from({ length: 10 }, (_, i) => ({ id: offset + i }));
+        offset += 10;
+        yield resume(offset);
+      }
+    }
+    const pages = await drain(upstream, 10);
+    expect(pages.flat()).toHaveLength(30);
+    // 3 upstream pages, each fetched once, plus the check that nothing follows the last one.
+    expect(fetches).toBe(3);
   });
   test('an empty stream is one empty last page', async () => {
     expect(await drain(() => rows(0), 5)).toEqual([[]]);
@@ -91,5 +109,32 @@ describe('cutPage with batches', () => {
     const pages = await drain(batches, 4);
     expect(pages.map((p) => p.length)).toEqual([4, 4, 4, 4, 4, 4, 1]);
     expect(pages.flat()).toEqual(Array.from({ length: 25 }, (_, id) => ({ id })));
+  });
+});
+
+describe('cutPage batch edge cases', () => {
+  test('a batch in a delta sync gets SET and REMOVE rows; an item without id in a batch is refused', async () => {
+    async function* delta() {
+      yield [{ id: 1 }, remove(2), { id: 3 }];
+    }
+    expect((await drain(delta, 10, 'delta'))[0]).toEqual([
+      { id: 1, __syncAction: 'SET' },
+      { id: 2, __syncAction: 'REMOVE' },
+      { id: 3, __syncAction: 'SET' },
+    ]);
+    async function* idless() {
+      yield [{ id: 1 }, { name: 'no id' }];
+    }
+    await expect(
+      cutPage(idless(), { pageSize: 5, state: { cursor: undefined, skip: 0 }, mode: 'full', type: 'y' }),
+    ).rejects.toThrow('type "y" yielded an item without `id` (item 2 of this page)');
+  });
+  test('a replayed batch skips what was sent, then continues on the fast path', async () => {
+    async function* replay() {
+      yield Array.from({ length: 12 }, (_, id) => ({ id }));
+    }
+    const pages = await drain(replay, 5);
+    expect(pages.map((p) => p.length)).toEqual([5, 5, 2]);
+    expect(pages.flat()).toEqual(Array.from({ length: 12 }, (_, id) => ({ id })));
   });
 });

@@ -18,6 +18,8 @@ export interface Page {
   next: PageState | null;
 }
 
+const CONTINUE: unique symbol = Symbol('continue');
+
 /** Raised when a handler yields something that is not an item. */
 export class BadItemError extends Error {}
 
@@ -25,8 +27,10 @@ export class BadItemError extends Error {}
  * Pulls one page out of a data handler's stream. A yielded array is a batch of rows (items and
  * markers), taken as if yielded one by one. The handler was restarted from
  * `state.cursor`, so the first `state.skip` rows it yields were sent already and are dropped.
- * The page ends when `pageSize` rows are collected and another row is waiting (so `hasNext`
- * is never a guess); the handler is then closed, which runs its `finally` blocks.
+ * The page ends when `pageSize` rows are collected and the handler yields again: on a resume
+ * point (the page then ends exactly there, and the next page may turn out empty) or on another
+ * row (`hasNext` is then certain). The handler is closed after each page, which runs its
+ * `finally` blocks.
  */
 export async function cutPage(stream: AsyncIterable<unknown>, options: CutPageOptions): Promise<Page> {
   const { pageSize, mode, type } = options;
@@ -37,8 +41,10 @@ export async function cutPage(stream: AsyncIterable<unknown>, options: CutPageOp
   // Rows yielded since `cursor`, sent or skipped: the skip count of the next page.
   let sinceCursor = 0;
   const iterator = stream[Symbol.asyncIterator]();
-  // Handles one yielded row; returns false when the page is full and this row starts the next.
-  const take = (value: unknown): boolean => {
+  // Handles one yielded row: CONTINUE, or the state to end the page with. A full page ends at
+  // the next row; if that row is a resume point the page ends on it, so the handler is not
+  // pulled (into fetching another upstream page) only to have that work thrown away.
+  const take = (value: unknown): PageState | typeof CONTINUE => {
     if (value === null || typeof value !== 'object') {
       throw new BadItemError(
         `type "${type}" yielded ${value === null ? 'null' : typeof value}, not an item object`,
@@ -49,18 +55,18 @@ export async function cutPage(stream: AsyncIterable<unknown>, options: CutPageOp
     if (marker === 'resume') {
       cursor = (row as unknown as ResumeMarker).state;
       sinceCursor = 0;
-      return true;
+      return items.length === pageSize ? { cursor, skip: 0 } : CONTINUE;
     }
-    if (marker === 'remove' && !delta) return true;
-    if (items.length === pageSize) return false;
+    if (marker === 'remove' && !delta) return CONTINUE;
+    if (items.length === pageSize) return { cursor, skip: sinceCursor };
     sinceCursor += 1;
     if (toSkip > 0) {
       toSkip -= 1;
-      return true;
+      return CONTINUE;
     }
     if (marker === 'remove') {
       items.push({ id: (row as unknown as RemoveMarker).id, [SYNC_ACTION_FIELD]: 'REMOVE' });
-      return true;
+      return CONTINUE;
     }
     if (row.id === undefined || row.id === null) {
       throw new BadItemError(
@@ -72,7 +78,7 @@ export async function cutPage(stream: AsyncIterable<unknown>, options: CutPageOp
         ? { ...(row as Record<string, unknown>), [SYNC_ACTION_FIELD]: 'SET' }
         : (row as Record<string, unknown>),
     );
-    return true;
+    return CONTINUE;
   };
   try {
     for (;;) {
@@ -81,11 +87,24 @@ export async function cutPage(stream: AsyncIterable<unknown>, options: CutPageOp
       const value = step.value;
       // An array is a batch of rows: one await for a whole upstream page.
       if (Array.isArray(value)) {
-        for (const row of value) {
-          if (!take(row)) return { items, next: { cursor, skip: sinceCursor } };
+        let i = 0;
+        if (!delta && toSkip === 0) {
+          // Fast path for the common case: plain items while the page has room.
+          const end = Math.min(value.length, pageSize - items.length);
+          for (; i < end; i += 1) {
+            const row = value[i] as Record<PropertyKey, unknown> | null;
+            if (row === null || typeof row !== 'object' || row[MARKER] !== undefined || row.id == null) break;
+            items.push(row as Record<string, unknown>);
+          }
+          sinceCursor += i;
         }
-      } else if (!take(value)) {
-        return { items, next: { cursor, skip: sinceCursor } };
+        for (; i < value.length; i += 1) {
+          const next = take(value[i]);
+          if (next !== CONTINUE) return { items, next };
+        }
+      } else {
+        const next = take(value);
+        if (next !== CONTINUE) return { items, next };
       }
     }
   } finally {
