@@ -21,6 +21,14 @@ function upstreamPage(start: number) {
   return items;
 }
 
+const fields = {
+  id: field.id(),
+  name: field.text(),
+  points: field.integer(),
+  state: field.text(),
+  project: field.text(),
+};
+
 const app = defineApp({
   id: 'bench',
   name: 'Bench',
@@ -33,13 +41,7 @@ const app = defineApp({
     types: {
       issue: {
         name: 'Issue',
-        fields: {
-          id: field.id(),
-          name: field.text(),
-          points: field.integer(),
-          state: field.text(),
-          project: field.text(),
-        },
+        fields,
         // The idiomatic handler for a paged upstream: yield each upstream page as a batch.
         async *data({ cursor }) {
           const start = typeof cursor === 'number' ? cursor : 0;
@@ -50,13 +52,7 @@ const app = defineApp({
       },
       issueStream: {
         name: 'Issue (one yield per item)',
-        fields: {
-          id: field.id(),
-          name: field.text(),
-          points: field.integer(),
-          state: field.text(),
-          project: field.text(),
-        },
+        fields,
         async *data({ cursor }) {
           const start = typeof cursor === 'number' ? cursor : 0;
           for (let n = start; n < start + PAGE; n += 1) yield makeItem(n);

@@ -203,6 +203,42 @@ describe('resource', () => {
     expect(res.headers.get('content-disposition')).toContain('report.txt');
     expect(await res.text()).toBe('file report');
   });
+  test('the handler time limit bounds producing the file, not a slow download', async () => {
+    const slow = await testApp(
+      defineApp({
+        id: 'slow',
+        name: 'Slow',
+        version: '1',
+        description: '',
+        website: '',
+        timeoutMs: 150,
+        authentication: [auth.none()],
+        sync: {
+          types: { t: { name: 'T', fields: { id: field.id(), name: field.text() }, async *data() {} } },
+          resource: async () => ({
+            fileName: 'résumé.txt',
+            body: Readable.from(
+              (async function* () {
+                for (let i = 0; i < 5; i += 1) {
+                  await new Promise((r) => setTimeout(r, 80));
+                  yield `part ${i};`;
+                }
+              })(),
+            ),
+          }),
+        },
+      }),
+    );
+    const res = await fetch(`${slow.url}/api/v1/synchronizer/resource`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ params: {} }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toContain("filename*=UTF-8''r%C3%A9sum%C3%A9.txt");
+    expect(await res.text()).toBe('part 0;part 1;part 2;part 3;part 4;');
+    await slow.close();
+  });
   test('a missing file is an error status with {message}', async () => {
     const res = await app.post('/api/v1/synchronizer/resource', { account, params: { name: 'missing' } });
     expect(res.status).toBe(404);

@@ -1,6 +1,5 @@
 import type { AuthContext, AuthenticationDefinition, ValidateResult } from '../define/authentication.js';
 import { InvalidAccountError, OAuthError } from '../errors/errors.js';
-import type { AuthenticationField } from '../protocol/index.js';
 import type { OAuth1Credentials } from '../upstream/auth.js';
 import { type OAuth1SignatureMethod, type OAuth1Signer, oauth1Signer } from './oauth1-signer.js';
 import {
@@ -10,6 +9,7 @@ import {
   providerUnavailable,
   raceSignal,
   runAccountHook,
+  OAUTH_FIELD,
 } from './shared.js';
 
 /**
@@ -89,14 +89,6 @@ export interface OAuth1Authentication extends AuthenticationDefinition<OAuth1Acc
   upstreamCredentials(account: OAuth1Account): OAuth1Credentials;
   validate(account: OAuth1Account, ctx: AuthContext): Promise<ValidateResult>;
 }
-
-const OAUTH_FIELD: AuthenticationField = {
-  id: 'callback_uri',
-  name: 'OAuth',
-  title: 'callback_uri',
-  type: 'oauth',
-  description: 'OAuth post-auth redirect URI',
-};
 
 /**
  * OAuth 1.0a (three-legged, HMAC-SHA1 by default) for the app's descriptor. Mount its endpoints

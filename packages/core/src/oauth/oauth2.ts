@@ -2,7 +2,6 @@ import { createHash, createHmac } from 'node:crypto';
 import { AuthorizationCode, type AccessToken, type ModuleOptions, type Token } from 'simple-oauth2';
 import type { AuthContext, AuthenticationDefinition, ValidateResult } from '../define/authentication.js';
 import { InvalidAccountError, OAuthError } from '../errors/errors.js';
-import type { AuthenticationField } from '../protocol/index.js';
 import {
   type AccountInfo,
   credential,
@@ -10,6 +9,7 @@ import {
   providerUnavailable,
   raceSignal,
   runAccountHook,
+  OAUTH_FIELD,
 } from './shared.js';
 
 /**
@@ -106,14 +106,6 @@ export interface OAuth2Authentication extends AuthenticationDefinition<OAuth2Acc
   refresh(account: OAuth2Account, ctx?: { signal?: AbortSignal }): Promise<OAuth2TokenData>;
   validate(account: OAuth2Account, ctx: AuthContext): Promise<ValidateResult>;
 }
-
-const OAUTH_FIELD: AuthenticationField = {
-  id: 'callback_uri',
-  name: 'OAuth',
-  title: 'callback_uri',
-  type: 'oauth',
-  description: 'OAuth post-auth redirect URI',
-};
 
 /** base64url without padding. */
 function base64url(buffer: Buffer): string {

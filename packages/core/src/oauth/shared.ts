@@ -1,3 +1,4 @@
+import type { AuthenticationField } from '../protocol/index.js';
 import { InvalidAccountError, TryLaterError, WeftError } from '../errors/errors.js';
 import { redact } from '../logging/redact.js';
 
@@ -118,3 +119,12 @@ export function describeProviderError(payload: unknown, secrets: readonly string
 export function providerUnavailable(what: string, detail: string): TryLaterError {
   return new TryLaterError(`${what}: the OAuth provider is unavailable (${detail})`);
 }
+
+/** The one descriptor field of an OAuth authentication: the service shows its OAuth form. */
+export const OAUTH_FIELD: AuthenticationField = {
+  id: 'callback_uri',
+  name: 'OAuth',
+  title: 'callback_uri',
+  type: 'oauth',
+  description: 'OAuth post-auth redirect URI',
+};

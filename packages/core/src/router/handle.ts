@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { type ErrorResponse, sendError, toErrorResponse } from '../errors/error-response.js';
@@ -7,9 +9,32 @@ import { parseBody } from './parse-body.js';
 import { type RequestScope, createRequestScope } from './request-context.js';
 import type { RouterOptions } from './router-options.js';
 
-/** A handler's answer: a JSON body, or no content (204). */
+/** A handler's answer: a JSON body, no content (204), or a stream. */
 export const NO_CONTENT: unique symbol = Symbol('weft.noContent');
-export type RouteResult = unknown | typeof NO_CONTENT;
+export type RouteResult = unknown | typeof NO_CONTENT | StreamAnswer;
+
+const STREAM: unique symbol = Symbol('weft.stream');
+
+/** A body piped to the service after the handler finished; not bound by the handler time limit. */
+export interface StreamAnswer {
+  readonly [STREAM]: true;
+  readonly source: Readable;
+  readonly headers: Record<string, string>;
+  /** Sent as an attachment `Content-Disposition`. */
+  readonly fileName: string | undefined;
+}
+
+export function streamAnswer(
+  source: Readable,
+  headers: Record<string, string>,
+  fileName?: string,
+): StreamAnswer {
+  return { [STREAM]: true, source, headers, fileName };
+}
+
+function isStreamAnswer(value: unknown): value is StreamAnswer {
+  return typeof value === 'object' && value !== null && STREAM in value;
+}
 
 /** What the request log line reports about a request beyond method, path and status. */
 export interface RequestFacts {
@@ -50,7 +75,14 @@ export function handle<S extends z.ZodType>(
       const result = await scope.limit(Promise.resolve(run(body, scope, req, res)));
       if (res.headersSent) return;
       if (result === NO_CONTENT) res.status(204).end();
-      else res.json(result);
+      else if (isStreamAnswer(result)) {
+        // The time limit covers producing the answer, not a slow download of a large file.
+        scope.dispose();
+        res.status(200).set(result.headers);
+        if (result.fileName) res.attachment(result.fileName);
+        // Once headers are out an error can only cut the stream; pipeline destroys both ends.
+        await pipeline(result.source, res);
+      } else res.json(result);
     } catch (error) {
       const secrets = collectSecrets(req.body, app.secretKeys);
       const answer = toErrorResponse(error, secrets);

@@ -10,7 +10,8 @@ import { requestFacts } from './handle.js';
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.once('finish', () => {
+    // 'close' also fires when the service hangs up before the answer is complete.
+    res.once('close', () => {
       const facts = requestFacts(res);
       const correlationId = req.get('x-correlation-id') ?? req.get('x-request-id');
       const line: Record<string, unknown> = {
@@ -24,6 +25,7 @@ export function requestLog(logger: Logger): RequestHandler {
       if (facts.operationId) line.operationId = facts.operationId;
       if (correlationId) line.correlationId = correlationId;
       if (facts.error) line.error = facts.error;
+      if (!res.writableFinished) line.aborted = true;
       (res.statusCode >= 500 ? logger.error : res.statusCode >= 400 ? logger.warn : logger.info).call(
         logger,
         line,

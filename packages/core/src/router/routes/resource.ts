@@ -1,10 +1,9 @@
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { WeftError } from '../../errors/errors.js';
 import { PROTOCOL_PATHS, resourceRequest } from '../../protocol/index.js';
 import { checkAccount, checkFilter } from '../boundary.js';
-import { handle } from '../handle.js';
+import { handle, streamAnswer } from '../handle.js';
 import type { RouteKit } from './route-kit.js';
 
 /** `POST resource`: streams a file referenced as `app://resource?...`, without buffering it. */
@@ -13,7 +12,7 @@ export function mountResource({ router, app, options }: RouteKit): void {
   if (!resource) return;
   router.post(
     PROTOCOL_PATHS.resource,
-    handle(app, options, 'resource', resourceRequest, async (body, scope, _req, res) => {
+    handle(app, options, 'resource', resourceRequest, async (body, scope) => {
       const file = await resource({
         account: checkAccount(app, body.account),
         filter: checkFilter(app, body.filter),
@@ -25,18 +24,17 @@ export function mountResource({ router, app, options }: RouteKit): void {
       if (!file || file.body === undefined || file.body === null) {
         throw new WeftError('The resource handler must return `{ body }`');
       }
-      res.status(200).type(file.contentType ?? 'application/octet-stream');
-      if (file.size !== undefined) res.setHeader('Content-Length', String(file.size));
-      if (file.fileName) res.attachment(file.fileName);
+      const headers: Record<string, string> = {
+        'Content-Type': file.contentType ?? 'application/octet-stream',
+      };
+      if (file.size !== undefined) headers['Content-Length'] = String(file.size);
       const source =
         typeof file.body === 'string' || file.body instanceof Uint8Array
           ? Readable.from([file.body])
           : file.body instanceof Readable
             ? file.body
             : Readable.fromWeb(file.body as WebReadableStream<Uint8Array>);
-      // Once headers are out an error can only cut the stream; pipeline destroys both ends.
-      await pipeline(source, res);
-      return undefined;
+      return streamAnswer(source, headers, file.fileName);
     }),
   );
 }
