@@ -16,7 +16,6 @@ export function createServer(
   server.disable('x-powered-by');
   // The service never sends conditional requests: hashing every page for an ETag is waste.
   server.set('etag', false);
-  server.set('trust proxy', true);
   server.use(createRouter(definition, options));
   server.use((req, res) => {
     res.status(404).json({ message: `No such endpoint: ${req.method} ${req.path}` });
