@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Logger, createServer } from '../src/index.js';
+import { type Logger, auth, createServer, defineApp, field } from '../src/index.js';
 import { type TestApp, testApp } from '../src/testing/index.js';
 import { TOKEN, trackerApp } from './fixtures/tracker-app.js';
 
@@ -103,6 +103,54 @@ describe('createServer', () => {
 });
 
 describe('request log', () => {
+  test('a request the service abandons is logged as aborted, and the handler is signalled', async () => {
+    const local = memoryLogger();
+    let signalled: unknown;
+    const running = await testApp(
+      defineApp({
+        id: 'abandon',
+        name: 'Abandon',
+        version: '1',
+        description: '',
+        website: '',
+        timeoutMs: 5_000,
+        authentication: [auth.none()],
+        sync: {
+          types: {
+            issue: {
+              name: 'Issue',
+              fields: { id: field.id(), name: field.text() },
+              async *data({ signal }) {
+                await new Promise((resolve) => signal.addEventListener('abort', resolve));
+                signalled = signal.reason;
+              },
+            },
+          },
+        },
+      }),
+      { logger: local.logger },
+    );
+    const controller = new AbortController();
+    const pending = fetch(`${running.url}/api/v1/synchronizer/data`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ requestedType: 'issue' }),
+      signal: controller.signal,
+    }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    controller.abort();
+    await pending;
+    await expect
+      .poll(() => local.lines.find((l) => l.msg === 'request'))
+      .toMatchObject({
+        status: 499,
+        aborted: true,
+        route: 'data',
+      });
+    await expect.poll(() => String(signalled)).toContain('closed the connection');
+    await running.close();
+  });
+
   test('one line per request with route, status, duration, operation and correlation ids, no secrets', async () => {
     const local = memoryLogger();
     const server = createServer(trackerApp(), { logger: local.logger });

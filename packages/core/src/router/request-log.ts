@@ -17,7 +17,8 @@ export function requestLog(logger: Logger): RequestHandler {
       const line: Record<string, unknown> = {
         method: req.method,
         path: req.originalUrl.split('?')[0],
-        status: res.statusCode,
+        // nginx's 499 "client closed request" when the service hung up before any answer.
+        status: res.headersSent ? res.statusCode : 499,
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
       };
       if (facts.route) line.route = facts.route;
