@@ -41,6 +41,10 @@ describe('valueProblem', () => {
     expect(valueProblem(field('number', { subType: 'integer' }), 1.5)).toContain('whole number');
     expect(valueProblem(field('text', { subType: 'boolean' }), true)).toBeUndefined();
     expect(valueProblem(field('array[text]', { subType: 'file' }), [{ name: 'a.pdf' }])).toBeUndefined();
+    const range = field('date', { subType: 'date-range' });
+    expect(valueProblem(range, { start: '2026-11-01', end: '2026-11-30' })).toBeUndefined();
+    expect(valueProblem(range, '2026-11-01')).toContain('needs {start, end}');
+    expect(valueProblem(range, { start: '2026-11-01', end: 'soon' })).toContain('needs {start, end}');
     const rel = (cardinality: string) => ({
       cardinality,
       name: 'n',

@@ -131,10 +131,12 @@ export function valueProblem(field: FieldInfo, value: unknown): string | undefin
         return `integer needs a whole number, got ${value}`;
       return undefined;
     case 'date':
-      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(Date.parse(value))) {
-        return `date needs an ISO 8601 string, got ${show(value, 60)}`;
+      if (field.subType === 'date-range' || field.subType === 'date-time-range') {
+        return isPlainObject(value) && isIsoDate(value.start) && isIsoDate(value.end)
+          ? undefined
+          : `${field.subType} needs {start, end} ISO 8601 strings, got ${show(value, 60)}`;
       }
-      return undefined;
+      return isIsoDate(value) ? undefined : `date needs an ISO 8601 string, got ${show(value, 60)}`;
     case 'array[text]': {
       if (!Array.isArray(value)) return `array[text] needs an array, got ${show(value, 60)}`;
       const files = field.subType === 'file' || field.subType === 'files';
@@ -536,4 +538,8 @@ export function checkRelations(
     else ctx.pass('data.relations', { subject: typeId, reason: `resolved ${covered}` });
   }
   return coverage;
+}
+
+function isIsoDate(value: unknown): boolean {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value));
 }
