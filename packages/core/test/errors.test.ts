@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Logger, auth, createServer, defineApp, field } from '../src/index.js';
+import { descriptorBase } from './fixtures/minimal.js';
 import { type TestApp, testApp } from '../src/testing/index.js';
 import { TOKEN, trackerApp } from './fixtures/tracker-app.js';
 
@@ -110,9 +111,7 @@ describe('request log', () => {
       defineApp({
         id: 'abandon',
         name: 'Abandon',
-        version: '1',
-        description: '',
-        website: '',
+        ...descriptorBase,
         timeoutMs: 5_000,
         authentication: [auth.none()],
         sync: {

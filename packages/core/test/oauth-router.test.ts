@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { InvalidAccountError, auth, defineApp, field } from '../src/index.js';
+import { InvalidAccountError, auth, defineApp } from '../src/index.js';
+import { descriptorBase, emptyType } from './fixtures/minimal.js';
 import { type TestApp, testApp } from '../src/testing/index.js';
 
 // The OAuth flows themselves are tested against real providers in src/oauth; this checks that an
@@ -10,9 +11,7 @@ beforeAll(async () => {
     defineApp({
       id: 'oauthy',
       name: 'OAuthy',
-      version: '1',
-      description: '',
-      website: '',
+      ...descriptorBase,
       authentication: [
         auth.oauth2({
           authorizeUrl: 'https://provider.example.com/authorize',
@@ -26,7 +25,7 @@ beforeAll(async () => {
           },
         }),
       ],
-      sync: { types: { t: { name: 'T', fields: { id: field.id(), name: field.text() }, async *data() {} } } },
+      sync: { types: { t: emptyType } },
     }),
   );
 });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { configResponse, dataResponse, descriptor, schemaResponse } from '../src/protocol/index.js';
+import { descriptorBase, emptyType } from './fixtures/minimal.js';
 import { type TestApp, testApp } from '../src/testing/index.js';
 import { TOKEN, trackerApp } from './fixtures/tracker-app.js';
-import { InvalidAccountError, auth, defineApp, field, input } from '../src/index.js';
+import { InvalidAccountError, auth, defineApp, input } from '../src/index.js';
 
 let app: TestApp;
 const account = { token: TOKEN };
@@ -50,12 +51,10 @@ describe('GET /', () => {
       defineApp({
         id: 'pub',
         name: 'Pub',
-        version: '1',
-        description: '',
-        website: '',
+        ...descriptorBase,
         authentication: [auth.none()],
         sync: {
-          types: { t: { name: 'T', fields: { id: field.id(), name: field.text() }, async *data() {} } },
+          types: { t: emptyType },
         },
       }),
     );
@@ -74,9 +73,7 @@ describe('secret account fields', () => {
       defineApp({
         id: 'hooks',
         name: 'Hooks',
-        version: '1',
-        description: '',
-        website: '',
+        ...descriptorBase,
         authentication: [
           auth.fields({
             id: 'hook',
@@ -101,13 +98,11 @@ describe('GET /logo', () => {
   const base = {
     id: 'l',
     name: 'L',
-    version: '1',
-    description: '',
-    website: '',
+    ...descriptorBase,
     authentication: [auth.none()],
   };
   const sync = {
-    types: { t: { name: 'T', fields: { id: field.id(), name: field.text() }, async *data() {} } },
+    types: { t: emptyType },
   };
   test('an SVG is served as image/svg+xml', async () => {
     const res = await app.request('GET', '/logo');

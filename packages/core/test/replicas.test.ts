@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { auth, createServer, defineApp, field, resume, silentLogger } from '../src/index.js';
+import { descriptorBase } from './fixtures/minimal.js';
 
 const TOTAL = 10_001;
 
@@ -9,9 +10,7 @@ function bigApp() {
   return defineApp({
     id: 'big',
     name: 'Big',
-    version: '1',
-    description: '',
-    website: '',
+    ...descriptorBase,
     authentication: [auth.none()],
     pageSize: 1_000,
     sync: {

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { auth, defineApp, field, input, signHmac, verifyHmacSignature } from '../src/index.js';
 import { schemaResponse, webhookTransformResponse } from '../src/protocol/index.js';
+import { descriptorBase, emptyType } from './fixtures/minimal.js';
 import { type TestApp, testApp } from '../src/testing/index.js';
 import { TOKEN, trackerApp } from './fixtures/tracker-app.js';
 
@@ -97,12 +98,10 @@ describe('webhooks', () => {
       defineApp({
         id: 'signed',
         name: 'Signed',
-        version: '1',
-        description: '',
-        website: '',
+        ...descriptorBase,
         authentication: [auth.none()],
         sync: {
-          types: { t: { name: 'T', fields: { id: field.id(), name: field.text() }, async *data() {} } },
+          types: { t: emptyType },
           webhooks: {
             install: async () => ({ id: 'w', events: [] }),
             uninstall: async () => {},
@@ -208,13 +207,11 @@ describe('resource', () => {
       defineApp({
         id: 'slow',
         name: 'Slow',
-        version: '1',
-        description: '',
-        website: '',
+        ...descriptorBase,
         timeoutMs: 150,
         authentication: [auth.none()],
         sync: {
-          types: { t: { name: 'T', fields: { id: field.id(), name: field.text() }, async *data() {} } },
+          types: { t: emptyType },
           resource: async () => ({
             fileName: 'résumé.txt',
             body: Readable.from(
@@ -252,9 +249,7 @@ describe('resource', () => {
       defineApp({
         id: 'files',
         name: 'Files',
-        version: '1',
-        description: '',
-        website: '',
+        ...descriptorBase,
         authentication: [auth.none()],
         sync: {
           filters: { folder: input.text({ name: 'Folder', optional: true }) },
