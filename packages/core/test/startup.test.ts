@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { descriptorBase } from './fixtures/minimal.js';
 import { AppDefinitionError, auth, createRouter, field, input } from '../src/index.js';
 
 describe('start-up validation', () => {
@@ -6,9 +7,7 @@ describe('start-up validation', () => {
     const broken = {
       id: '',
       name: 'Broken',
-      version: '1',
-      description: '',
-      website: '',
+      ...descriptorBase,
       authentication: [
         auth.none(),
         auth.fields({ id: 'none', name: 'Again', fields: { key: input.text({ name: 'Key' }) } }),
@@ -85,9 +84,7 @@ describe('start-up validation', () => {
     const twice = {
       id: 'x',
       name: 'X',
-      version: '1',
-      description: '',
-      website: '',
+      ...descriptorBase,
       authentication: [
         auth.oauth2({ authorizeUrl: 'https://p/auth', tokenUrl: 'https://p/token' }),
         auth.oauth2({ authorizeUrl: 'https://q/auth', tokenUrl: 'https://q/token' }),
@@ -102,9 +99,7 @@ describe('start-up validation', () => {
       createRouter({
         id: 'x',
         name: 'X',
-        version: '1',
-        description: '',
-        website: '',
+        ...descriptorBase,
         authentication: [auth.none()],
       } as never),
     ).toThrow(/defines neither `sync` nor `actions`/);
@@ -112,9 +107,7 @@ describe('start-up validation', () => {
       createRouter({
         id: 'x',
         name: 'X',
-        version: '1',
-        description: '',
-        website: '',
+        ...descriptorBase,
         logo: { file: '/nonexistent/logo.svg' },
         authentication: [auth.none()],
         actions: { a: { name: 'A', args: {}, run: async () => {} } },

@@ -1,8 +1,9 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
+import { checkOAuth1Signature } from '../../test/support/oauth1-signature.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthContext } from '../define/authentication.js';
 import { sendError, toErrorResponse } from '../errors/error-response.js';
@@ -19,16 +20,11 @@ const CONSUMER_SECRET = 'consumer-secret-9f8e7d6c5b4a';
 const CALLBACK = 'https://service.example/oauth/callback?state=st%2F42&x=1';
 
 // ---------------------------------------------------------------------------------------------
-// A small OAuth 1.0a provider that really checks signatures, written from RFC 5849 (not with
-// oauth-1.0a, so that signer and verifier are independent implementations).
+// A small OAuth 1.0a provider that really checks signatures with an RFC 5849 checker written
+// independently of oauth-1.0a (test/support/oauth1-signature.ts).
 // ---------------------------------------------------------------------------------------------
 
-const enc = (s: string) =>
-  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
-interface Verified {
-  oauth: Record<string, string>;
-}
+type Verified = { oauth: Record<string, string> };
 
 function verifySignature(
   req: IncomingMessage,
@@ -36,43 +32,9 @@ function verifySignature(
   origin: string,
   tokenSecret: string,
 ): Verified | string {
-  const auth = req.headers.authorization ?? '';
-  if (!auth.startsWith('OAuth ')) return 'parameter_absent';
-  const oauth: Record<string, string> = {};
-  const params: [string, string][] = [];
-  let signature = '';
-  for (const part of auth.slice(6).split(/,\s*/)) {
-    const match = /^([^=]+)="(.*)"$/.exec(part);
-    if (!match) return 'parameter_rejected';
-    const key = decodeURIComponent(match[1]!);
-    const value = decodeURIComponent(match[2]!);
-    if (key === 'oauth_signature') signature = value;
-    else if (key !== 'realm') {
-      params.push([key, value]);
-      oauth[key] = value;
-    }
-  }
-  if (oauth.oauth_consumer_key !== CONSUMER_KEY) return 'consumer_key_unknown';
-  const method = oauth.oauth_signature_method;
-  if (method !== 'HMAC-SHA1' && method !== 'HMAC-SHA256') return 'signature_method_rejected';
-  const url = new URL(req.url ?? '/', origin);
-  for (const [k, v] of url.searchParams) params.push([k, v]);
-  if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-    for (const [k, v] of new URLSearchParams(body)) params.push([k, v]);
-  }
-  const normalized = params
-    .map(([k, v]) => [enc(k), enc(v)] as const)
-    .sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1))
-    .map(([k, v]) => `${k}=${v}`)
-    .join('&');
-  const base = [req.method ?? 'GET', enc(`${url.origin}${url.pathname}`), enc(normalized)].join('&');
-  const expected = createHmac(
-    method === 'HMAC-SHA256' ? 'sha256' : 'sha1',
-    `${enc(CONSUMER_SECRET)}&${enc(tokenSecret)}`,
-  )
-    .update(base)
-    .digest('base64');
-  return expected === signature ? { oauth } : 'signature_invalid';
+  const checked = checkOAuth1Signature(req, body, { origin, consumerSecret: CONSUMER_SECRET, tokenSecret });
+  if (typeof checked === 'string') return checked;
+  return checked.oauth.oauth_consumer_key === CONSUMER_KEY ? checked : 'consumer_key_unknown';
 }
 
 interface RequestToken {

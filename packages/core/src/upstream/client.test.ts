@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkOAuth1Signature } from '../../test/support/oauth1-signature.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidAccountError, TryLaterError, UpstreamError, WeftError } from '../errors/errors.js';
 import { basic, bearer, header, oauth1Auth } from './auth.js';
@@ -266,7 +266,12 @@ describe('createUpstream: auth', () => {
     const consumer = { key: 'ck', secret: 'cs-secret' };
     const token = { key: 'at', secret: 'ts-secret' };
     const server = await serve((req, res, body) => {
-      const ok = verifyOAuth1(req, body, consumer.secret, token.secret, 'http://127.0.0.1');
+      const ok =
+        typeof checkOAuth1Signature(req, body, {
+          origin: `http://127.0.0.1:${(req.socket.localPort ?? 0).toString()}`,
+          consumerSecret: consumer.secret,
+          tokenSecret: token.secret,
+        }) !== 'string';
       json(res, ok ? 200 : 401, { ok });
     });
     const api = createUpstream({
@@ -306,42 +311,3 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 });
-
-/** An independent RFC 5849 HMAC-SHA1 check, written from the spec rather than with oauth-1.0a. */
-function verifyOAuth1(
-  req: IncomingMessage,
-  body: string,
-  consumerSecret: string,
-  tokenSecret: string,
-  origin: string,
-): boolean {
-  const enc = (s: string) =>
-    encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  const auth = req.headers.authorization ?? '';
-  if (!auth.startsWith('OAuth ')) return false;
-  const params: [string, string][] = [];
-  let signature = '';
-  for (const part of auth.slice(6).split(/,\s*/)) {
-    const match = /^([^=]+)="(.*)"$/.exec(part);
-    if (!match) return false;
-    const key = decodeURIComponent(match[1]!);
-    const value = decodeURIComponent(match[2]!);
-    if (key === 'oauth_signature') signature = value;
-    else if (key !== 'realm') params.push([key, value]);
-  }
-  const url = new URL(req.url ?? '/', `${origin}:${(req.socket.localPort ?? 0).toString()}`);
-  for (const [k, v] of url.searchParams) params.push([k, v]);
-  if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-    for (const [k, v] of new URLSearchParams(body)) params.push([k, v]);
-  }
-  const normalized = params
-    .map(([k, v]) => [enc(k), enc(v)] as const)
-    .sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1))
-    .map(([k, v]) => `${k}=${v}`)
-    .join('&');
-  const base = [req.method ?? 'GET', enc(`${url.origin}${url.pathname}`), enc(normalized)].join('&');
-  const expected = createHmac('sha1', `${enc(consumerSecret)}&${enc(tokenSecret)}`)
-    .update(base)
-    .digest('base64');
-  return expected === signature;
-}
