@@ -31,6 +31,15 @@ export {
   type UpstreamAuth,
   type UpstreamAuthRequest,
 } from './upstream/index.js';
+export {
+  CassetteError,
+  loadCassette,
+  upstreamMode,
+  useCassette,
+  type Cassette,
+  type CassetteInteraction,
+  type UpstreamMode,
+} from './upstream/index.js';
 export * from './webhooks/signature.js';
 export { PROTOCOL_PATHS } from './protocol/paths.js';
 

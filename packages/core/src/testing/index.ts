@@ -7,3 +7,4 @@ export {
   type TestApp,
   type TestResponse,
 } from './test-app.js';
+export { useCassette, resetCassettes } from '../upstream/cassette.js';

@@ -2,6 +2,7 @@ import { InvalidAccountError, TryLaterError, UpstreamError, WeftError } from '..
 import type { Logger } from '../logging/logger.js';
 import { redact } from '../logging/redact.js';
 import type { UpstreamAuth } from './auth.js';
+import { CassetteError, cassetteFetch, type UpstreamFetch } from './cassette.js';
 
 /** HTTP methods `createUpstream` can send. */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -41,6 +42,8 @@ export interface UpstreamOptions {
   log?: Logger;
   /** Extra strings to redact from error messages (credentials the auth builder does not know). */
   secrets?: readonly string[];
+  /** Cassette file for `WEFT_UPSTREAM=record|replay`; default `WEFT_CASSETTE` (see `useCassette`). */
+  cassette?: string;
 }
 
 /** Per-request options. */
@@ -97,6 +100,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const backoffBase = options.backoff ?? 250;
   const maxBackoff = options.maxBackoffMs ?? 10_000;
   const maxRetryAfter = options.maxRetryAfterSeconds ?? 30;
+  // Live fetch, or the recorder/player of WEFT_UPSTREAM=record|replay (cassette.ts).
+  const send = cassetteFetch(options.cassette, secrets);
 
   const request = async (
     method: HttpMethod,
@@ -127,7 +132,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       headers.Accept ??= 'application/json';
       Object.assign(headers, options.auth?.headers({ method, url, ...(form ? { form } : {}) }));
 
-      const outcome = await attemptOnce(url, { method, headers, body }, perAttempt, signal);
+      const outcome = await attemptOnce(send, url, { method, headers, body }, perAttempt, signal);
       const retryLog = (reason: string, delayMs: number) =>
         options.log?.warn(
           { upstream: where, attempt: attempt + 1, reason, delayMs: Math.round(delayMs) },
@@ -242,6 +247,7 @@ function resolveUrl(base: URL, path: string, query: UpstreamRequestInit['query']
 }
 
 async function attemptOnce(
+  send: UpstreamFetch,
   url: URL,
   init: {
     method: string;
@@ -260,7 +266,7 @@ async function attemptOnce(
   const onAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener('abort', onAbort, { once: true });
   try {
-    const response = await fetch(url, {
+    const response = await send(url, {
       method: init.method,
       headers: init.headers,
       ...(init.body === undefined ? {} : { body: init.body as NonNullable<RequestInit['body']> }),
@@ -268,6 +274,7 @@ async function attemptOnce(
     });
     return { kind: 'response', response };
   } catch (error) {
+    if (error instanceof CassetteError) throw error; // a replay miss is loud, never retried
     throwIfAborted(outer);
     if (timedOut) return { kind: 'timeout' };
     return { kind: 'network', reason: networkReason(error), error };

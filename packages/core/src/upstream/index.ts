@@ -18,3 +18,13 @@ export {
   type UpstreamAuth,
   type UpstreamAuthRequest,
 } from './auth.js';
+export {
+  CassetteError,
+  loadCassette,
+  resetCassettes,
+  upstreamMode,
+  useCassette,
+  type Cassette,
+  type CassetteInteraction,
+  type UpstreamMode,
+} from './cassette.js';
