@@ -1,0 +1,49 @@
+// `pnpm packs`: builds every package under packages/ and writes the tarballs a registry would
+// serve (`pnpm pack`: dist/ exports, `workspace:*` turned into versions) to dist/packs/.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const PACKS_DIR = join(ROOT, 'dist', 'packs');
+
+/** pnpm as the running script got it (npm_execpath), else the pinned version through npx. */
+function pnpm(args: string[], cwd: string): string {
+  const execPath = process.env.npm_execpath;
+  const [command, prefix] =
+    execPath && /pnpm/.test(execPath)
+      ? [process.execPath, [execPath]]
+      : [process.platform === 'win32' ? 'npx.cmd' : 'npx', ['-y', 'pnpm@10.34.8']];
+  return execFileSync(command, [...prefix, ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export interface Pack {
+  file: string;
+  bytes: number;
+}
+
+/** Builds and packs every package; resolves with the tarballs written. */
+export function packAll(): Pack[] {
+  pnpm(['-r', '--filter', './packages/*', 'build'], ROOT);
+  rmSync(PACKS_DIR, { recursive: true, force: true });
+  mkdirSync(PACKS_DIR, { recursive: true });
+  const packages = join(ROOT, 'packages');
+  for (const name of readdirSync(packages).sort()) {
+    pnpm(['pack', '--pack-destination', PACKS_DIR], join(packages, name));
+  }
+  return readdirSync(PACKS_DIR)
+    .filter((f) => f.endsWith('.tgz'))
+    .sort()
+    .map((f) => ({ file: join(PACKS_DIR, f), bytes: statSync(join(PACKS_DIR, f)).size }));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  for (const pack of packAll()) {
+    console.log(`${pack.file}  ${(pack.bytes / 1024).toFixed(1)} kB`);
+  }
+}

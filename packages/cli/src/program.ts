@@ -1,0 +1,58 @@
+import { Command, CommanderError } from 'commander';
+import { COMMANDS } from './commands/index.js';
+import { type CliIo, EXIT, EXIT_HELP, UsageError } from './io.js';
+import { CLI_VERSION } from './version.js';
+
+/**
+ * Runs `weft` with `argv` (without `node` and the script) and resolves with the exit status:
+ * 0 ok, 1 findings, 2 usage error. Nothing calls `process.exit`, so tests run it in-process.
+ */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  let status: number = EXIT.ok;
+  const program = new Command('weft')
+    .description('Build, scaffold and check apps for the workspace service.')
+    .version(CLI_VERSION, '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'help for weft or for a command (weft <command> --help)')
+    .enablePositionalOptions()
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  weft init my-app                      scaffold an integration app in ./my-app
+  weft check http://localhost:3000      run the conformance kit against a running app
+  weft date-range "last 3 months"       parse a date-range phrase
+
+${EXIT_HELP}`,
+    );
+  for (const command of COMMANDS) {
+    command.register(program, io, (code) => {
+      status = code;
+    });
+  }
+  try {
+    if (argv.length === 0) {
+      program.outputHelp({ error: true });
+      return EXIT.usage;
+    }
+    await program.parseAsync([...argv], { from: 'user' });
+    return status;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+      // Commander has already printed the problem (unknown option, missing argument, ...).
+      return EXIT.usage;
+    }
+    if (error instanceof UsageError) {
+      io.stderr.write(`weft: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    io.stderr.write(`weft: ${(error as Error)?.message ?? String(error)}\n`);
+    return EXIT.findings;
+  }
+}
