@@ -9,6 +9,7 @@ import { defineApp } from '../define/app.js';
 import { auth } from '../index.js';
 import { field } from '../define/index.js';
 import { testApp } from '../testing/test-app.js';
+import { InvalidAccountError } from '../errors/errors.js';
 import { bearer } from './auth.js';
 import { CassetteError, upstreamMode, useCassette } from './cassette.js';
 import { createUpstream } from './client.js';
@@ -136,12 +137,35 @@ describe('cassettes: record and replay', () => {
     });
     const miss = replayed.json('GET', '/items', { query: { page: 9 } });
     await expect(miss).rejects.toBeInstanceOf(CassetteError);
-    await expect(miss).rejects.toThrow(/GET http:\/\/127\.0\.0\.1:\d+\/items\?page=9 was not recorded in/);
+    await expect(miss).rejects.toThrow(
+      /GET http:\/\/127\.0\.0\.1:\d+\/items\?page=9 \(credentials #1\) was not recorded in/,
+    );
     // A different body is a different request.
     await expect(replayed.post('/items', { json: { name: 'x' } })).rejects.toThrow(/with this body/);
 
     mode('replay', join(dir, 'nothing-here.json'));
     expect(() => createUpstream({ baseUrl: upstream.url }).get('/')).toThrow(/no cassette at/);
+  });
+
+  it('tells apart requests sent with different credentials, without storing them', async () => {
+    const upstream = await startUpstream();
+    const file = join(dir, 'credentials.json');
+    const items = (token: string) =>
+      createUpstream({ baseUrl: upstream.url, auth: bearer(token) }).json('GET', '/items');
+    mode('record', file);
+    await items(TOKEN);
+    await expect(items('wrong-token-1')).rejects.toBeInstanceOf(InvalidAccountError);
+    await upstream.close();
+    const recorded = JSON.parse(readFileSync(file, 'utf8')).interactions;
+    expect(recorded.map((i: any) => i.request.credentials)).toEqual([1, 2]);
+    expect(JSON.stringify(recorded)).not.toContain('wrong-token-1');
+
+    // Replay numbers credentials by first appearance too; the same order of first use is enough.
+    mode('replay', file);
+    await expect(items('any-first-token')).resolves.toMatchObject({ items: ['a', 'b', 'c'] });
+    await expect(items('another-token')).rejects.toBeInstanceOf(InvalidAccountError);
+    await expect(items('any-first-token')).resolves.toMatchObject({ items: ['a', 'b', 'c'] });
+    await expect(items('a-third-token')).rejects.toThrow(/\(credentials #3\) was not recorded/);
   });
 
   it('keeps replaying the old answers after the upstream changed, until recorded again', async () => {

@@ -18,7 +18,12 @@ export type UpstreamMode = 'off' | 'record' | 'replay';
 
 /** One recorded exchange. Secrets are replaced by `[redacted]`; auth headers are never stored. */
 export interface CassetteInteraction {
-  request: { method: string; url: string; body?: string };
+  /**
+   * `credentials` tells apart requests sent with different credentials without storing them: the
+   * first credentials a recording saw are 1, the next different ones 2, and so on (replay numbers
+   * them the same way), so a request with a wrong token gets the 401 that was recorded for it.
+   */
+  request: { method: string; url: string; body?: string; credentials?: number };
   response: {
     status: number;
     headers: Record<string, string>;
@@ -39,7 +44,12 @@ const cassetteSchema = z.object({
   version: z.literal(1),
   interactions: z.array(
     z.object({
-      request: z.object({ method: z.string(), url: z.string(), body: z.string().optional() }),
+      request: z.object({
+        method: z.string(),
+        url: z.string(),
+        body: z.string().optional(),
+        credentials: z.number().int().positive().optional(),
+      }),
       response: z.object({
         status: z.number().int().min(200).max(599),
         headers: z.record(z.string(), z.string()),
@@ -128,10 +138,13 @@ export function cassetteFetch(cassette: string | undefined, secrets: readonly st
 }
 
 // One recording per file per process: the first client that records to a file starts it afresh,
-// later clients (every handler creates its own) append to it.
-const recordings = new Map<string, Cassette>();
-// Replay state per file: the cassette and, per request key, how many answers were served.
-const replays = new Map<string, { cassette: Cassette; served: Map<string, number> }>();
+// later clients (every handler creates its own) append to it. `labels` numbers credentials.
+const recordings = new Map<string, { cassette: Cassette; labels: Map<string, number> }>();
+// Replay state per file: the cassette, per request key how many answers were served, and labels.
+const replays = new Map<
+  string,
+  { cassette: Cassette; served: Map<string, number>; labels: Map<string, number> }
+>();
 
 /** Forgets what this process recorded or replayed, so the next client starts the file afresh. */
 export function resetCassettes(): void {
@@ -143,13 +156,14 @@ function recorder(file: string, secrets: readonly string[]): UpstreamFetch {
   return async (url, init) => {
     const response = await fetch(url, init);
     const bytes = new Uint8Array(await response.arrayBuffer());
-    let cassette = recordings.get(file);
-    if (!cassette) {
-      cassette = { version: 1, interactions: [] };
-      recordings.set(file, cassette);
+    let recording = recordings.get(file);
+    if (!recording) {
+      recording = { cassette: { version: 1, interactions: [] }, labels: new Map() };
+      recordings.set(file, recording);
     }
+    const { cassette } = recording;
     cassette.interactions.push({
-      request: describeRequest(url, init, secrets),
+      request: describeRequest(url, init, secrets, recording.labels),
       response: describeResponse(response, bytes, secrets),
     });
     // Written after every exchange: nothing to flush, and an interrupted run leaves a valid file.
@@ -166,17 +180,17 @@ function recorder(file: string, secrets: readonly string[]): UpstreamFetch {
 function player(file: string, secrets: readonly string[]): UpstreamFetch {
   let state = replays.get(file);
   if (!state) {
-    state = { cassette: loadCassette(file), served: new Map() };
+    state = { cassette: loadCassette(file), served: new Map(), labels: new Map() };
     replays.set(file, state);
   }
-  const { cassette, served } = state;
+  const { cassette, served, labels } = state;
   return async (url, init) => {
-    const wanted = describeRequest(url, init, secrets);
+    const wanted = describeRequest(url, init, secrets, labels);
     const key = requestKey(wanted);
     const matches = cassette.interactions.filter((i) => requestKey(i.request) === key);
     if (matches.length === 0) {
       throw new CassetteError(
-        `Upstream replay: ${wanted.method} ${wanted.url}${wanted.body === undefined ? '' : ' (with this body)'} was not recorded in ${file}. Record it again with WEFT_UPSTREAM=record.`,
+        `Upstream replay: ${wanted.method} ${wanted.url}${wanted.body === undefined ? '' : ' (with this body)'}${wanted.credentials === undefined ? '' : ` (credentials #${wanted.credentials})`} was not recorded in ${file}. Record it again with WEFT_UPSTREAM=record.`,
       );
     }
     // The same request answered in recorded order (a 429 then a 200, a list that changed);
@@ -206,19 +220,27 @@ export function loadCassette(file: string): Cassette {
 }
 
 function requestKey(request: CassetteInteraction['request']): string {
-  return `${request.method} ${request.url}\n${request.body ?? ''}`;
+  return `${request.method} ${request.url} #${request.credentials ?? 0}\n${request.body ?? ''}`;
 }
 
 function describeRequest(
   url: URL,
   init: RequestInit & { method: string },
   secrets: readonly string[],
+  labels: Map<string, number>,
 ): CassetteInteraction['request'] {
   const body = bodyText(init.body);
+  let credentials: number | undefined;
+  if (secrets.length > 0) {
+    const identity = secrets.join('\u0000');
+    credentials = labels.get(identity) ?? labels.size + 1;
+    labels.set(identity, credentials);
+  }
   return {
     method: init.method.toUpperCase(),
     url: redactUrl(url, secrets),
     ...(body === undefined ? {} : { body: redact(body, secrets) }),
+    ...(credentials === undefined ? {} : { credentials }),
   };
 }
 
