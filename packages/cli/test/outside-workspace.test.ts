@@ -96,6 +96,15 @@ describe.runIf(enabled)('weft outside the workspace', () => {
     must('weft check', checked);
     expect(checked.stdout).toMatch(/0 failed/);
 
+    // The packed CLI scaffolds too (its templates ship in the tarball).
+    const packedInit = await exec(
+      join(app, 'node_modules/.bin/weft'),
+      ['init', '../notify-app', '--template', 'actions', '--from', packsDir],
+      { cwd: app },
+    );
+    must('packed weft init', packedInit);
+    expect(readFileSync(join(dir, 'notify-app/src/app.ts'), 'utf8')).toContain("'send-message'");
+
     const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
     console.log(
       `outside-workspace: ${Object.entries(timings)
