@@ -62,6 +62,8 @@ export function createDispatchApp(options: DispatchOptions = {}) {
     logo: {
       svg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path fill="#16a085" d="M2 4h20v14H2z"/><path fill="#fff" d="M2 4l10 8 10-8v2l-10 8L2 6z"/><path fill="#e67e22" d="M15 17l7 3-2-5z"/></svg>',
     },
+    // Which authentication depends on the deployment; the cast gives both one account type for
+    // the handlers, which read `account.token` through `checkToken` only.
     authentication: [authentication as ReturnType<typeof auth.none>],
     actions: {
       'send-email': {
