@@ -27,7 +27,8 @@ const servers: Server[] = [];
 afterAll(async () => {
   for (const server of servers) await server.stop();
   rmSync(dir, { recursive: true, force: true });
-});
+  // Stopping the servers and removing an npm-installed tree takes seconds on a loaded machine.
+}, 120_000);
 
 describe.runIf(enabled)('weft outside the workspace', () => {
   it('packs, scaffolds, installs with npm, type-checks, tests and passes weft check', async () => {
