@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { benchPageScale } from './page-scale.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -107,3 +108,6 @@ try {
 } finally {
   child.kill();
 }
+
+// Core at scale: first and last page of a 1,000,000-row type, with and without resume().
+await benchPageScale();

@@ -33,7 +33,11 @@ export function createRouter(
   const logger = options.logger ?? jsonLogger();
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const router = express.Router();
-  const kit: RouteKit = { router, app, options: { logger } };
+  const kit: RouteKit = {
+    router,
+    app,
+    options: { logger, replayWarningPages: options.replayWarningPages },
+  };
 
   router.use(requestLog(logger));
   mountWebhookPreProcess(kit, bodyLimit);

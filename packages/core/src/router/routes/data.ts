@@ -1,5 +1,6 @@
 import { BadRequestError, NotFoundError, WeftError } from '../../errors/errors.js';
 import { BadItemError, cutPage } from '../../paging/cut-page.js';
+import { sendPage } from '../../paging/send-page.js';
 import { decodePageState, encodePageState } from '../../paging/page-state.js';
 import { PROTOCOL_PATHS, dataRequest } from '../../protocol/index.js';
 import { checkAccount, checkFilter } from '../boundary.js';
@@ -63,13 +64,18 @@ export function mountData({ router, app, options }: RouteKit): void {
         if (error instanceof BadItemError) throw new WeftError(error.message);
         throw error;
       }
-      return {
-        items: page.items,
-        pagination: page.next
-          ? { hasNext: true, nextPageConfig: encodePageState(type.id, page.next) }
-          : { hasNext: false },
-        synchronizationType: mode,
-      };
+      const served = { type, state, page, log: scope.log, operationId: body.operationId };
+      return sendPage(
+        res,
+        { ...served, replayWarningPages: options.replayWarningPages },
+        {
+          items: page.items,
+          pagination: page.next
+            ? { hasNext: true, nextPageConfig: encodePageState(type.id, page.next) }
+            : { hasNext: false },
+          synchronizationType: mode,
+        },
+      );
     }),
   );
 }

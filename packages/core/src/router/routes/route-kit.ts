@@ -6,5 +6,5 @@ import type { CompiledApp } from '../../startup/compile-app.js';
 export interface RouteKit {
   router: Router;
   app: CompiledApp;
-  options: { logger: Logger };
+  options: { logger: Logger; replayWarningPages?: number | false | undefined };
 }
