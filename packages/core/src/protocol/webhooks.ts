@@ -7,7 +7,7 @@ export type Webhook = z.infer<typeof webhook>;
 
 /** Request of `POST /api/v1/synchronizer/webhooks` (install, update and reinstall). */
 export const webhookInstallRequest = z.looseObject({
-  types: z.array(z.string()).optional(),
+  types: z.array(z.string()).nullish(),
   filter: jsonObject.nullish(),
   account: jsonObject.nullish(),
   webhook: webhook.nullish(),
@@ -18,7 +18,7 @@ export const webhookInstallResponse = z.looseObject({ id: z.string().min(1), eve
 
 /** Request of `DELETE /api/v1/synchronizer/webhooks`. */
 export const webhookDeleteRequest = z.looseObject({
-  types: z.array(z.string()).optional(),
+  types: z.array(z.string()).nullish(),
   filter: jsonObject.nullish(),
   account: jsonObject.nullish(),
   webhook: webhook,
@@ -38,7 +38,7 @@ export const webhookVerifyResponse = z.looseObject({ id: z.string().min(1) });
 export const webhookTransformRequest = z.looseObject({
   params: jsonObject.nullish(),
   payload: z.unknown(),
-  types: z.array(z.string()).optional(),
+  types: z.array(z.string()).nullish(),
   filter: jsonObject.nullish(),
   account: jsonObject.nullish(),
 });
