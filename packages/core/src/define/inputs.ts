@@ -54,6 +54,8 @@ interface DefaultValueOption<V> {
 interface InputBuilder<V, Extra = object> {
   (options: InputOptions & DefaultValueOption<V> & Extra & { optional: true }): InputField<V, true>;
   (options: InputOptions & DefaultValueOption<V> & Extra & { optional?: false }): InputField<V, false>;
+  /** Optional decided at run time (account-dependent filters): typed as required. */
+  (options: InputOptions & DefaultValueOption<V> & Extra & { optional: boolean }): InputField<V, boolean>;
 }
 
 interface ListExtra {
