@@ -15,7 +15,7 @@ import {
 import { configResponse, dataResponse, schemaResponse } from '../src/protocol/index.js';
 import { descriptorBase } from './fixtures/minimal.js';
 
-const seen: Array<{ where: string; account: unknown; filter?: unknown }> = [];
+const seen: Array<{ where: string; account: unknown; filter?: unknown; args?: unknown }> = [];
 
 const app = defineApp({
   id: 'fidelity',
@@ -108,7 +108,7 @@ const app = defineApp({
       name: 'Note',
       args: { text: arg.text({ name: 'Text' }) },
       run: ({ account, args }) => {
-        seen.push({ where: 'execute', account });
+        seen.push({ where: 'execute', account, args });
         if (args.text === 'fail') throw new Error('never');
       },
     },
@@ -278,6 +278,16 @@ describe('requests: everything the service sends is accepted', () => {
     for (const s of seen) expect(s.account).toMatchObject({ key: 'k', ...systemKeys });
     expect(seen[1]!.account).toMatchObject({ accountId: 'up-1' });
     expect(seen[1]!.filter).toEqual({ state: 'open' });
+  });
+
+  test('action arguments reach run as strings: numbers and booleans are converted, objects refused', async () => {
+    seen.length = 0;
+    expect((await running.execute('note', { text: 42 }, account)).status).toBe(200);
+    expect((await running.execute('note', { text: true }, account)).status).toBe(200);
+    expect(seen.map((s) => s.args)).toEqual([{ text: '42' }, { text: 'true' }]);
+    const refused = await running.execute('note', { text: ['a'] }, account);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ message: 'Argument "text" of action "note" must be text' });
   });
 
   test('an `auth` system key naming no authentication of the app is not a 401 by itself', async () => {
