@@ -295,3 +295,81 @@ describe('requests: everything the service sends is accepted', () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('webhooks as the real service calls them', () => {
+  test('install receives the events address; transform rows are serialised, account types included', async () => {
+    let installedAt: string | undefined;
+    const hooked = await testApp(
+      defineApp({
+        id: 'hooked',
+        name: 'Hooked',
+        ...descriptorBase,
+        authentication: [auth.none()],
+        sync: {
+          types: {
+            event: {
+              name: 'Event',
+              delta: true,
+              fields: { id: field.id(), name: field.text(), span: field.dateRange() },
+              async *data() {},
+            },
+          },
+          accountTypes: () => ({
+            extra: {
+              name: 'Extra',
+              delta: true,
+              fields: { id: field.id(), name: field.text(), done: field.bool() },
+              async *data() {},
+            },
+          }),
+          webhooks: {
+            install: async ({ url }) => {
+              installedAt = url;
+              return { id: 'wh', events: ['changed'] };
+            },
+            uninstall: async () => {},
+            verify: async () => 'wh',
+            transform: async () => ({
+              event: [{ id: 'e1', name: 'Launch', span: { start: '2026-01-01', end: '2026-01-02' } }],
+              extra: [{ id: 'x1', name: 'X', done: true }],
+            }),
+          },
+        },
+      }),
+    );
+    try {
+      const install = await hooked.post(PROTOCOL_PATHS.webhooks, {
+        types: ['event'],
+        filter: {},
+        account: { auth: 'none', _id: 'a1', app: 'hooked', owner: 'u1', name: 'Public' },
+        webhook: null,
+        url: 'https://service.example.com/hooks/abc',
+      });
+      expect(install.status).toBe(200);
+      expect(installedAt).toBe('https://service.example.com/hooks/abc');
+      const transform = await hooked.post(PROTOCOL_PATHS.webhooksTransform, {
+        params: {},
+        payload: {},
+        types: ['event', 'extra'],
+        filter: {},
+        account: {},
+      });
+      expect(transform.status).toBe(200);
+      expect(transform.body).toEqual({
+        data: {
+          event: [
+            {
+              id: 'e1',
+              name: 'Launch',
+              span: '{"start":"2026-01-01","end":"2026-01-02"}',
+              __syncAction: 'SET',
+            },
+          ],
+          extra: [{ id: 'x1', name: 'X', done: 'true', __syncAction: 'SET' }],
+        },
+      });
+    } finally {
+      await hooked.close();
+    }
+  });
+});

@@ -13,6 +13,11 @@ interface WebhookBaseContext<A, F> {
 export interface WebhookInstallContext<A, F> extends WebhookBaseContext<A, F> {
   /** The webhook installed earlier, on update and reinstall; null on a first install. */
   webhook: Webhook | null;
+  /**
+   * Where the third party must send events: register this address with it. Sent by the service;
+   * undefined when a caller leaves it out.
+   */
+  url: string | undefined;
 }
 
 export interface WebhookDeleteContext<A, F> extends WebhookBaseContext<A, F> {

@@ -11,6 +11,8 @@ export const webhookInstallRequest = z.looseObject({
   filter: jsonObject.nullish(),
   account: jsonObject.nullish(),
   webhook: webhook.nullish(),
+  /** Where the third party must send its events (the real service sends it; the spec does not show it). */
+  url: z.string().nullish(),
 });
 export type WebhookInstallRequest = z.infer<typeof webhookInstallRequest>;
 
