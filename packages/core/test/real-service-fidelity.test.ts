@@ -325,7 +325,7 @@ describe('webhooks as the real service calls them', () => {
           webhooks: {
             install: async ({ url }) => {
               installedAt = url;
-              return { id: 'wh', events: ['changed'] };
+              return { id: 'wh', events: ['changed'], workspaceId: 'ws-1' };
             },
             uninstall: async () => {},
             verify: async () => 'wh',
@@ -346,6 +346,7 @@ describe('webhooks as the real service calls them', () => {
         url: 'https://service.example.com/hooks/abc',
       });
       expect(install.status).toBe(200);
+      expect(install.body).toEqual({ id: 'wh', events: ['changed'], workspaceId: 'ws-1' });
       expect(installedAt).toBe('https://service.example.com/hooks/abc');
       const transform = await hooked.post(PROTOCOL_PATHS.webhooksTransform, {
         params: {},
