@@ -284,3 +284,35 @@ describe('account-dependent filters', () => {
     expect(res.body.message).toContain('accountFilters.bad.name');
   });
 });
+
+describe('the account cache and abandoned requests', () => {
+  test('a request sharing a call with an abandoned request asks again instead of failing with it', async () => {
+    let calls = 0;
+    const app = defineApp({
+      id: 'shared',
+      name: 'Shared',
+      ...descriptorBase,
+      authentication: [auth.none()],
+      sync: {
+        types: {},
+        async accountTypes({ signal }) {
+          calls += 1;
+          if (calls === 1) {
+            // The first call hangs until its request is abandoned.
+            await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+          }
+          return { t: { name: 'T', fields: { id: field.id(), name: field.text() }, async *data() {} } };
+        },
+      },
+    });
+    const resolver = compileApp(app as never).accountConfig;
+    const first = new AbortController();
+    const second = new AbortController();
+    const abandoned = resolver.types({}, {}, { signal: first.signal, log: silentLogger });
+    const waiting = resolver.types({}, {}, { signal: second.signal, log: silentLogger });
+    first.abort(new Error('The service closed the connection'));
+    await expect(abandoned).rejects.toThrow('The service closed the connection');
+    expect([...(await waiting).keys()]).toEqual(['t']);
+    expect(calls).toBe(2);
+  });
+});
