@@ -71,14 +71,15 @@ describe('calendar-feed: the embedded feeds', () => {
     // Weekly on Thursdays through 2026 (52), less the two EXDATEs at Christmas and New Year's Eve.
     const officeHours = community.filter((e) => e.seriesId === 'office-hours@community.weft.example');
     expect(officeHours).toHaveLength(50);
-    expect(officeHours.every((e) => e.recurring)).toBe(true);
+    // text/boolean values go on the wire as the strings the service reads as booleans.
+    expect(officeHours.every((e) => e.recurring === 'true')).toBe(true);
     expect(officeHours.some((e) => e.start.startsWith('2026-12-24'))).toBe(false);
     // 16:00 Berlin is 15:00Z in winter and 14:00Z in summer (VTIMEZONE rules).
     expect(officeHours[0]).toMatchObject({
       id: 'community:office-hours@community.weft.example/2026-01-08T15:00:00.000Z',
       start: '2026-01-08T15:00:00.000Z',
       end: '2026-01-08T16:00:00.000Z',
-      allDay: false,
+      allDay: 'false',
     });
     expect(officeHours.find((e) => e.start.startsWith('2026-07-02'))?.start).toBe('2026-07-02T14:00:00.000Z');
     // The RECURRENCE-ID override moves one instance and renames it; the id stays the instance's.
@@ -90,8 +91,8 @@ describe('calendar-feed: the embedded feeds', () => {
 
     const christmas = holidays.filter((e) => e.name === 'Christmas Day and Boxing Day');
     expect(christmas.map((e) => [e.start, e.end, e.allDay])).toEqual([
-      ['2026-12-25', '2026-12-27', true],
-      ['2027-12-25', '2027-12-27', true],
+      ['2026-12-25', '2026-12-27', 'true'],
+      ['2027-12-25', '2027-12-27', 'true'],
     ]);
   });
 
@@ -105,7 +106,7 @@ describe('calendar-feed: the embedded feeds', () => {
       calendar: 'community',
       start: '2026-02-12T09:00:00.000Z',
       end: '2026-02-12T15:00:00.000Z',
-      allDay: false,
+      allDay: 'false',
       location: 'Impact Hub Munich, Gotzinger Str. 8, 81371 München',
       description:
         'A hands-on day: define an app, sync a REST API, pass the conformance kit. Bring a laptop with Node 20.',
@@ -113,7 +114,7 @@ describe('calendar-feed: the embedded feeds', () => {
       categories: ['Workshop', 'Training'],
       status: 'Confirmed',
       organizer: null,
-      recurring: false,
+      recurring: 'false',
       seriesId: 'workshop-first-app@community.weft.example',
       updatedAt: '2026-01-15T09:00:00.000Z',
     });
