@@ -44,7 +44,8 @@ export class Context {
 
   constructor(
     readonly baseUrl: string,
-    readonly timeoutMs: number,
+    /** Raised once `GET /` announced the app's own time limit. */
+    public timeoutMs: number,
     private readonly onProgress?: (event: ProgressEvent) => void,
   ) {}
 
@@ -191,6 +192,21 @@ export function errorAnswerProblem(
       : `the error body has no string \`message\`: ${show(ex.json)}`;
   }
   return undefined;
+}
+
+/**
+ * For probes of unusual input: what fails whatever the status — no answer in time, or an error
+ * answer whose body is not JSON `{message}`. Undefined when the app answered properly.
+ */
+export function probeProblem(ex: Exchange): string | undefined {
+  if (ex.failure) return ex.failure;
+  if ((ex.status ?? 0) >= 400) return errorAnswerProblem(ex, () => true, 'an error status with {message}');
+  return undefined;
+}
+
+/** `: "the message"` of an error answer, for reasons. */
+export function messageOf(ex: Exchange): string {
+  return isPlainObject(ex.json) && typeof ex.json.message === 'string' ? `: ${show(ex.json.message)}` : '';
 }
 
 /** Why an answer is not a 2xx JSON answer, or undefined. */

@@ -67,7 +67,8 @@ export function formatReport(report: ConformanceReport, options: FormatOptions =
     for (const [typeId, s] of types) lines.push(formatSync(typeId, s));
   }
   const { passed, failed, warned, skipped } = report.summary;
-  const counts = `${passed} passed, ${failed} failed, ${warned} warned${skipped ? `, ${skipped} skipped` : ''}`;
-  lines.push('', paint(color, failed ? '31;1' : '32;1', counts));
+  const strict = report.strict ? ' (strict: warnings fail)' : '';
+  const counts = `${passed} passed, ${failed} failed, ${warned} warned${skipped ? `, ${skipped} skipped` : ''}${strict}`;
+  lines.push('', paint(color, report.ok ? '32;1' : '31;1', counts));
   return lines.join('\n');
 }
