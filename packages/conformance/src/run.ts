@@ -137,9 +137,10 @@ export async function runConformance(
         : { authenticationId, fields: account ?? {} },
     );
 
-    let syncTypes: string[] | undefined;
+    let syncTypes: string[] = [];
     let syncFilter: Record<string, unknown> = {};
-    if (info.integration && (await confirmIntegration(ctx, info, stored))) {
+    const integration = info.integration && (await confirmIntegration(ctx, info, stored));
+    if (integration) {
       ctx.progress({ kind: 'group', group: 'config' });
       const config = await checkConfig(ctx, stored);
       await checkConfigProbes(ctx);
@@ -228,7 +229,7 @@ export async function runConformance(
     await checkOAuth(ctx, declared);
 
     ctx.progress({ kind: 'group', group: 'errors' });
-    if (syncTypes) await checkSyncErrors(ctx, syncTypes, syncFilter, stored);
+    if (integration) await checkSyncErrors(ctx, syncTypes, syncFilter, stored);
     if (info.automations) await checkActionErrors(ctx, stored);
   }
   ctx.finishGlobalChecks();

@@ -171,6 +171,8 @@ const cases: FaultCase[] = [
   { fault: 'data-absent-pagination-500', id: 'data.absent-keys' },
   { fault: 'stateful-paging', id: 'data.resume' },
   { fault: 'action-missing-args-200', id: 'actions.missing-args' },
+  // Input the service never sends still needs an answer in time.
+  { fault: 'unknown-type-hang', id: 'errors.unknown-type', options: { timeoutMs: 500 } },
 ];
 
 describe('each broken variant of the reference app', () => {
