@@ -38,6 +38,12 @@ function formatSync(typeId: string, s: TypeSyncReport): string {
 export function formatReport(report: ConformanceReport, options: FormatOptions = {}): string {
   const color = options.color ?? false;
   const lines: string[] = [`weft-conformance ${report.url} (${(report.durationMs / 1000).toFixed(2)} s)`];
+  if (report.appTimeLimitMs !== undefined) {
+    const ms = (n: number) => `${n.toLocaleString('en-US')} ms`;
+    lines.push(
+      `time limit per request ${ms(report.timeoutMs)}: longer than the app's own ${ms(report.appTimeLimitMs)}, so its 504 tryLater is seen`,
+    );
+  }
   let group = '';
   for (const check of report.checks) {
     if (check.group !== group) {

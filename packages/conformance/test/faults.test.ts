@@ -159,20 +159,20 @@ const cases: FaultCase[] = [
   // The probes of what real apps hung or crashed on.
   { fault: 'logo-png', id: 'logo.response' },
   { fault: 'validate-empty-500', id: 'validate.empty-fields' },
-  { fault: 'validate-partial-hang', id: 'validate.partial-fields', options: { timeoutMs: 500 } },
+  { fault: 'validate-partial-hang', id: 'validate.partial-fields', options: { timeoutMs: 1000 } },
   { fault: 'validate-refuses-system-keys', id: 'validate.stored-account' },
   { fault: 'config-no-account-500', id: 'config.no-account' },
   { fault: 'config-empty-account-html', id: 'config.empty-account', also: ['errors.json-body'] },
   { fault: 'schema-absent-filter-500', id: 'schema.absent-filter' },
   { fault: 'workflow-two-defaults', id: 'schema.options' },
   { fault: 'select-duplicate-options', id: 'schema.options' },
-  { fault: 'datalist-not-datalist-hang', id: 'datalist.not-datalist', options: { timeoutMs: 500 } },
+  { fault: 'datalist-not-datalist-hang', id: 'datalist.not-datalist', options: { timeoutMs: 1000 } },
   { fault: 'datalist-absent-depends-on-500', id: 'datalist.absent-depends-on' },
   { fault: 'data-absent-pagination-500', id: 'data.absent-keys' },
   { fault: 'stateful-paging', id: 'data.resume' },
   { fault: 'action-missing-args-200', id: 'actions.missing-args' },
   // Input the service never sends still needs an answer in time.
-  { fault: 'unknown-type-hang', id: 'errors.unknown-type', options: { timeoutMs: 500 } },
+  { fault: 'unknown-type-hang', id: 'errors.unknown-type', options: { timeoutMs: 1000 } },
 ];
 
 describe('each broken variant of the reference app', () => {

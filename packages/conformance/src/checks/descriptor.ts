@@ -74,7 +74,9 @@ export async function checkDescriptor(ctx: Context): Promise<DescriptorInfo | un
   const automations = rolesGuessed ? declaredActions : responsible.automations === true;
   if (rolesGuessed) {
     ctx.skip('descriptor.responsible-for', {
-      reason: `\`responsibleFor\` missing; roles taken from the endpoints: ${declaredActions ? 'actions listed, ' : ''}config asked`,
+      reason: declaredActions
+        ? '`responsibleFor` missing: checked as an external-action app (`actions` is not empty), and as an integration app when `config` answers'
+        : '`responsibleFor` missing: checked as an integration app',
     });
   } else if (!integration && !automations && responsible.dataImport === true) {
     ctx.pass('descriptor.responsible-for', {
