@@ -18,6 +18,8 @@ describe('README', () => {
     expect(cells, `no table row for ${id}`).toBeDefined();
     // The rule column says when the check fails and when it only warns.
     expect(cells?.[0]).toMatch(/\*\*(fail|warn)\*\*/);
+    // And why: what the real service does.
+    expect(cells?.[1], `no reason for ${id}`).not.toBe('');
   });
 
   it('documents no id the kit does not have', () => {
