@@ -90,6 +90,8 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
   const cause = err?.cause?.code ?? err?.cause?.message;
+  if (cause === 'UND_ERR_SOCKET' || cause === 'ECONNRESET')
+    return `the app closed the connection without an answer (${cause})`;
   return `request failed: ${err?.message ?? String(error)}${cause ? ` (${cause})` : ''}`;
 }
 

@@ -295,6 +295,27 @@ describe('an app that is not there', () => {
   });
 });
 
+describe('an app that goes away during the run', () => {
+  it('says once that it stopped accepting connections, names the request it died on, and stops asking', async () => {
+    const report = await runAgainst({ fault: 'crash-on-config-no-account' });
+    const probe = report.checks.find((c) => c.id === 'config.no-account')!;
+    expect(probe.status).toBe('fail');
+    const later = report.checks.filter((c) => c.status === 'fail' && c.id !== 'config.no-account');
+    expect(later.length).toBeGreaterThan(0);
+    for (const check of later) {
+      expect(check.reason).toContain(
+        'the app stopped accepting connections during the run (ECONNREFUSED): did it crash?',
+      );
+      expect(check.reason).toContain('It gave no answer to POST /api/v1/synchronizer/config {}');
+    }
+    // Requests after the crash are not sent: the app saw nothing after the fatal one.
+    const fatal = report.requests.findIndex(
+      (r) => r.path === '/api/v1/synchronizer/config' && JSON.stringify(r.body) === '{}',
+    );
+    expect(fatal).toBe(report.requests.length - 1);
+  });
+});
+
 interface QuirkCase {
   quirk: Quirk;
   /** The only checks that may warn. */
