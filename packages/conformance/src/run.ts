@@ -17,6 +17,7 @@ import { checkRelations, type PhaseResult, type SyncEnv, syncType } from './chec
 import { checkValidate } from './checks/validate.js';
 import { checkWebhooks } from './checks/webhooks.js';
 import { Context, jsonAnswerProblem } from './context.js';
+import { secretValues } from './secrets.js';
 import { resolveDateFilters } from './date-filter.js';
 import { ConformanceOptionsError } from './errors.js';
 import type {
@@ -47,21 +48,6 @@ const GROUP_ORDER: CheckGroup[] = [
   'oauth',
   'errors',
 ];
-
-const SECRET_KEY = /pass|secret|token|key|auth|credential|session|cookie/i;
-
-/** Account values that must not appear in the report: password fields and secret-looking keys. */
-function secretValues(account: Record<string, unknown> | undefined, info: DescriptorInfo): unknown[] {
-  if (!account) return [];
-  const passwordFields = new Set(
-    info.authentications.flatMap((a) =>
-      a.fields.filter((f) => f.type === 'password').map((f) => String(f.id)),
-    ),
-  );
-  return Object.entries(account)
-    .filter(([key]) => passwordFields.has(key) || SECRET_KEY.test(key))
-    .map(([, value]) => value);
-}
 
 /**
  * The per-request limit once the app announced its own: a little longer than the app's, so that

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppUnreachableError, runConformance } from '../src/index.js';
-import { ACCOUNT, type Fault, type Quirk } from './fixtures/reference-app.js';
+import { ACCOUNT, type Fault, type Quirk, SESSION_TOKEN } from './fixtures/reference-app.js';
 import { runAgainst, withStatus } from './helpers.js';
 
 describe('the reference app', () => {
@@ -70,6 +70,7 @@ describe('the reference app', () => {
       owner: expect.stringMatching(/^[0-9a-f]{24}$/),
       name: 'Conformance tester',
       ...ACCOUNT,
+      sessionToken: SESSION_TOKEN,
     });
     const stored = report.requests.filter((r) => r.path === '/validate')[1]!;
     expect((stored.body as { fields: unknown }).fields).toEqual(
@@ -269,6 +270,9 @@ describe('secrets', () => {
     expect(check.request?.body).toContain('"apiKey":"***","region":"eu"');
     const { requests: _, ...rest } = report;
     expect(JSON.stringify(rest)).not.toContain('"secret"');
+    // Nor what /validate returned under a secret-looking key (a refreshed token).
+    expect(check.request?.body).toContain('"sessionToken":"***"');
+    expect(JSON.stringify(rest)).not.toContain(SESSION_TOKEN);
   });
 });
 

@@ -1,6 +1,7 @@
 import { PROTOCOL_PATHS, validateResponse } from '@weft/core/protocol';
 import { serviceAccount } from '../account.js';
 import { type Context, errorAnswerProblem, formatIssues, jsonAnswerProblem } from '../context.js';
+import { secretValues } from '../secrets.js';
 import { isPlainObject } from '../util.js';
 import { declaredFields, INVALID_VALUE } from './auth-fields.js';
 import type { DescriptorInfo } from './descriptor.js';
@@ -40,6 +41,8 @@ async function checkGivenAccount(
   }
   // At account setup the service sends the form's values only.
   const ex = await ctx.call('POST', PROTOCOL_PATHS.validate, { id: authenticationId, fields: account ?? {} });
+  // What /validate returns is stored with the account: a refreshed token is as secret as the key.
+  if (isPlainObject(ex.json)) ctx.addSecrets(secretValues(ex.json, info));
   let problem = jsonAnswerProblem(ex);
   if (!problem) {
     const parsed = validateResponse.safeParse(ex.json);
