@@ -16,6 +16,10 @@ export interface Exchange {
   isJson: boolean;
   /** Why there is no answer: a timeout or a connection failure. */
   failure?: string;
+  /** Set when nothing listens at the address (connection refused, unknown host): the error code. */
+  unreachable?: string;
+  /** Response headers the kit reads (lower-case names). */
+  headers?: Record<string, string>;
   ms: number;
 }
 
@@ -24,6 +28,15 @@ export interface RequestOptions {
   rawBody?: string;
   timeoutMs: number;
 }
+
+/**
+ * Header of `GET /` with the app's own handler time limit in ms (apps built with weft's core send
+ * it). The kit then waits longer than that, so the app's 504 `tryLater` is seen, not "no answer".
+ */
+export const TIME_LIMIT_HEADER = 'x-weft-time-limit';
+
+/** Connection errors that mean nothing listens at the address, as opposed to an app that misbehaves. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** Sends one request with a hard time limit; never throws. */
 export async function send(
@@ -53,6 +66,8 @@ export async function send(
     if (contentType) exchange.contentType = contentType;
     const location = response.headers.get('location');
     if (location) exchange.location = location;
+    const timeLimit = response.headers.get(TIME_LIMIT_HEADER);
+    if (timeLimit) exchange.headers = { [TIME_LIMIT_HEADER]: timeLimit };
     exchange.text = await response.text();
     if (exchange.text.length > 0) {
       try {
@@ -64,6 +79,8 @@ export async function send(
     }
   } catch (error) {
     exchange.failure = describeFailure(error, options.timeoutMs);
+    const code = (error as { cause?: { code?: unknown } })?.cause?.code;
+    if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) exchange.unreachable = code;
   }
   exchange.ms = performance.now() - started;
   return exchange;
@@ -73,6 +90,8 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
   const cause = err?.cause?.code ?? err?.cause?.message;
+  if (cause === 'UND_ERR_SOCKET' || cause === 'ECONNRESET')
+    return `the app closed the connection without an answer (${cause})`;
   return `request failed: ${err?.message ?? String(error)}${cause ? ` (${cause})` : ''}`;
 }
 

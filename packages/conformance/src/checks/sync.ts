@@ -1,9 +1,26 @@
-import { dataResponse, PROTOCOL_PATHS, SYNC_ACTION_FIELD, synchronizationType } from '@weft/core/protocol';
+import {
+  dataPagination,
+  dataResponse,
+  PROTOCOL_PATHS,
+  SYNC_ACTION_FIELD,
+  synchronizationType,
+} from '@weft/core/protocol';
 import type { CheckId } from '../catalog.js';
 import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
 import type { Exchange } from '../http.js';
 import { isPlainObject, plural, show, sleep, stableStringify } from '../util.js';
-import type { FieldInfo, SchemaInfo } from './schema.js';
+import { type PageDigest, pageDigest } from './page-digest.js';
+import type { SchemaInfo } from './schema.js';
+import { judgeValue } from './values.js';
+
+/**
+ * A data page as the service reads it: only `items` is required. Without `pagination` there is
+ * no next page; without `synchronizationType` the sync is full.
+ */
+export const servicePage = dataResponse.extend({
+  pagination: dataPagination.nullish(),
+  synchronizationType: synchronizationType.optional(),
+});
 
 export type Phase = 'data' | 'delta';
 type Row = Record<string, unknown>;
@@ -49,6 +66,8 @@ interface Finding {
 /** Problems found while reading the pages of one type, emitted as one check per id at the end. */
 class Findings {
   readonly map = new Map<Suffix, Finding>();
+  /** Reasons recorded with a pass: what the kit assumed, as the service does. */
+  readonly notes = new Map<Suffix, string>();
   add(suffix: Suffix, status: 'fail' | 'warn', reason: string, ex?: Exchange): void {
     let f = this.map.get(suffix);
     if (!f) {
@@ -72,7 +91,8 @@ export interface SyncEnv {
   types: string[];
   schema: SchemaInfo | undefined;
   filter: Record<string, unknown>;
-  account: Record<string, unknown> | undefined;
+  /** The account as the service sends it (system keys included). */
+  account: Record<string, unknown>;
   maxPages: number;
   operationId: string;
 }
@@ -92,60 +112,39 @@ export interface PhaseResult {
   sawDelta: boolean;
   /** Relation field id -> referenced ids (data phase only). */
   relationRefs: Map<string, string[]>;
+  /** Data phase: every page reached through a `nextPageConfig`, with digests of its rows. */
+  resumable: PageDigest[];
 }
 
-/** Why a value does not fit its field, or undefined. */
-export function valueProblem(field: FieldInfo, value: unknown): string | undefined {
-  if (value === null || value === undefined) return undefined;
-  const scalarId = (v: unknown) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
-  if (field.relation) {
-    if (field.relation.cardinality === 'many-to-many') {
-      return Array.isArray(value) && value.every(scalarId)
-        ? undefined
-        : `many-to-many relation needs an array of ids, got ${show(value, 60)}`;
-    }
-    return scalarId(value)
-      ? undefined
-      : `${field.relation.cardinality} relation needs a single id, got ${show(value, 60)}`;
+/** The body of a data request, as the service sends it. */
+export function dataBody(
+  env: SyncEnv,
+  typeId: string,
+  pagination: unknown,
+  lastSynchronizedAt: string | null,
+): Record<string, unknown> {
+  return {
+    requestedType: typeId,
+    types: env.types,
+    filter: env.filter,
+    account: env.account,
+    pagination,
+    lastSynchronizedAt,
+    operationId: env.operationId,
+  };
+}
+
+/**
+ * Sends a data request; an error answer with `tryLater: true` is retried twice after a short
+ * back-off, as the service retries the page later. `tryLater` is set when it still says so.
+ */
+export async function fetchPage(ctx: Context, body: unknown): Promise<{ ex: Exchange; tryLater: boolean }> {
+  let ex = await ctx.call('POST', PROTOCOL_PATHS.data, body);
+  for (let attempt = 1; attempt <= TRY_LATER_RETRIES && isTryLaterError(ex); attempt++) {
+    await sleep(retryDelay(ex, attempt));
+    ex = await ctx.call('POST', PROTOCOL_PATHS.data, body);
   }
-  switch (field.type) {
-    case 'id':
-      return scalarId(value) ? undefined : `an id must be a string or number, got ${show(value, 60)}`;
-    case 'text': {
-      if (typeof value === 'string') return undefined;
-      if (field.subType === 'boolean' && typeof value === 'boolean') return undefined;
-      if (
-        (field.subType === 'date-range' ||
-          field.subType === 'date-time-range' ||
-          field.subType === 'location') &&
-        isPlainObject(value)
-      ) {
-        return undefined;
-      }
-      return `text needs a string, got ${show(value, 60)}`;
-    }
-    case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value))
-        return `number needs a JSON number, got ${show(value, 60)}`;
-      if (field.subType === 'integer' && !Number.isInteger(value))
-        return `integer needs a whole number, got ${value}`;
-      return undefined;
-    case 'date':
-      if (field.subType === 'date-range' || field.subType === 'date-time-range') {
-        return isPlainObject(value) && isIsoDate(value.start) && isIsoDate(value.end)
-          ? undefined
-          : `${field.subType} needs {start, end} ISO 8601 strings, got ${show(value, 60)}`;
-      }
-      return isIsoDate(value) ? undefined : `date needs an ISO 8601 string, got ${show(value, 60)}`;
-    case 'array[text]': {
-      if (!Array.isArray(value)) return `array[text] needs an array, got ${show(value, 60)}`;
-      const files = field.subType === 'file' || field.subType === 'files';
-      const bad = value.find((v) => !(typeof v === 'string' || (files && isPlainObject(v))));
-      return bad === undefined ? undefined : `array[text] needs strings, found ${show(bad, 60)}`;
-    }
-    default:
-      return undefined;
-  }
+  return { ex, tryLater: isTryLaterError(ex) };
 }
 
 function rowLabel(item: Row, page: number, index: number): string {
@@ -175,12 +174,16 @@ export async function syncType(
     removed: 0,
     sawDelta: false,
     relationRefs: new Map(),
+    resumable: [],
   };
-  const relationFields = fields ? [...fields.values()].filter((f) => f.relation) : [];
+  // Native relations point at the workspace's users, not at synced rows: no coverage for them.
+  const relationFields = fields ? [...fields.values()].filter((f) => f.relation && !f.relation.native) : [];
   for (const f of relationFields) result.relationRefs.set(f.id, []);
   const firstPageOf = new Map<string, number>();
   const seenConfigs = new Map<string, number>();
   const unknownKeys = new Set<string>();
+  // A warning about a value is the same for every row: reported once per field.
+  const warnedFields = new Set<string>();
   let pagination: unknown = null;
   let answered = false;
   let received = false;
@@ -189,21 +192,8 @@ export async function syncType(
 
   for (;;) {
     const page = result.pages + 1;
-    const body = {
-      requestedType: typeId,
-      types: env.types,
-      filter: env.filter,
-      account: env.account ?? {},
-      pagination,
-      lastSynchronizedAt,
-      operationId: env.operationId,
-    };
-    let ex = await ctx.call('POST', PROTOCOL_PATHS.data, body);
-    for (let attempt = 1; attempt <= TRY_LATER_RETRIES && isTryLaterError(ex); attempt++) {
-      await sleep(retryDelay(ex, attempt));
-      ex = await ctx.call('POST', PROTOCOL_PATHS.data, body);
-    }
-    if (isTryLaterError(ex)) {
+    const { ex, tryLater } = await fetchPage(ctx, dataBody(env, typeId, pagination, lastSynchronizedAt));
+    if (tryLater) {
       findings.add(
         'response',
         'warn',
@@ -234,7 +224,7 @@ export async function syncType(
     }
     result.pages = page;
 
-    const parsed = dataResponse.safeParse(json);
+    const parsed = servicePage.safeParse(json);
     if (!parsed.success) {
       const bySuffix = new Map<Suffix, typeof parsed.error.issues>();
       for (const issue of parsed.error.issues) {
@@ -262,8 +252,17 @@ export async function syncType(
       break;
     }
 
+    if (json.pagination === undefined || json.pagination === null)
+      findings.notes.set(
+        'pagination',
+        `page ${page} has no \`pagination\`: taken as the last page, as the service does`,
+      );
+    if (json.synchronizationType === undefined && !findings.notes.has('sync-type'))
+      findings.notes.set('sync-type', 'no `synchronizationType`: taken as a full sync, as the service does');
     const syncType = synchronizationType.safeParse(json.synchronizationType);
     const pageType = syncType.success ? syncType.data : undefined;
+    if (phase === 'data' && pagination !== null)
+      result.resumable.push(pageDigest(pagination, json.items, page));
     if (pageType) {
       if (result.synchronizationType && result.synchronizationType !== pageType) {
         findings.add(
@@ -378,9 +377,18 @@ export async function syncType(
             continue;
           }
           if (isRemove) continue;
-          const bad = valueProblem(field, value);
-          if (bad)
-            findings.add('value-types', 'fail', `${label}, field \`${fieldId}\` (${field.type}): ${bad}`, ex);
+          const bad = judgeValue(field, value);
+          if (bad?.status === 'warn' && warnedFields.has(fieldId)) continue;
+          if (bad?.status === 'warn') warnedFields.add(fieldId);
+          if (bad) {
+            const kind = field.subType ? `${field.type}/${field.subType}` : field.type;
+            findings.add(
+              'value-types',
+              bad.status,
+              `${label}, field \`${fieldId}\` (${kind}): ${bad.reason}`,
+              ex,
+            );
+          }
         }
         if (phase === 'data' && !isRemove) {
           for (const f of relationFields) {
@@ -466,7 +474,8 @@ export async function syncType(
     } else if (SCHEMA_SUFFIXES.has(suffix) && !fields) {
       ctx.skip(id, { subject: typeId, reason: 'no usable schema for this type' });
     } else {
-      ctx.pass(id, { subject: typeId });
+      const note = findings.notes.get(suffix);
+      ctx.pass(id, note ? { subject: typeId, reason: note } : { subject: typeId });
     }
   }
   return result;
@@ -538,8 +547,4 @@ export function checkRelations(
     else ctx.pass('data.relations', { subject: typeId, reason: `resolved ${covered}` });
   }
   return coverage;
-}
-
-function isIsoDate(value: unknown): boolean {
-  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value));
 }
