@@ -23,7 +23,7 @@ export function mountData({ router, app, options }: RouteKit): void {
       if (!type) throw new NotFoundError(`Unknown type "${body.requestedType}"`);
       const account = checkAccount(app, body.account);
       const filter = checkFilter(app, body.filter);
-      const state = decodePageState(type.id, body.pagination);
+      const state = decodePageState(type.id, body.pagination, options.pageKeys);
       if (typeof state === 'string') throw new BadRequestError(state);
       // The app's own filter rules, before a sync starts; later pages reuse the checked filter.
       if (body.pagination == null) {
@@ -66,7 +66,7 @@ export function mountData({ router, app, options }: RouteKit): void {
       return {
         items: page.items,
         pagination: page.next
-          ? { hasNext: true, nextPageConfig: encodePageState(type.id, page.next) }
+          ? { hasNext: true, nextPageConfig: encodePageState(type.id, page.next, options.pageKeys) }
           : { hasNext: false },
         synchronizationType: mode,
       };

@@ -1,6 +1,7 @@
 import express from 'express';
 import { NotFoundError, WeftError } from '../../errors/errors.js';
 import { MARKER } from '../../define/markers.js';
+import { clip } from '../../logging/clip.js';
 import {
   PROTOCOL_PATHS,
   SYNC_ACTION_FIELD,
@@ -91,7 +92,7 @@ function toDeltaRows(app: CompiledApp, result: Record<string, ReadonlyArray<Reco
   const data: Record<string, Record<string, unknown>[]> = {};
   for (const [typeId, rows] of Object.entries(result ?? {})) {
     if (!app.types.has(typeId))
-      throw new NotFoundError(`The webhook transform produced unknown type "${typeId}"`);
+      throw new NotFoundError(`The webhook transform produced unknown type "${clip(typeId)}"`);
     data[typeId] = rows.map((row, index) => {
       if (row[MARKER] === 'remove') return { id: row.id, [SYNC_ACTION_FIELD]: 'REMOVE' };
       if (row.id === undefined || row.id === null) {
