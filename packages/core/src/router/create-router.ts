@@ -68,8 +68,9 @@ export function createRouter(
   mountResource(kit);
   mountExecute(kit);
   const oauth = createOAuthRouter(definition.authentication);
-  if (oauth) router.use(oauth);
+  // Before the OAuth router: a sub-router would answer OPTIONS itself, in plain text.
   router.use(wrongMethod([router, ...(oauth ? [oauth] : [])]));
+  if (oauth) router.use(oauth);
   router.use(protocolErrors(app, logger));
   return router;
 }
@@ -86,7 +87,8 @@ const securityHeaders: RequestHandler = (req, res, next) => {
 
 /**
  * A protocol path asked with a method it does not take (OPTIONS included): a JSON 405 with
- * `Allow`, instead of Express's plain-text OPTIONS answer or a misleading 404.
+ * `Allow`, instead of Express's plain-text OPTIONS answer or a misleading 404. A request with
+ * the right method passes on (to the OAuth router mounted after this).
  */
 function wrongMethod(routers: Router[]): RequestHandler {
   let allowed: Map<string, string[]> | undefined;
@@ -106,7 +108,8 @@ function wrongMethod(routers: Router[]): RequestHandler {
   return (req, res, next) => {
     allowed ??= collect();
     const methods = allowed.get(req.path);
-    if (!methods) {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (!methods || methods.includes(method)) {
       next();
       return;
     }

@@ -84,10 +84,7 @@ export async function startServer(
   const grace = options.shutdownGraceMs ?? envNumber('WEFT_SHUTDOWN_GRACE_MS') ?? 10_000;
   const app = createServer(definition, options);
   const server = createHttpServer(app);
-  server.maxConnections = options.maxConnections ?? envNumber('WEFT_MAX_CONNECTIONS') ?? 1_000;
-  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
-  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
-  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  hardenServer(server, options);
   const connections = trackConnections(server);
 
   try {
@@ -137,6 +134,43 @@ export async function startServer(
       await close();
     },
   };
+}
+
+/**
+ * Limits of a Node HTTP server serving an app: connection cap, explicit timeouts, and a JSON
+ * answer to requests Node's parser refuses (malformed, oversized headers), which Node answers
+ * in plain text otherwise.
+ */
+export function hardenServer(
+  server: Server,
+  options: Pick<
+    StartOptions,
+    'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'
+  > = {},
+): Server {
+  server.maxConnections = options.maxConnections ?? envNumber('WEFT_MAX_CONNECTIONS') ?? 1_000;
+  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // As Node's own handler: only when no answer has started on this socket.
+    const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (!socket.writable || error.code === 'ECONNRESET' || answering?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, text, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'Request headers are too large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'The request took too long to arrive']
+          : [400, 'Bad Request', 'Malformed HTTP request'];
+    const body = JSON.stringify({ message });
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
 }
 
 function listenFailure(name: string, host: string, port: number, error: NodeJS.ErrnoException): string {

@@ -7,3 +7,4 @@ export {
   type TestApp,
   type TestResponse,
 } from './test-app.js';
+export { fuzzApp, fuzzCases, judge, type FuzzCase, type FuzzOptions, type FuzzReport } from './fuzz.js';
