@@ -18,7 +18,12 @@ export function redactingLogger(
   secrets: readonly string[],
   secretKeys: Iterable<string> = [],
 ): Logger {
-  const clean = redactor(secrets);
+  // Built on the first log call: most requests never log from a handler.
+  let compiled: ((text: string) => string) | undefined;
+  const clean = (text: string): string => {
+    compiled ??= redactor(secrets);
+    return compiled(text);
+  };
   const extra = new Set(secretKeys);
   const scrub = (value: unknown, depth: number): unknown => {
     if (typeof value === 'string') return clean(clip(value, MAX_LOG_STRING));
