@@ -115,3 +115,43 @@ describe('start-up', () => {
     }
   }, 20_000);
 });
+
+describe('slow clients', () => {
+  test('a client trickling its headers is answered 408 JSON and disconnected', async () => {
+    const { startServer, silentLogger } = await import('../src/index.js');
+    const { trackerApp } = await import('./fixtures/tracker-app.js');
+    const running = await startServer(trackerApp(), {
+      port: 0,
+      host: '127.0.0.1',
+      announce: false,
+      logger: silentLogger,
+      pageKeys: ['k'],
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 1_000,
+    });
+    try {
+      const slow = connect(running.port, '127.0.0.1');
+      await once(slow, 'connect');
+      let received = '';
+      slow.on('data', (chunk: Buffer) => {
+        received += chunk.toString();
+      });
+      slow.on('error', () => {});
+      const closed = once(slow, 'close');
+      // One header byte every 100 ms, never finishing.
+      const header =
+        'POST /validate HTTP/1.1\r\nHost: app\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+      let i = 0;
+      const drip = setInterval(() => {
+        if (slow.writable && i < header.length) slow.write(header[i++]!);
+      }, 100);
+      await closed;
+      clearInterval(drip);
+      expect(received).toMatch(/^HTTP\/1\.1 408/);
+      expect(received).toContain('application/json');
+      expect(received).toContain('{"message":"The request took too long to arrive"}');
+    } finally {
+      await running.close();
+    }
+  }, 20_000);
+});

@@ -19,7 +19,9 @@ export function collectSecrets(source: unknown, extraKeys: Iterable<string> = []
   const extra = new Set(extraKeys);
   const found = new Set<string>();
   const visit = (value: unknown, depth: number): void => {
-    if (depth > 4 || value === null || typeof value !== 'object') return;
+    // Raw bodies (a webhook's bytes) hold no named fields: walking their indices would cost
+    // one entry per byte.
+    if (depth > 4 || value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return;
     for (const [key, inner] of Object.entries(value)) {
       if (typeof inner === 'string' && inner.length >= 4 && (extra.has(key) || isSecretKey(key))) {
         found.add(inner);

@@ -83,7 +83,9 @@ export async function startServer(
   const host = options.host ?? process.env.HOST ?? '0.0.0.0';
   const grace = options.shutdownGraceMs ?? envNumber('WEFT_SHUTDOWN_GRACE_MS') ?? 10_000;
   const app = createServer(definition, options);
-  const server = createHttpServer(app);
+  // Node enforces the header and request timeouts when it checks connections: every 30 s by
+  // default, which lets a slow client hold a connection for up to 40 s.
+  const server = createHttpServer({ connectionsCheckingInterval: 1_000 }, app);
   hardenServer(server, options);
   const connections = trackConnections(server);
 
