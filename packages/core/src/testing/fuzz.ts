@@ -183,6 +183,32 @@ function bodyFor(path: string, definition: AppDefinition, accounts: Record<strin
         ),
         account,
       });
+    case PROTOCOL_PATHS.oauth2Authorize:
+    case PROTOCOL_PATHS.oauth1Authorize:
+      return fc.record({
+        callback_uri: fc.oneof(fc.constant('https://service.example/cb'), hostile),
+        state: maybe(hostile),
+      });
+    case PROTOCOL_PATHS.oauth2AccessToken:
+      return fc.record({
+        code: fc.oneof(fc.string({ maxLength: 12 }), hostile),
+        state: maybe(hostile),
+        fields: fc.oneof(
+          fc.record({ callback_uri: fc.oneof(fc.constant('https://service.example/cb'), hostile) }),
+          hostile,
+        ),
+      });
+    case PROTOCOL_PATHS.oauth1AccessToken:
+      return fc.record({
+        oauth_verifier: fc.oneof(fc.string({ maxLength: 12 }), hostile),
+        fields: fc.oneof(
+          fc.record({
+            access_token: fc.string({ maxLength: 12 }),
+            access_secret: fc.string({ maxLength: 12 }),
+          }),
+          hostile,
+        ),
+      });
     default:
       return fc.record({
         account,
