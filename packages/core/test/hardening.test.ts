@@ -416,3 +416,39 @@ test('an upstream 401 message never carries the bearer token, in any encoding', 
     await upstream.close();
   }
 });
+
+describe('found by the fuzzer', () => {
+  test('OPTIONS on an OAuth path is a JSON 405, not the OAuth router plain-text answer', async () => {
+    const { kitchenSinkApp } = await import('./fixtures/kitchen-sink.js');
+    const server = createServer(kitchenSinkApp(), { logger: silentLogger, pageKeys: KEYS });
+    for (const path of ['/oauth2/v1/authorize', '/oauth1/v1/access_token']) {
+      const res = await request(server).options(path);
+      expect(res.status).toBe(405);
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      expect(res.headers.allow).toBe('POST');
+    }
+  });
+  test('a request Node cannot parse is answered in JSON', async () => {
+    const { connect } = await import('node:net');
+    const running = await startServer(trackerApp(), {
+      port: 0,
+      host: '127.0.0.1',
+      announce: false,
+      logger: silentLogger,
+      pageKeys: KEYS,
+    });
+    try {
+      const socket = connect(running.port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString();
+      });
+      socket.write('POST /validate HTTP/1.1\r\nHost: app\r\nContent-Length: nope\r\n\r\n');
+      await new Promise((resolve) => socket.once('close', resolve));
+      expect(received).toMatch(/^HTTP\/1\.1 400/);
+      expect(received).toContain('{"message":"Malformed HTTP request"}');
+    } finally {
+      await running.close();
+    }
+  });
+});
