@@ -24,12 +24,14 @@ export function redactingLogger(
     compiled ??= redactor(secrets);
     return compiled(text);
   };
+  // Redact, then clip: a cut through a secret would leave part of it readable. The first
+  // clip only bounds the work on a huge string; the final one is far inside it.
+  const cut = (text: string): string => clip(clean(clip(text, 65_536)), MAX_LOG_STRING);
   const extra = new Set(secretKeys);
   const scrub = (value: unknown, depth: number): unknown => {
-    if (typeof value === 'string') return clean(clip(value, MAX_LOG_STRING));
+    if (typeof value === 'string') return cut(value);
     if (value === null || typeof value !== 'object') return value;
-    if (value instanceof Error)
-      return { name: value.name, message: clean(clip(value.message, MAX_LOG_STRING)) };
+    if (value instanceof Error) return { name: value.name, message: cut(value.message) };
     if (depth >= MAX_DEPTH) return '[nested]';
     if (Array.isArray(value)) {
       const items = value.slice(0, MAX_KEYS).map((item) => scrub(item, depth + 1));
@@ -54,7 +56,7 @@ export function redactingLogger(
     (level: 'info' | 'warn' | 'error') =>
     (fields: Record<string, unknown>, message?: string): void => {
       const safe = scrub(fields ?? {}, 0) as Record<string, unknown>;
-      base[level](safe, message === undefined ? undefined : clean(clip(message, MAX_LOG_STRING)));
+      base[level](safe, message === undefined ? undefined : cut(message));
     };
   return { info: wrap('info'), warn: wrap('warn'), error: wrap('error') };
 }

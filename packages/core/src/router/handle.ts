@@ -117,9 +117,10 @@ function reportError(
       error instanceof Error
         ? {
             errorName: clip(error.name, 100),
-            stack: redact(clip(error.stack ?? error.message, 4_000), secrets),
+            // Redact before the final cut, so a secret is never left half-visible at the cut.
+            stack: clip(redact(clip(error.stack ?? error.message, 65_536), secrets), 4_000),
           }
-        : { thrown: redact(clip(String(error), 1_000), secrets) };
+        : { thrown: clip(redact(clip(String(error), 65_536), secrets), 1_000) };
     options.logger.error({ route: facts.route, ...detail }, 'unexpected error in handler');
   }
 }
