@@ -1,4 +1,5 @@
 import { BadRequestError, NotFoundError, WeftError } from '../../errors/errors.js';
+import { clip } from '../../logging/clip.js';
 import { BadItemError, cutPage } from '../../paging/cut-page.js';
 import { sendPage } from '../../paging/send-page.js';
 import { decodePageState, encodePageState } from '../../paging/page-state.js';
@@ -23,14 +24,14 @@ export function mountData({ router, app, options }: RouteKit): void {
       const resolver = app.accountConfig;
       const known = app.types.get(body.requestedType);
       // An unknown type is a 404 before the account is looked at, unless the account may define it.
-      if (!known && !resolver.hasTypes) throw new NotFoundError(`Unknown type "${body.requestedType}"`);
+      if (!known && !resolver.hasTypes) throw new NotFoundError(`Unknown type "${clip(body.requestedType)}"`);
       const account = checkAccount(app, body.account);
       const filter = resolver.hasFilters
         ? await resolver.checkFilter(account, body.filter, scope)
         : checkFilter(app, body.filter);
       const type = known ?? (await resolver.findType(body.requestedType, account, filter, scope));
-      if (!type) throw new NotFoundError(`Unknown type "${body.requestedType}"`);
-      const state = decodePageState(type.id, body.pagination);
+      if (!type) throw new NotFoundError(`Unknown type "${clip(body.requestedType)}"`);
+      const state = decodePageState(type.id, body.pagination, options.pageKeys);
       if (typeof state === 'string') throw new BadRequestError(state);
       // The app's own filter rules, before a sync starts; later pages reuse the checked filter.
       if (body.pagination == null) {
@@ -77,7 +78,7 @@ export function mountData({ router, app, options }: RouteKit): void {
         {
           items: type.serialize(page.items),
           pagination: page.next
-            ? { hasNext: true, nextPageConfig: encodePageState(type.id, page.next) }
+            ? { hasNext: true, nextPageConfig: encodePageState(type.id, page.next, options.pageKeys) }
             : { hasNext: false },
           synchronizationType: mode,
         },
