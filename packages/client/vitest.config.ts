@@ -1,0 +1,14 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'client',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Type tests (*.test-d.ts) are checked with this package's own tsconfig, not the whole repo's.
+    typecheck: {
+      enabled: true,
+      include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
+  },
+});
