@@ -16,6 +16,7 @@ import { entitiesApi } from './resources/entities.js';
 import { filesApi } from './resources/files.js';
 import { schemaApi } from './resources/schema-api.js';
 import { tokensApi } from './resources/tokens.js';
+import { usersApi } from './resources/users.js';
 import { viewsApi } from './resources/views.js';
 import { webhooksApi } from './resources/webhooks.js';
 import type { AnySchema, TypeName } from './schema-types.js';
@@ -129,6 +130,8 @@ export function createWorkspaceClient<S = AnySchema>(options: WorkspaceClientOpt
     views: viewsApi(ctx),
     webhooks: webhooksApi(ctx),
     tokens: tokensApi(ctx),
+    /** Local workspace only. */
+    users: usersApi(ctx),
   };
 }
 

@@ -18,3 +18,4 @@ export type { Webhook, WebhookRun } from './resources/webhooks.js';
 export type { AccessToken } from './resources/tokens.js';
 export type * from './schema-types.js';
 export { generateTypes, writeTypes } from './types-gen/generate-types.js';
+export { parseDelivery, type WebhookDelivery, type WebhookEffect } from './webhooks/delivery.js';

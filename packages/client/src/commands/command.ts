@@ -39,6 +39,13 @@ export function settle(element: unknown, command: Command, index: number, path: 
     const inner = typeof error === 'object' && error ? error.index : failure.index;
     if (typeof inner === 'number') innerPath = [...path, inner];
   }
+  // The local workspace prefixes an inner failure with `commands[<i>] (<name>): `, once per level.
+  let prefix = /^commands\[(\d+)\] \(([^)]*)\): /.exec(message);
+  while (prefix && innerPath.length <= path.length + 8) {
+    innerPath = [...innerPath, Number(prefix[1])];
+    message = message.slice(prefix[0].length);
+    prefix = /^commands\[(\d+)\] \(([^)]*)\): /.exec(message);
+  }
   const failedCommand = innerCommand(command, innerPath.slice(1));
   throw new WorkspaceError({
     kind: 'command',
