@@ -26,8 +26,11 @@ export interface WorkspaceClientOptions {
   url: string;
   /** API token, sent as `Authorization: Token <token>`. Never logged, never in errors. */
   token: string;
-  /** Requests per window for this token (default 3 per 1000 ms, the service's limit). */
-  rateLimit?: Partial<RateLimit>;
+  /**
+   * Requests per window for this token (default 3 per 1000 ms, the service's limit); `false` for
+   * no client-side budget (a local workspace started without a limit).
+   */
+  rateLimit?: Partial<RateLimit> | false;
   /**
    * Extra milliseconds added to the window so requests that travel at different speeds still
    * arrive within the limit (default 25).
@@ -49,12 +52,25 @@ export interface WorkspaceClientOptions {
   fetch?: typeof fetch;
 }
 
-export function createWorkspaceClient<S = AnySchema>(options: WorkspaceClientOptions) {
+/**
+ * A client for one workspace and token. Pass the interface `weft-types` generated as `S` to have
+ * type names, field names and values checked: `createWorkspaceClient<Workspace>({ url, token })`.
+ */
+export function createWorkspaceClient(options: WorkspaceClientOptions): WorkspaceClient<AnySchema>;
+export function createWorkspaceClient<S>(options: WorkspaceClientOptions): WorkspaceClient<S>;
+// The untyped overload comes first so that assigning to an annotated variable never makes the
+// compiler infer S from the (large) return type.
+export function createWorkspaceClient(options: WorkspaceClientOptions): any {
+  return buildClient(options);
+}
+
+function buildClient<S>(options: WorkspaceClientOptions) {
   const baseUrl = new URL(options.url.endsWith('/') ? options.url : `${options.url}/`);
   if (!options.token) throw new TypeError('createWorkspaceClient needs a token');
+  const rate = options.rateLimit === false ? { requests: Number.POSITIVE_INFINITY } : options.rateLimit;
   const limit: RateLimit = {
-    requests: options.rateLimit?.requests ?? 3,
-    perMs: (options.rateLimit?.perMs ?? 1000) + (options.safetyMarginMs ?? 25),
+    requests: rate?.requests ?? 3,
+    perMs: (rate?.perMs ?? 1000) + (options.safetyMarginMs ?? 25),
   };
   const budget = budgetFor(options.budgetStore ?? processBudgetStore(), baseUrl.origin, options.token, limit);
   const transport = new Transport({
@@ -135,4 +151,4 @@ export function createWorkspaceClient<S = AnySchema>(options: WorkspaceClientOpt
   };
 }
 
-export type WorkspaceClient<S = AnySchema> = ReturnType<typeof createWorkspaceClient<S>>;
+export type WorkspaceClient<S = AnySchema> = ReturnType<typeof buildClient<S>>;

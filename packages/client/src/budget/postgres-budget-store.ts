@@ -8,7 +8,7 @@ export interface PostgresBudgetStoreOptions {
   /** A pool to use (the store does not end it), or a connection string (the store owns it). */
   pool?: pg.Pool;
   connectionString?: string;
-  /** Table holding the windows; created when missing. Default `weft_client_rate_budget`. */
+  /** Table holding the windows (optionally `schema.table`); created when missing. Default `weft_client_rate_budget`. */
   table?: string;
 }
 
@@ -29,7 +29,8 @@ export class PostgresBudgetStore implements BudgetStore {
       throw new Error('PostgresBudgetStore needs a pool or a connectionString');
     }
     const table = options.table ?? 'weft_client_rate_budget';
-    if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new Error(`invalid table name ${JSON.stringify(table)}`);
+    if (!/^([a-z_][a-z0-9_]*\.)?[a-z_][a-z0-9_]*$/.test(table))
+      throw new Error(`invalid table name ${JSON.stringify(table)}`);
     this.#table = table;
   }
 

@@ -24,6 +24,8 @@ export class RateBudget {
 
   /** Resolves when the caller may send one request. */
   async acquire(signal?: AbortSignal): Promise<void> {
+    // No limit: nothing to reserve (and nothing to queue behind).
+    if (this.limit.requests === Number.POSITIVE_INFINITY) return;
     this.#waiting++;
     try {
       const reserved = this.#tail.then(() => this.store.reserve(this.key, this.limit));
