@@ -4,6 +4,9 @@ export default defineProject({
   test: {
     name: 'client',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Each file starts a real workspace (PGlite) while other suites share two cores.
+    hookTimeout: 60_000,
+    testTimeout: 60_000,
     // Type tests (*.test-d.ts) are checked with this package's own tsconfig, not the whole repo's.
     typecheck: {
       enabled: true,

@@ -1,20 +1,33 @@
-import { type BudgetStore, nextSlot, type RateLimit, type WindowState } from './budget-store.js';
+import {
+  type BudgetStore,
+  completeSlot,
+  nextSlot,
+  type RateLimit,
+  type Reservation,
+  type WindowState,
+} from './budget-store.js';
 
 /** Keeps the budget in this process's memory. */
 export class MemoryBudgetStore implements BudgetStore {
   readonly #windows = new Map<string, WindowState>();
 
-  async reserve(key: string, limit: RateLimit): Promise<number> {
-    const now = Date.now();
-    const next = nextSlot(this.#windows.get(key) ?? { slots: [], blockedUntil: 0 }, limit, now);
-    this.#windows.set(key, { slots: next.slots, blockedUntil: next.blockedUntil });
-    return next.slot - now;
+  #state(key: string): WindowState {
+    return this.#windows.get(key) ?? { slots: [], pending: [], blockedUntil: 0 };
+  }
+
+  async reserve(key: string, limit: RateLimit): Promise<Reservation> {
+    const next = nextSlot(this.#state(key), limit, Date.now());
+    this.#windows.set(key, next.state);
+    return next.reservation;
+  }
+
+  async complete(key: string, slot: number): Promise<void> {
+    this.#windows.set(key, completeSlot(this.#state(key), slot, Date.now()));
   }
 
   async block(key: string, delayMs: number): Promise<void> {
-    const state = this.#windows.get(key) ?? { slots: [], blockedUntil: 0 };
-    state.blockedUntil = Math.max(state.blockedUntil, Date.now() + delayMs);
-    this.#windows.set(key, state);
+    const state = this.#state(key);
+    this.#windows.set(key, { ...state, blockedUntil: Math.max(state.blockedUntil, Date.now() + delayMs) });
   }
 }
 

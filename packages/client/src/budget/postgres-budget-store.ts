@@ -2,7 +2,14 @@
 // it. Each reservation is one short transaction that locks the key's row; time comes from the
 // database's clock, so processes with skewed clocks still agree.
 import pg from 'pg';
-import { type BudgetStore, nextSlot, type RateLimit } from './budget-store.js';
+import {
+  type BudgetStore,
+  completeSlot,
+  nextSlot,
+  type RateLimit,
+  type Reservation,
+  type WindowState,
+} from './budget-store.js';
 
 export interface PostgresBudgetStoreOptions {
   /** A pool to use (the store does not end it), or a connection string (the store owns it). */
@@ -41,6 +48,7 @@ export class PostgresBudgetStore implements BudgetStore {
         `CREATE TABLE IF NOT EXISTS ${this.#table} (
            key text PRIMARY KEY,
            slots double precision[] NOT NULL DEFAULT '{}',
+           pending double precision[] NOT NULL DEFAULT '{}',
            blocked_until double precision NOT NULL DEFAULT 0
          )`,
       )
@@ -54,35 +62,55 @@ export class PostgresBudgetStore implements BudgetStore {
     return this.#ready;
   }
 
-  async reserve(key: string, limit: RateLimit): Promise<number> {
+  async reserve(key: string, limit: RateLimit): Promise<Reservation> {
+    return this.#update(key, (state, now) => nextSlot(state, limit, now));
+  }
+
+  async complete(key: string, slot: number): Promise<void> {
+    await this.#update(key, (state, now) => ({
+      state: completeSlot(state, slot, now),
+      reservation: undefined,
+    }));
+  }
+
+  async block(key: string, delayMs: number): Promise<void> {
+    await this.#update(key, (state, now) => ({
+      state: { ...state, blockedUntil: Math.max(state.blockedUntil, now + delayMs) },
+      reservation: undefined,
+    }));
+  }
+
+  /** Reads the key's window under a row lock, applies `change` with the database's clock, writes it. */
+  async #update<R>(
+    key: string,
+    change: (state: WindowState, now: number) => { state: WindowState; reservation: R },
+  ) {
     await this.ensureTable();
     return this.#transaction(async (client) => {
       await client.query(`INSERT INTO ${this.#table} (key) VALUES ($1) ON CONFLICT (key) DO NOTHING`, [key]);
-      const { rows } = await client.query<{ slots: number[]; blocked_until: number; now: number }>(
-        `SELECT slots, blocked_until, extract(epoch FROM clock_timestamp()) * 1000 AS now
+      const { rows } = await client.query<{
+        slots: number[];
+        pending: number[];
+        blocked_until: number;
+        now: number;
+      }>(
+        `SELECT slots, pending, blocked_until, extract(epoch FROM clock_timestamp()) * 1000 AS now
            FROM ${this.#table} WHERE key = $1 FOR UPDATE`,
         [key],
       );
       const row = rows[0]!;
-      const now = Number(row.now);
-      const next = nextSlot(
-        { slots: row.slots.map(Number), blockedUntil: Number(row.blocked_until) },
-        limit,
-        now,
+      const state: WindowState = {
+        slots: row.slots.map(Number),
+        pending: row.pending.map(Number),
+        blockedUntil: Number(row.blocked_until),
+      };
+      const next = change(state, Number(row.now));
+      await client.query(
+        `UPDATE ${this.#table} SET slots = $2, pending = $3, blocked_until = $4 WHERE key = $1`,
+        [key, next.state.slots, next.state.pending, next.state.blockedUntil],
       );
-      await client.query(`UPDATE ${this.#table} SET slots = $2 WHERE key = $1`, [key, next.slots]);
-      return next.slot - now;
+      return next.reservation;
     });
-  }
-
-  async block(key: string, delayMs: number): Promise<void> {
-    await this.ensureTable();
-    await this.#pool.query(
-      `INSERT INTO ${this.#table} (key, blocked_until)
-         VALUES ($1, extract(epoch FROM clock_timestamp()) * 1000 + $2)
-       ON CONFLICT (key) DO UPDATE SET blocked_until = greatest(${this.#table}.blocked_until, excluded.blocked_until)`,
-      [key, delayMs],
-    );
   }
 
   /** Ends the pool when the store created it. */

@@ -6,10 +6,16 @@ import type { BudgetStore, RateLimit } from './budget-store.js';
  * One token's budget in this process: a FIFO of callers in front of the store. Callers reserve
  * slots one after another (so the queue is fair: first asked, first sent) and then each waits for
  * its own slot, so waiting overlaps and the store sees one reservation at a time per key.
+ *
+ * A slot counts from when its request was answered, not sent (the service counts a request when
+ * it handles it, which can be later): before reserving, a caller waits until the request
+ * `limit.requests` places ahead of it in this process has been answered.
  */
 export class RateBudget {
   #tail: Promise<unknown> = Promise.resolve();
   #waiting = 0;
+  /** Answer promises of this process's latest grants, oldest first (at most `limit.requests`). */
+  #answered: Promise<void>[] = [];
 
   constructor(
     readonly store: BudgetStore,
@@ -22,16 +28,46 @@ export class RateBudget {
     return this.#waiting;
   }
 
-  /** Resolves when the caller may send one request. */
-  async acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when the caller may send one request, to a function to call once that request has
+   * been answered (or has failed).
+   */
+  async acquire(signal?: AbortSignal): Promise<() => Promise<void>> {
     // No limit: nothing to reserve (and nothing to queue behind).
-    if (this.limit.requests === Number.POSITIVE_INFINITY) return;
+    if (this.limit.requests === Number.POSITIVE_INFINITY) return async () => {};
     this.#waiting++;
+    let markAnswered!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      markAnswered = resolve;
+    });
+    const reserved = this.#tail.then(async () => {
+      const ahead = this.#answered.length >= this.limit.requests ? this.#answered[0] : undefined;
+      if (ahead) await ahead;
+      let reservation = await this.store.reserve(this.key, this.limit);
+      // Another process's request bounds this slot and is not answered yet.
+      while ('retryInMs' in reservation) {
+        await sleep(reservation.retryInMs);
+        reservation = await this.store.reserve(this.key, this.limit);
+      }
+      this.#answered.push(answered);
+      if (this.#answered.length > this.limit.requests) this.#answered.shift();
+      return reservation;
+    });
+    this.#tail = reserved.catch(() => undefined);
+    let slot: number | undefined;
+    const done = async () => {
+      if (slot !== undefined) await this.store.complete(this.key, slot).catch(() => undefined);
+      markAnswered();
+    };
     try {
-      const reserved = this.#tail.then(() => this.store.reserve(this.key, this.limit));
-      this.#tail = reserved.catch(() => undefined);
-      const delay = await reserved;
-      if (delay > 0) await sleep(delay, undefined, signal ? { signal } : undefined);
+      const reservation = await reserved;
+      slot = reservation.slot;
+      if (reservation.delayMs > 0)
+        await sleep(reservation.delayMs, undefined, signal ? { signal } : undefined);
+      return done;
+    } catch (error) {
+      await done();
+      throw error;
     } finally {
       this.#waiting--;
     }

@@ -60,7 +60,7 @@ export class Transport {
     let rateRetries = 0;
     let otherRetries = 0;
     for (let attempt = 1; ; attempt++) {
-      await options.budget.acquire(signal);
+      const answered = await options.budget.acquire(signal);
       const headers: Record<string, string> = {
         ...spec.headers,
         authorization: `Token ${options.token}`,
@@ -88,6 +88,7 @@ export class Transport {
           ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
         } as RequestInit);
       } catch (error) {
+        await answered();
         if (signal?.aborted) throw error;
         const reason = networkReason(error);
         // A refused connection never reached the service, so any request may be sent again;
@@ -103,6 +104,8 @@ export class Transport {
         }
         throw new WorkspaceError({ kind: 'network', serviceMessage: reason, request: label });
       }
+      // The service has handled the request once its answer starts: the slot counts from now.
+      await answered();
       this.stats.requests++;
       options.onEvent?.({
         type: 'request',
