@@ -33,7 +33,7 @@ export interface WorkspaceClientOptions {
   rateLimit?: Partial<RateLimit> | false;
   /**
    * Extra milliseconds added to the window so requests that travel at different speeds still
-   * arrive within the limit (default 25).
+   * arrive within the limit (default 5).
    */
   safetyMarginMs?: number;
   /** Where the budget lives (default: this process's memory, shared by all its clients). */
@@ -70,7 +70,7 @@ function buildClient<S>(options: WorkspaceClientOptions) {
   const rate = options.rateLimit === false ? { requests: Number.POSITIVE_INFINITY } : options.rateLimit;
   const limit: RateLimit = {
     requests: rate?.requests ?? 3,
-    perMs: (rate?.perMs ?? 1000) + (options.safetyMarginMs ?? 25),
+    perMs: (rate?.perMs ?? 1000) + (options.safetyMarginMs ?? 5),
   };
   const budget = budgetFor(options.budgetStore ?? processBudgetStore(), baseUrl.origin, options.token, limit);
   const transport = new Transport({
