@@ -249,15 +249,13 @@ export async function updateEntity(
     if (catalog.isRichText(f))
       throw badRequest(`Rich-text field ${name} changes through its document`, 'invalid-args');
     const col = (f.storage as { col: string }).col;
-    if (f.kind === 'one') {
-      sets.push(`${col} = ${b.bind(refValue(f, value), 'uuid')}`);
-    } else {
-      const v = inputValue(f.name, f.fieldType, value);
-      if (v === null && f.meta['svc/required?'] === true) {
-        throw new WorkspaceError(400, 'invalid-value', `Field ${f.name} is required`);
-      }
-      sets.push(`${col} = ${b.bind(v, COLUMN_TYPE[f.fieldType as keyof typeof COLUMN_TYPE])}`);
+    const v = f.kind === 'one' ? refValue(f, value) : inputValue(f.name, f.fieldType, value);
+    if (v === null && f.meta['svc/required?'] === true) {
+      throw new WorkspaceError(400, 'invalid-value', `Field ${f.name} is required`);
     }
+    sets.push(
+      `${col} = ${b.bind(v, f.kind === 'one' ? 'uuid' : COLUMN_TYPE[f.fieldType as keyof typeof COLUMN_TYPE])}`,
+    );
     changed.push(f);
   }
   const bb = new SqlBuilder();
