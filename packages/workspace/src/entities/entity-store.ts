@@ -66,7 +66,7 @@ function offendingRow(error: unknown, cols: string[], values: unknown[][]): numb
   if (!m) return undefined;
   const c = cols.indexOf(m[1]!);
   if (c < 0) return undefined;
-  const i = values[c]!.findIndex((v) => v === m[2]);
+  const i = values[c]!.indexOf(m[2]);
   return i < 0 ? undefined : i;
 }
 
