@@ -130,6 +130,20 @@ describeEachDatabase('batches, transactions and robustness', (target) => {
     expect(odd.every((r) => r.success === false && r.error.code === 'invalid-args')).toBe(true);
   });
 
+  it('deeply nested filters and sub-selects are refused as invalid queries', async () => {
+    let where: unknown = ['=', ['b/n'], '$a'];
+    for (let i = 0; i < 1000; i++) where = ['q/and', where];
+    let select: unknown = ['b/n'];
+    for (let i = 0; i < 100; i++) select = [{ 'b/ref': select }];
+    for (const query of [
+      { 'q/from': T, 'q/select': ['b/n'], 'q/where': where },
+      { 'q/from': T, 'q/select': select },
+    ]) {
+      const r = await h.attempt('svc.entity/query', { query, params: { $a: 1 } });
+      expect(r).toMatchObject({ success: false, error: { code: 'invalid-query' } });
+    }
+  });
+
   // ---- fuzz ----
 
   const value = fc.oneof(
