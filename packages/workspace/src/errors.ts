@@ -19,6 +19,9 @@ export type ErrorCode =
   | 'internal';
 
 export class WorkspaceError extends Error {
+  /** which of several entities handled together caused the error, when known */
+  index?: number;
+
   constructor(
     readonly status: number,
     readonly code: ErrorCode,

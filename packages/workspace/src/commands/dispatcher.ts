@@ -86,6 +86,7 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
   const results: unknown[] = [];
   const commands = args.commands;
   for (let i = 0; i < commands.length; i++) {
+    let at = i;
     try {
       // Consecutive creates of one type become one multi-row insert.
       const run = schemaOnly ? 1 : createRun(commands, i);
@@ -93,6 +94,7 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
         const first = commands[i] as Args;
         const type = (first.args as Args).type;
         const entities = commands.slice(i, i + run).map((c) => ((c as Args).args as Args).entity);
+        at = -1;
         results.push(...(await createEntities(inner, await loadCatalog(ctx.tx), type, entities)));
         i += run - 1;
         continue;
@@ -100,8 +102,10 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
       results.push(await runInner(inner, commands[i], schemaOnly));
     } catch (error) {
       if (error instanceof WorkspaceError) {
-        const name = isObject(commands[i]) ? String((commands[i] as Args).command) : 'command';
-        throw new WorkspaceError(error.status, error.code, `commands[${i}] (${name}): ${error.message}`);
+        // In a grouped create the failing entity's position comes with the error.
+        const k = at >= 0 ? at : i + (error.index ?? 0);
+        const name = isObject(commands[k]) ? String((commands[k] as Args).command) : 'command';
+        throw new WorkspaceError(error.status, error.code, `commands[${k}] (${name}): ${error.message}`);
       }
       throw error;
     }
@@ -150,6 +154,8 @@ export function failure(error: unknown, log?: (error: unknown) => void): Command
   return { success: false, error: { message: 'Internal error', code: 'internal', status: 500 } };
 }
 
+const READ_ONLY = new Set(['svc.entity/query', 'svc.schema/query']);
+
 /** Runs one top-level command in its own transaction, retrying on serialization conflicts. */
 export async function executeOne(
   driver: Driver,
@@ -162,6 +168,17 @@ export async function executeOne(
     parsed = parseCommand(raw);
   } catch (error) {
     return failure(error, log);
+  }
+  // A top-level read is one statement (after the catalog check): no transaction round trips.
+  if (READ_ONLY.has(parsed.command)) {
+    try {
+      return {
+        success: true,
+        result: await dispatch({ tx: driver, user, effects: [], depth: 0 }, parsed.command, parsed.args),
+      };
+    } catch (error) {
+      return failure(error, log);
+    }
   }
   for (let attempt = 0; ; attempt++) {
     try {

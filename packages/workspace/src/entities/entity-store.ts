@@ -59,6 +59,17 @@ export function mapDbError(error: unknown, what: string): never {
   throw error;
 }
 
+/** The row a constraint error names in its detail, e.g. `Key (f_3)=(<uuid>) is not present`. */
+function offendingRow(error: unknown, cols: string[], values: unknown[][]): number | undefined {
+  const detail = (error as { detail?: unknown }).detail;
+  const m = typeof detail === 'string' ? /Key \((\w+)\)=\(([^)]*)\)/.exec(detail) : null;
+  if (!m) return undefined;
+  const c = cols.indexOf(m[1]!);
+  if (c < 0) return undefined;
+  const i = values[c]!.indexOf(m[2]);
+  return i < 0 ? undefined : i;
+}
+
 interface Prepared {
   id: string;
   columns: Map<string, unknown>;
@@ -171,7 +182,14 @@ export async function createEntities(
   if (type.name === DOCUMENT_TYPE)
     throw badRequest('Documents are created with their owning entity', 'invalid-args');
   const now = new Date().toISOString();
-  const prepared = entities.map((e) => prepareCreate(catalog, type, ctx.user, e, now));
+  const prepared = entities.map((e, i) => {
+    try {
+      return prepareCreate(catalog, type, ctx.user, e, now);
+    } catch (error) {
+      if (error instanceof WorkspaceError) error.index = i;
+      throw error;
+    }
+  });
   const ids = new Set<string>();
   for (const p of prepared) {
     if (ids.has(p.id)) throw conflict(`svc/id ${p.id} is given twice`);
@@ -213,7 +231,12 @@ export async function createEntities(
       b,
     );
   } catch (error) {
-    mapDbError(error, `Creating ${type.name}`);
+    try {
+      mapDbError(error, `Creating ${type.name}`);
+    } catch (mapped) {
+      if (mapped instanceof WorkspaceError) mapped.index = offendingRow(error, cols, values);
+      throw mapped;
+    }
   }
   const byId = new Map(rows.map((r) => [r.id as string, r.r as Row]));
   return prepared.map((p) => {
@@ -249,15 +272,13 @@ export async function updateEntity(
     if (catalog.isRichText(f))
       throw badRequest(`Rich-text field ${name} changes through its document`, 'invalid-args');
     const col = (f.storage as { col: string }).col;
-    if (f.kind === 'one') {
-      sets.push(`${col} = ${b.bind(refValue(f, value), 'uuid')}`);
-    } else {
-      const v = inputValue(f.name, f.fieldType, value);
-      if (v === null && f.meta['svc/required?'] === true) {
-        throw new WorkspaceError(400, 'invalid-value', `Field ${f.name} is required`);
-      }
-      sets.push(`${col} = ${b.bind(v, COLUMN_TYPE[f.fieldType as keyof typeof COLUMN_TYPE])}`);
+    const v = f.kind === 'one' ? refValue(f, value) : inputValue(f.name, f.fieldType, value);
+    if (v === null && f.meta['svc/required?'] === true) {
+      throw new WorkspaceError(400, 'invalid-value', `Field ${f.name} is required`);
     }
+    sets.push(
+      `${col} = ${b.bind(v, f.kind === 'one' ? 'uuid' : COLUMN_TYPE[f.fieldType as keyof typeof COLUMN_TYPE])}`,
+    );
     changed.push(f);
   }
   const bb = new SqlBuilder();

@@ -62,6 +62,7 @@ export function describeEachDatabase(name: string, body: (target: DatabaseTarget
 
 export interface Harness {
   ws: RunningWorkspace;
+  database: DatabaseOption;
   url: string;
   token: string;
   /** POST /api/commands; returns the parsed array */
@@ -85,6 +86,7 @@ export function useWorkspace(target: DatabaseTarget, options: StartWorkspaceOpti
   beforeAll(async () => {
     const created = await target.create();
     drop = created.drop;
+    h.database = created.database;
     const ws = await startWorkspace({
       rateLimit: 0,
       adminToken: `admin-${randomBytes(8).toString('hex')}`,
