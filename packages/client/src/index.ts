@@ -6,7 +6,24 @@ export { RateBudget, budgetKey } from './budget/rate-budget.js';
 export type { Command } from './commands/command.js';
 export { BatchBuilder, type BatchSlot } from './commands/explicit-batch.js';
 export type { TransportEvent, TransportStats } from './http/transport.js';
-export { and, eq, gt, gte, isIn, lt, lte, or, start, type Filter } from './query/filters.js';
+export {
+  and,
+  contains,
+  end,
+  eq,
+  type Filter,
+  gt,
+  gte,
+  isIn,
+  lt,
+  lte,
+  ne,
+  not,
+  notIn,
+  or,
+  start,
+  startsWith,
+} from './query/filters.js';
 export { count, many, min, type CompiledQuery, type WireQuery } from './query/query-object.js';
 export { QueryBuilder } from './query/query-builder.js';
 export type { RowOf, SelectItem } from './query/select-types.js';

@@ -10,12 +10,22 @@ import { Readable } from 'node:stream';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
+  contains,
   count,
   createWorkspaceClient,
+  end,
   eq,
   gte,
   isIn,
+  lte,
   many,
+  ne,
+  not,
+  notIn,
+  or,
+  start,
+  startsWith,
+  type Filter,
   type WebhookDelivery,
   type WorkspaceClient,
   WorkspaceError,
@@ -179,6 +189,36 @@ describe('entities and queries', () => {
     await client.entities.delete('Tracker/Task', a!['svc/id'] as string);
     const left = await client.rawQuery({ 'q/from': 'Tracker/Task', 'q/select': ['Tracker/Name'] });
     expect(left).toHaveLength(2);
+  });
+
+  test("the local workspace's further operators: !=, q/not-in, q/contains, q/starts-with, q/not, q/or, q/end", async () => {
+    await client.schema.createType({
+      name: 'Ops/Item',
+      fields: [
+        { name: 'Ops/n', type: 'svc/int' },
+        { name: 'Ops/span', type: 'svc/date-range' },
+      ],
+    });
+    await Promise.all(
+      ['Alpha', 'Beta', 'Gamma', 'alphabet'].map((name, n) =>
+        client.entities.create('Ops/Item', {
+          'Ops/name': name,
+          'Ops/n': n,
+          'Ops/span': { start: `2026-0${n + 1}-01`, end: `2026-0${n + 1}-10` },
+        }),
+      ),
+    );
+    const names = async (filter: Filter) =>
+      (await client.query('Ops/Item').select('name').where(filter).all()).map((r) => r.name).sort();
+    expect(await names(ne('n', 1))).toEqual(['Alpha', 'Gamma', 'alphabet']);
+    expect(await names(notIn('name', ['Alpha', 'Beta']))).toEqual(['Gamma', 'alphabet']);
+    expect(await names(contains('name', 'PHA'))).toEqual(['Alpha', 'alphabet']);
+    expect(await names(startsWith('name', 'al'))).toEqual(['Alpha', 'alphabet']);
+    expect(await names(not(startsWith('name', 'al')))).toEqual(['Beta', 'Gamma']);
+    expect(await names(or(eq('n', 0), eq('n', 3)))).toEqual(['Alpha', 'alphabet']);
+    expect(await names(lte(end('span'), '2026-02-10'))).toEqual(['Alpha', 'Beta']);
+    const ordered = await client.query('Ops/Item').select('name').orderBy(start('span'), 'desc').all();
+    expect(ordered.map((r) => r.name)).toEqual(['alphabet', 'Gamma', 'Beta', 'Alpha']);
   });
 
   test('pages walk every row once, in a stable order', async () => {

@@ -5,21 +5,24 @@
 export type PathInput<P extends string = string> = P | StartOf<P>;
 
 export interface StartOf<P extends string = string> {
-  readonly op: 'q/start';
+  readonly op: 'q/start' | 'q/end';
   readonly path: P;
 }
 
+type Comparison = '=' | '!=' | '>' | '<' | '>=' | '<=' | 'q/in' | 'q/not-in' | 'q/contains' | 'q/starts-with';
+
 export type Filter<P extends string = string> =
-  | {
-      readonly op: '=' | '>' | '<' | '>=' | '<=' | 'q/in';
-      readonly path: PathInput<P>;
-      readonly value: unknown;
-    }
-  | { readonly op: 'q/and' | 'q/or'; readonly filters: readonly Filter<P>[] };
+  | { readonly op: Comparison; readonly path: PathInput<P>; readonly value: unknown }
+  | { readonly op: 'q/and' | 'q/or'; readonly filters: readonly Filter<P>[] }
+  | { readonly op: 'q/not'; readonly filter: Filter<P> };
 
 /** The start of a date-range field, to compare it: `gte(start('Due'), '2026-01-01')`. */
 export function start<const P extends string>(path: P): StartOf<P> {
   return { op: 'q/start', path };
+}
+/** The end of a date-range field (`q/end`, an addition of the local workspace). */
+export function end<const P extends string>(path: P): StartOf<P> {
+  return { op: 'q/end', path };
 }
 
 export function eq<const P extends string>(path: PathInput<P>, value: unknown): Filter<P> {
@@ -44,7 +47,26 @@ export function isIn<const P extends string>(path: PathInput<P>, values: readonl
 export function and<const P extends string>(...filters: Filter<P>[]): Filter<P> {
   return { op: 'q/and', filters };
 }
-/** `q/or`: not among the operators the service documents; the local workspace accepts it. */
+// Beyond the operators the service documents (=, >, <, >=, q/in, q/and, q/start); the local
+// workspace accepts them.
+export function ne<const P extends string>(path: PathInput<P>, value: unknown): Filter<P> {
+  return { op: '!=', path, value };
+}
+export function notIn<const P extends string>(path: PathInput<P>, values: readonly unknown[]): Filter<P> {
+  return { op: 'q/not-in', path, value: values };
+}
+/** Text contains `text`, ignoring case. */
+export function contains<const P extends string>(path: PathInput<P>, text: string): Filter<P> {
+  return { op: 'q/contains', path, value: text };
+}
+/** Text starts with `text`, ignoring case. */
+export function startsWith<const P extends string>(path: PathInput<P>, text: string): Filter<P> {
+  return { op: 'q/starts-with', path, value: text };
+}
+export function not<const P extends string>(filter: Filter<P>): Filter<P> {
+  return { op: 'q/not', filter };
+}
+/** `q/or`. */
 export function or<const P extends string>(...filters: Filter<P>[]): Filter<P> {
   return { op: 'q/or', filters };
 }

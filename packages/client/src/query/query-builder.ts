@@ -4,6 +4,7 @@ import type { AnySchema, PathRef } from '../schema-types.js';
 import type { Filter, PathInput } from './filters.js';
 import {
   type CompiledQuery,
+  compilePath,
   compileSelect,
   compileWhere,
   NameResolver,
@@ -76,7 +77,7 @@ export class QueryBuilder<S = AnySchema, T extends string = string, Row = Record
       query['q/where'] = compileWhere({ op: 'q/and', filters: where }, names, params);
     if (this.#state.order.length > 0) {
       query['q/order-by'] = this.#state.order.map(([path, dir]) => [
-        typeof path === 'string' ? names.path(path) : ['q/start', ...names.path(path.path)],
+        compilePath(path, names),
         dir === 'asc' ? 'q/asc' : 'q/desc',
       ]) as WireQuery['q/order-by'];
     }

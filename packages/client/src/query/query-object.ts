@@ -80,14 +80,15 @@ export function compileWhere(
   params: Record<string, unknown>,
 ): unknown[] {
   if ('filters' in filter) return [filter.op, ...filter.filters.map((f) => compileWhere(f, names, params))];
+  if ('filter' in filter) return [filter.op, compileWhere(filter.filter, names, params)];
   const name = `$p${Object.keys(params).length}`;
   params[name] = filter.value;
   return [filter.op, compilePath(filter.path, names), name];
 }
 
-function compilePath(path: PathInput, names: NameResolver): unknown[] {
+export function compilePath(path: PathInput, names: NameResolver): unknown[] {
   if (typeof path === 'string') return names.path(path);
-  return ['q/start', names.path(path.path)];
+  return [path.op, names.path(path.path)];
 }
 
 function isMany(value: unknown): value is ManySelect {
