@@ -26,6 +26,8 @@ import {
   start,
   startsWith,
   type Filter,
+  mandatoryFields,
+  type Schema,
   type WebhookDelivery,
   type WorkspaceClient,
   WorkspaceError,
@@ -104,6 +106,42 @@ describe('schema', () => {
     expect(project['svc/fields'].map((f) => f['svc/name'])).toEqual(
       expect.arrayContaining(['Files/Files', 'comments/comments']),
     );
+  });
+
+  test('raw commands: one coalesced command, several in one request, a schema batch, descriptions', async () => {
+    await client.schema.batch([
+      { command: 'schema.enum/create', args: { 'svc/name': 'Raw/Kind_Raw/Thing' } },
+      {
+        command: 'schema.type/create',
+        args: {
+          'svc/name': 'Raw/Thing',
+          'svc/fields': mandatoryFields('Raw/Thing').map((f) => ({
+            'svc/name': f.name,
+            'svc/type': f.type,
+            'svc/meta': f.meta,
+          })),
+        },
+      },
+    ]);
+    const created = await client.command<{ 'svc/id': string }>('svc.entity/create', {
+      type: 'Raw/Thing',
+      entity: { 'Raw/name': 'one' },
+    });
+    const [schema, rows] = await client.commands([
+      { command: 'svc.schema/query', args: { 'with-description?': true } },
+      {
+        command: 'svc.entity/query',
+        args: { query: { 'q/from': 'Raw/Thing', 'q/select': ['svc/id', 'Raw/name'] } },
+      },
+    ]);
+    expect((schema as Schema)['svc/types'].some((t) => t['svc/name'] === 'Raw/Thing')).toBe(true);
+    expect(rows).toEqual([{ 'svc/id': created['svc/id'], 'Raw/name': 'one' }]);
+    expect((await client.schema.query({ withDescription: true }))['svc/types'].length).toBeGreaterThan(0);
+    await expect(client.commands([{ command: 'svc.nope/nothing' }])).rejects.toMatchObject({
+      kind: 'command',
+      command: 'svc.nope/nothing',
+      index: 0,
+    });
   });
 
   test('field and type changes: create, set meta, rename, delete', async () => {
