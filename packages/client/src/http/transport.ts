@@ -60,7 +60,8 @@ export class Transport {
     let rateRetries = 0;
     let otherRetries = 0;
     for (let attempt = 1; ; attempt++) {
-      const answered = await options.budget.acquire(signal);
+      // The body is built before the slot is taken, so nothing between taking the slot and
+      // reporting its answer can throw.
       const headers: Record<string, string> = {
         ...spec.headers,
         authorization: `Token ${options.token}`,
@@ -76,6 +77,7 @@ export class Transport {
         // FormData bodies set their own multipart boundary.
         if (made.contentType) headers['content-type'] = made.contentType;
       }
+      const answered = await options.budget.acquire(signal);
       const started = performance.now();
       let response: Response;
       try {
