@@ -75,6 +75,21 @@ describeEachDatabase('batches, transactions and robustness', (target) => {
     expect(await count()).toBe(before + 2);
   });
 
+  it('entities created in one batch keep their order in the default ordering', async () => {
+    const type = 'b/ordered';
+    await h.run('schema.type/create', typeArgs(type, [['b/i', 'svc/int']]));
+    for (let round = 0; round < 2; round++) {
+      await h.run('svc.command/batch', {
+        commands: Array.from({ length: 40 }, (_, i) => ({
+          command: 'svc.entity/create',
+          args: { type, entity: { 'b/i': round * 40 + i } },
+        })),
+      });
+    }
+    const rows = await h.run('svc.entity/query', { query: { 'q/from': type, 'q/select': ['b/i'] } });
+    expect(rows.map((r: any) => r['b/i'])).toEqual(Array.from({ length: 80 }, (_, i) => i));
+  });
+
   it('svc.schema/batch runs schema commands in order, refuses others, and rolls DDL back on failure', async () => {
     await h.run('svc.schema/batch', {
       commands: [
