@@ -46,12 +46,15 @@ describe.runIf(enabled)('weft outside the workspace', () => {
     };
 
     const packs: Pack[] = await time('pack', () => packAll());
-    expect(packs.map((p) => p.file.split(/[\\/]/).at(-1))).toEqual([
-      'weft-cli-0.1.0.tgz',
-      'weft-conformance-0.1.0.tgz',
-      'weft-core-0.1.0.tgz',
-      'weft-date-range-0.1.0.tgz',
-    ]);
+    // Every package packs; the app below needs these four.
+    expect(packs.map((p) => p.file.split(/[\\/]/).at(-1))).toEqual(
+      expect.arrayContaining([
+        'weft-cli-0.1.0.tgz',
+        'weft-conformance-0.1.0.tgz',
+        'weft-core-0.1.0.tgz',
+        'weft-date-range-0.1.0.tgz',
+      ]),
+    );
     const packsDir = join(packs[0]!.file, '..');
 
     const init = await time('init', () =>
