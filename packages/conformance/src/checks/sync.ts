@@ -384,17 +384,15 @@ export async function syncType(
         return;
       }
       const key = String(id);
-      if (phase === 'data') {
-        // The store starts empty in the data phase: an id already there came on an earlier page.
-        const first = target.pageOf(key);
-        if (first !== undefined) {
-          findings.add(
-            'ids-unique',
-            'fail',
-            `id ${show(id, 40)} appears on page ${first} and again on page ${page}`,
-            ex,
-          );
-        }
+      // The store starts empty in the data phase: an id already there came on an earlier page.
+      const first = phase === 'data' ? target.pageOf(key) : undefined;
+      if (first !== undefined) {
+        findings.add(
+          'ids-unique',
+          'fail',
+          `id ${show(id, 40)} appears on page ${first} and again on page ${page}`,
+          ex,
+        );
       }
       if (fields) {
         for (const [fieldId, value] of Object.entries(item)) {
@@ -444,7 +442,7 @@ export async function syncType(
       } else {
         const { [SYNC_ACTION_FIELD]: _, ...row } = item;
         // Only the first page an id came on is kept: a later SET must not hide a duplicate.
-        target.set(key, row, target.pageOf(key) ?? page, isDelta);
+        target.set(key, row, first ?? page, isDelta);
         result.set++;
       }
     });
