@@ -63,6 +63,7 @@ const entries = {
   'data.sync-action': ['data', '`__syncAction` is SET/REMOVE and in the schema'],
   'data.relations': ['data', 'relation values point at synced rows'],
   'data.resume': ['data', 'every `nextPageConfig` replayed out of order gives the same rows'],
+  'data.replay': ['data', 'a page does not replay earlier pages: page time stays flat'],
   'data.absent-keys': ['data', 'a data request without its optional keys answers a page'],
 
   'delta.response': ['delta', 'delta sync answers 200 with JSON'],

@@ -35,6 +35,13 @@ export interface RequestOptions {
  */
 export const TIME_LIMIT_HEADER = 'x-weft-time-limit';
 
+/**
+ * Header of a core app's data answers: the rows its handler yielded again, and core dropped, to
+ * serve that page (a handler without `resume()` points replays the stream from the start).
+ */
+export const REPLAYED_ROWS_HEADER = 'x-weft-replayed-rows';
+const READ_HEADERS = [TIME_LIMIT_HEADER, REPLAYED_ROWS_HEADER];
+
 /** Connection errors that mean nothing listens at the address, as opposed to an app that misbehaves. */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
@@ -66,8 +73,10 @@ export async function send(
     if (contentType) exchange.contentType = contentType;
     const location = response.headers.get('location');
     if (location) exchange.location = location;
-    const timeLimit = response.headers.get(TIME_LIMIT_HEADER);
-    if (timeLimit) exchange.headers = { [TIME_LIMIT_HEADER]: timeLimit };
+    for (const name of READ_HEADERS) {
+      const value = response.headers.get(name);
+      if (value) exchange.headers = { ...exchange.headers, [name]: value };
+    }
     exchange.text = await response.text();
     if (exchange.text.length > 0) {
       try {

@@ -13,11 +13,12 @@ import { checkLogo } from './checks/logo.js';
 import { checkOAuth } from './checks/oauth.js';
 import { checkResume } from './checks/resume.js';
 import { checkSchema, checkSchemaWithoutFilter, checkSyncActionField } from './checks/schema.js';
-import { checkRelations, type PhaseResult, type SyncEnv, syncType } from './checks/sync.js';
+import { checkRelations, indexedFields, type PhaseResult, type SyncEnv, syncType } from './checks/sync.js';
 import { checkValidate } from './checks/validate.js';
 import { checkWebhooks } from './checks/webhooks.js';
 import { Context, jsonAnswerProblem } from './context.js';
 import { secretValues } from './secrets.js';
+import { TypeStore } from './store/type-store.js';
 import { resolveDateFilters } from './date-filter.js';
 import { ConformanceOptionsError } from './errors.js';
 import type {
@@ -153,7 +154,8 @@ export async function runConformance(
           maxPages,
           operationId: randomUUID(),
         };
-        const stores = new Map(config.types.map((t) => [t, new Map<string, Record<string, unknown>>()]));
+        // What the service would store per type, in bounded memory (ids hashed, a few sample rows).
+        const stores = new Map(config.types.map((t) => [t, new TypeStore(indexedFields(schema, t))]));
         ctx.progress({ kind: 'group', group: 'data' });
         const full = new Map<string, PhaseResult>();
         await mapLimit(config.types, concurrency, async (t) => {
@@ -186,7 +188,7 @@ export async function runConformance(
           const report = sync[t]!;
           report.delta = { count: r.rows.size, pages: r.pages, set: r.set, removed: r.removed };
           if (r.synchronizationType) report.delta.synchronizationType = r.synchronizationType;
-          report.sample = [...r.rows.values()].slice(0, 3);
+          report.sample = r.rows.sample();
         }
         if (schema) {
           const deltaTypes = new Set(

@@ -7,9 +7,13 @@ import {
 } from '@weft/core/protocol';
 import type { CheckId } from '../catalog.js';
 import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
-import type { Exchange } from '../http.js';
+import { type Exchange, REPLAYED_ROWS_HEADER } from '../http.js';
+import type { HashMap64 } from '../store/hash-map.js';
 import { isPlainObject, plural, show, sleep, stableStringify } from '../util.js';
+import { HashList } from '../store/hash-list.js';
+import { TypeStore } from '../store/type-store.js';
 import { type PageDigest, pageDigest } from './page-digest.js';
+import { judgeReplay } from './replay.js';
 import type { SchemaInfo } from './schema.js';
 import { judgeValue } from './values.js';
 
@@ -104,16 +108,39 @@ export interface PhaseResult {
   /** Every page was read and paging ended normally. */
   complete: boolean;
   synchronizationType?: 'full' | 'delta';
-  /** The rows as the service would store them after this phase. */
-  rows: Map<string, Row>;
+  /** The type as the service would store it after this phase (ids as hashes, a few sample rows). */
+  rows: TypeStore;
   set: number;
   removed: number;
   /** At least one page answered `synchronizationType: "delta"`. */
   sawDelta: boolean;
-  /** Relation field id -> referenced ids (data phase only). */
-  relationRefs: Map<string, string[]>;
+  /** Relation field id -> referenced ids (data phase only), as hashes plus the first few as text. */
+  relationRefs: Map<string, RelationRefs>;
   /** Data phase: every page reached through a `nextPageConfig`, with digests of its rows. */
   resumable: PageDigest[];
+}
+
+/** The references of one relation field: every one hashed, the first few kept as text for examples. */
+export interface RelationRefs {
+  hashes: HashList;
+  examples: string[];
+}
+/** References kept as text per relation field, to name a few dangling ones. */
+const EXAMPLE_REFS = 1000;
+
+/** Fields of `typeId` that relations of other types point at, other than `id`. */
+export function indexedFields(schema: SchemaInfo | undefined, typeId: string): string[] {
+  const out = new Set<string>();
+  for (const fields of schema?.values() ?? [])
+    for (const f of fields.values())
+      if (
+        f.relation &&
+        !f.relation.native &&
+        f.relation.targetType === typeId &&
+        f.relation.targetFieldId !== 'id'
+      )
+        out.add(f.relation.targetFieldId);
+  return [...out];
 }
 
 /** The body of a data request, as the service sends it. */
@@ -158,7 +185,7 @@ export async function syncType(
   env: SyncEnv,
   typeId: string,
   phase: Phase,
-  store: Map<string, Row>,
+  store: TypeStore,
   lastSynchronizedAt: string | null,
 ): Promise<PhaseResult> {
   const { ctx } = env;
@@ -178,8 +205,12 @@ export async function syncType(
   };
   // Native relations point at the workspace's users, not at synced rows: no coverage for them.
   const relationFields = fields ? [...fields.values()].filter((f) => f.relation && !f.relation.native) : [];
-  for (const f of relationFields) result.relationRefs.set(f.id, []);
-  const firstPageOf = new Map<string, number>();
+  if (phase === 'data')
+    for (const f of relationFields) result.relationRefs.set(f.id, { hashes: new HashList(), examples: [] });
+  // Per page: the time to answer and the rows the app says it replayed (core apps), for `data.replay`.
+  const pageMs: number[] = [];
+  const replayed: (number | undefined)[] = [];
+  let largestPage = 0;
   const seenConfigs = new Map<string, number>();
   const unknownKeys = new Set<string>();
   // A warning about a value is the same for every row: reported once per field.
@@ -188,7 +219,7 @@ export async function syncType(
   let answered = false;
   let received = false;
   let itemCount = 0;
-  let replaced: Map<string, Row> | undefined;
+  let replaced: TypeStore | undefined;
 
   for (;;) {
     const page = result.pages + 1;
@@ -223,6 +254,10 @@ export async function syncType(
       break;
     }
     result.pages = page;
+    pageMs.push(ex.ms);
+    const replayHeader = Number(ex.headers?.[REPLAYED_ROWS_HEADER]);
+    replayed.push(Number.isFinite(replayHeader) ? replayHeader : undefined);
+    if (Array.isArray(json.items)) largestPage = Math.max(largestPage, json.items.length);
 
     const parsed = servicePage.safeParse(json);
     if (!parsed.success) {
@@ -286,7 +321,7 @@ export async function syncType(
     const isDelta = (result.synchronizationType ?? pageType) === 'delta';
     if (phase === 'delta' && page === 1 && !isDelta) {
       // A `full` answer to a delta request replaces the stored set.
-      replaced = new Map();
+      replaced = new TypeStore(store.indexedFields);
     }
     const target = replaced ?? store;
 
@@ -349,16 +384,15 @@ export async function syncType(
         return;
       }
       const key = String(id);
-      if (phase === 'data') {
-        const first = firstPageOf.get(key);
-        if (first !== undefined) {
-          findings.add(
-            'ids-unique',
-            'fail',
-            `id ${show(id, 40)} appears on page ${first} and again on page ${page}`,
-            ex,
-          );
-        } else firstPageOf.set(key, page);
+      // The store starts empty in the data phase: an id already there came on an earlier page.
+      const first = phase === 'data' ? target.pageOf(key) : undefined;
+      if (first !== undefined) {
+        findings.add(
+          'ids-unique',
+          'fail',
+          `id ${show(id, 40)} appears on page ${first} and again on page ${page}`,
+          ex,
+        );
       }
       if (fields) {
         for (const [fieldId, value] of Object.entries(item)) {
@@ -394,9 +428,12 @@ export async function syncType(
           for (const f of relationFields) {
             const value = item[f.id];
             const refs = result.relationRefs.get(f.id)!;
-            if (Array.isArray(value)) for (const v of value) refs.push(String(v));
-            else if (value !== null && value !== undefined && typeof value !== 'object')
-              refs.push(String(value));
+            const add = (ref: string) => {
+              refs.hashes.push(ref);
+              if (refs.examples.length < EXAMPLE_REFS) refs.examples.push(ref);
+            };
+            if (Array.isArray(value)) for (const v of value) add(String(v));
+            else if (value !== null && value !== undefined && typeof value !== 'object') add(String(value));
           }
         }
       }
@@ -404,8 +441,8 @@ export async function syncType(
         if (target.delete(key)) result.removed++;
       } else {
         const { [SYNC_ACTION_FIELD]: _, ...row } = item;
-        const old = isDelta ? target.get(key) : undefined;
-        target.set(key, old ? { ...old, ...row } : row);
+        // Only the first page an id came on is kept: a later SET must not hide a duplicate.
+        target.set(key, row, first ?? page, isDelta);
         result.set++;
       }
     });
@@ -450,9 +487,13 @@ export async function syncType(
     pagination = next;
   }
 
-  if (replaced) {
-    store.clear();
-    for (const [k, v] of replaced) store.set(k, v);
+  if (replaced) store.replaceWith(replaced);
+  if (phase === 'data' && answered) {
+    const verdict = judgeReplay(typeId, pageMs, replayed, largestPage);
+    const input = { subject: typeId, reason: verdict.reason };
+    if (verdict.status === 'warn') ctx.warn('data.replay', input);
+    else if (verdict.status === 'pass') ctx.pass('data.replay', input);
+    else ctx.skip('data.replay', input);
   }
   ctx.progress({ kind: 'sync', phase, typeId, page: result.pages, items: itemCount, done: true });
 
@@ -496,18 +537,12 @@ export function checkRelations(
   results: Map<string, PhaseResult>,
 ): Map<string, Record<string, { total: number; resolved: number }>> {
   const coverage = new Map<string, Record<string, { total: number; resolved: number }>>();
-  const indexes = new Map<string, Set<string>>();
-  const indexOf = (typeId: string, fieldId: string): Set<string> | undefined => {
+  const indexes = new Map<string, HashMap64>();
+  const indexOf = (typeId: string, fieldId: string): HashMap64 | undefined => {
     const key = `${typeId}\u0000${fieldId}`;
     if (indexes.has(key)) return indexes.get(key);
-    const rows = results.get(typeId)?.rows;
-    if (!rows) return undefined;
-    const set = new Set<string>();
-    for (const row of rows.values()) {
-      const v = row[fieldId];
-      if (v !== null && v !== undefined) set.add(String(v));
-    }
-    indexes.set(key, set);
+    const set = results.get(typeId)?.rows.index(fieldId);
+    if (set) indexes.set(key, set);
     return set;
   };
   for (const [typeId, result] of results) {
@@ -525,15 +560,19 @@ export function checkRelations(
         skipped.push(`${fieldId} (target '${rel.targetType}' was not fully synced)`);
         continue;
       }
-      const dangling = refs.filter((r) => !index.has(r));
-      perType[fieldId] = { total: refs.length, resolved: refs.length - dangling.length };
-      if (dangling.length) {
-        const examples = [...new Set(dangling)]
+      let dangling = 0;
+      refs.hashes.forEach((hi, lo) => {
+        if (!index.hasHash(hi, lo)) dangling++;
+      });
+      const total = refs.hashes.length;
+      perType[fieldId] = { total, resolved: total - dangling };
+      if (dangling) {
+        const examples = [...new Set(refs.examples.filter((r) => !index.has(r)))]
           .slice(0, 3)
           .map((d) => `'${d}'`)
           .join(', ');
         warnings.push(
-          `${fieldId}: ${dangling.length} of ${refs.length} references point at no synced ${rel.targetType}.${rel.targetFieldId} (e.g. ${examples})`,
+          `${fieldId}: ${dangling} of ${total} references point at no synced ${rel.targetType}.${rel.targetFieldId}${examples ? ` (e.g. ${examples})` : ''}`,
         );
       }
     }
