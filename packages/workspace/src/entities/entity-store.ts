@@ -20,7 +20,7 @@ const isObject = (v: unknown): v is Row => typeof v === 'object' && v !== null &
 
 /** SQL for the entity as the API returns it: primitive, single-select and entity fields. */
 export function entityJson(
-  catalog: Catalog,
+  _catalog: Catalog,
   type: TypeDef,
   alias: string,
   user: Principal,
@@ -37,7 +37,6 @@ export function entityJson(
         : `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('svc/id', ${c}) END`,
     ]);
   }
-  void catalog;
   return jsonObject(pairs, b);
 }
 
