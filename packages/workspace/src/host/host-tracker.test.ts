@@ -51,6 +51,18 @@ const upstream = {
 };
 
 function trackerApp() {
+  const fields = {
+    id: field.id(),
+    name: field.title({ name: 'Title' }),
+    status: field.workflow({
+      options: [{ name: 'todo', default: true }, { name: 'doing' }, { name: 'done', final: true }],
+    }),
+    estimate: field.number({ name: 'Estimate' }),
+    done: field.bool({ name: 'Done' }),
+    note: field.text({ name: 'Note' }),
+  };
+  // The later version of the app adds `note` to its schema.
+  if (!upstream.extraField) delete (fields as Partial<typeof fields>).note;
   return defineApp({
     id: 'tracker',
     name: 'Tracker',
@@ -74,16 +86,7 @@ function trackerApp() {
         task: {
           name: 'Tasks',
           delta: { safetyMarginHours: 0 },
-          fields: {
-            id: field.id(),
-            name: field.title({ name: 'Title' }),
-            status: field.workflow({
-              options: [{ name: 'todo', default: true }, { name: 'doing' }, { name: 'done', final: true }],
-            }),
-            estimate: field.number({ name: 'Estimate' }),
-            done: field.bool({ name: 'Done' }),
-            ...(upstream.extraField ? { note: field.text({ name: 'Note' }) } : {}),
-          },
+          fields,
           async *data({ cursor, mode, since }) {
             if (upstream.broken) throw new UpstreamError('The tracker is down');
             if (upstream.busy > 0) {
