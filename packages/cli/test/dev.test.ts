@@ -57,7 +57,7 @@ describe('weft dev', () => {
       ]),
     });
     const [result] = (await response.json()) as { result: unknown[] }[];
-    expect(result.result).toHaveLength(300);
+    expect(result?.result).toHaveLength(300);
 
     child.kill('SIGINT');
     expect(await exited).toBe(0);
