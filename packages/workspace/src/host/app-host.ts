@@ -135,7 +135,7 @@ export class AppHost {
   }
 
   /** Reads the app's descriptor, logo and config, validates the account, checks the filter, stores the source. */
-  async addSource(input: AddSourceInput) {
+  async addSource(input: AddSourceInput, oauthValues?: Json) {
     let url: URL;
     try {
       url = new URL(input.url);
@@ -151,10 +151,11 @@ export class AppHost {
       ? descriptor.authentication.find((a) => a.id === input.authId)
       : descriptor.authentication[0];
     if (!auth) throw badRequest(`The app has no authentication ${JSON.stringify(input.authId)}`);
-    if (auth.id === 'oauth' || auth.id === 'oauth2')
-      throw badRequest('OAuth accounts are not supported by this workspace yet');
-    const fields: Json = {};
-    for (const f of auth.fields ?? []) {
+    if (auth.id === 'oauth') throw badRequest('OAuth 1 accounts are not supported by this workspace yet');
+    if (auth.id === 'oauth2' && !oauthValues)
+      throw badRequest('An OAuth 2 account is connected through POST /api/host/oauth2/start');
+    const fields: Json = { ...oauthValues };
+    for (const f of oauthValues ? [] : (auth.fields ?? [])) {
       const v = input.fields?.[f.id];
       if (f.type === 'link') continue;
       if ((v === undefined || v === '') && !f.optional)
@@ -279,6 +280,56 @@ export class AppHost {
     // Types or filter changed: the webhook is installed again for them.
     if (after.webhooks_enabled && (changed || !after.webhook)) await this.refreshWebhook(after);
     return sourceView(await this.source(id));
+  }
+
+  /** The OAuth 2 callback address apps are given: the provider sends the user back here. */
+  oauthCallbackUrl(): string {
+    return `${this.options.publicUrl().replace(/\/+$/, '')}/hooks/oauth2/callback`;
+  }
+
+  /**
+   * First step of an OAuth 2 account: asks the app for the provider's authorization address with
+   * this workspace's callback and a fresh `state`; the rest of the request waits (sealed) for the
+   * callback.
+   */
+  async startOAuth2(
+    input: Omit<AddSourceInput, 'authId' | 'fields'>,
+  ): Promise<{ redirectUri: string; state: string }> {
+    const client = this.client(input.url);
+    const descriptor = await client.descriptor().catch((e) => {
+      throw appFailure(e);
+    });
+    if (!descriptor.authentication.some((a) => a.id === 'oauth2'))
+      throw badRequest('The app has no OAuth 2 authentication');
+    const state = randomUUID();
+    const redirectUri = await client.oauth2Authorize(this.oauthCallbackUrl(), state).catch((e) => {
+      throw appFailure(e);
+    });
+    await this.workspace.driver.query(
+      `DELETE FROM weft_host_oauth WHERE created_at < now() - interval '1 hour'`,
+    );
+    await this.workspace.driver.query(`INSERT INTO weft_host_oauth (state, request_enc) VALUES ($1, $2)`, [
+      state,
+      this.options.box.seal(input),
+    ]);
+    return { redirectUri, state };
+  }
+
+  /** The provider's callback: the app exchanges the code for the account's tokens; the source is created. */
+  async finishOAuth2(state: string, code: string) {
+    const { rows } = await this.workspace.driver.query<{ request_enc: string }>(
+      `DELETE FROM weft_host_oauth WHERE state = $1 AND created_at > now() - interval '1 hour' RETURNING request_enc`,
+      [state],
+    );
+    const row = rows[0];
+    if (!row) throw badRequest('Unknown or expired OAuth state');
+    const input = this.options.box.open<Omit<AddSourceInput, 'authId' | 'fields'>>(row.request_enc);
+    const values = await this.client(input.url)
+      .oauth2AccessToken(this.oauthCallbackUrl(), code)
+      .catch((e) => {
+        throw appFailure(e);
+      });
+    return this.addSource({ ...input, authId: 'oauth2' }, values);
   }
 
   /** The app moved (a restarted local app on a new port): same source, new address. */
