@@ -154,6 +154,8 @@ export function failure(error: unknown, log?: (error: unknown) => void): Command
   return { success: false, error: { message: 'Internal error', code: 'internal', status: 500 } };
 }
 
+const READ_ONLY = new Set(['svc.entity/query', 'svc.schema/query']);
+
 /** Runs one top-level command in its own transaction, retrying on serialization conflicts. */
 export async function executeOne(
   driver: Driver,
@@ -166,6 +168,17 @@ export async function executeOne(
     parsed = parseCommand(raw);
   } catch (error) {
     return failure(error, log);
+  }
+  // A top-level read is one statement (after the catalog check): no transaction round trips.
+  if (READ_ONLY.has(parsed.command)) {
+    try {
+      return {
+        success: true,
+        result: await dispatch({ tx: driver, user, effects: [], depth: 0 }, parsed.command, parsed.args),
+      };
+    } catch (error) {
+      return failure(error, log);
+    }
   }
   for (let attempt = 0; ; attempt++) {
     try {

@@ -12,6 +12,8 @@ export interface Queryable {
 
 export interface Driver extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** the engine's own client (PGlite instance or pg Pool), for engine-specific work */
+  readonly raw?: unknown;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs several statements separated by semicolons (no parameters). */

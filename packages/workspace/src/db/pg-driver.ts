@@ -37,6 +37,7 @@ export async function openPgDriver(
   const base = wrap(pool);
   return {
     kind: 'postgres',
+    raw: pool,
     query: base.query,
     async transaction(fn) {
       const client = await pool.connect();

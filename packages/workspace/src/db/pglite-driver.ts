@@ -20,6 +20,8 @@ export async function openPgliteDriver(dataDir?: string): Promise<Driver> {
   const base = wrap(db);
   return {
     kind: 'pglite',
+    // The PGlite instance itself, for what the interface does not cover (COPY FROM '/dev/blob' in the bench).
+    raw: db,
     query: base.query,
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
     exec: async (sql) => {
