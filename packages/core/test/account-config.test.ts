@@ -228,3 +228,59 @@ describe('account-dependent types', () => {
     expect(keys[0]).not.toContain('shop');
   });
 });
+
+describe('account-dependent filters', () => {
+  function filterApp() {
+    return defineApp({
+      id: 'f',
+      name: 'F',
+      ...descriptorBase,
+      authentication: [
+        auth.fields({ id: 'db', name: 'Db', fields: { connection: input.password({ name: 'Connection' }) } }),
+      ],
+      sync: {
+        types: {
+          database: { name: 'Database', fields: { id: field.id(), name: field.text() }, async *data() {} },
+        },
+        accountFilters: ({ account }) =>
+          account.connection === 'db://broken'
+            ? {
+                orphan: input.list({ name: 'Orphan', datalist: true }),
+                bad: input.highlightText({} as never),
+              }
+            : {
+                table: input.list({ name: 'Table', datalist: true, optional: true, defaultValue: 'orders' }),
+              },
+        datalists: {
+          table: async ({ account }) =>
+            Object.keys(DATABASES[account.connection] ?? {}).map((t) => ({ title: t, value: t })),
+        },
+      },
+    });
+  }
+
+  test('a datalist filter of the account is in the config and its list is served', async () => {
+    running = await testApp(filterApp());
+    const config = await running.config(shop);
+    expect(config.body.filters).toEqual([
+      { id: 'table', title: 'Table', type: 'list', optional: true, datalist: true, defaultValue: 'orders' },
+    ]);
+    const list = await running.datalist('table', { account: shop });
+    expect(list.body).toEqual({
+      items: [
+        { title: 'orders', value: 'orders' },
+        { title: 'customers', value: 'customers' },
+      ],
+    });
+  });
+
+  test('an invalid filter definition from accountFilters is a 500 naming the problems', async () => {
+    running = await testApp(filterApp());
+    const res = await running.config({ connection: 'db://broken' });
+    expect(res.status).toBe(500);
+    expect(res.body.message).toContain(
+      'accountFilters.orphan: is a datalist filter but sync.datalists.orphan has no handler',
+    );
+    expect(res.body.message).toContain('accountFilters.bad.name');
+  });
+});

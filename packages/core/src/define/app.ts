@@ -83,8 +83,15 @@ export interface SyncDefinition<A, FI extends InputFields, Types extends Record<
   accountCacheSeconds?: number;
   /** Sent as the config's numeric `version`: raise it when types or filters change. */
   version?: number;
-  /** One handler per `datalist` filter, keyed by filter id. */
-  datalists?: { [K in keyof FI]?: DatalistHandler<A, InputValues<FI>> };
+  /**
+   * One handler per `datalist` filter, keyed by filter id (also of filters from
+   * `accountFilters`, which is why any key is allowed; start-up refuses a handler without a
+   * filter when the app has no `accountFilters`).
+   */
+  datalists?: { [K in keyof FI]?: DatalistHandler<A, InputValues<FI>> } & Record<
+    string,
+    DatalistHandler<A, InputValues<FI>>
+  >;
   /** Checks a filter; throw `InvalidFilterError` (400) when it cannot be used. */
   validateFilter?: (ctx: FilterValidateContext<A, InputValues<FI>>) => Promise<void> | void;
   /** Synced types keyed by type id; `{}` when every type comes from `accountTypes`. */
