@@ -165,3 +165,49 @@ describe('batches', () => {
     });
   });
 });
+
+describe('account-dependent types and filters', () => {
+  test('accountTypes and accountFilters receive the typed account and filter', () => {
+    defineApp({
+      id: 'db',
+      name: 'Db',
+      version: '1',
+      description: 'd',
+      website: 'https://example.com',
+      authentication: [
+        auth.fields({ id: 'db', name: 'Db', fields: { connection: input.password({ name: 'Connection' }) } }),
+      ],
+      sync: {
+        filters: { limit: input.number({ name: 'Limit', optional: true }) },
+        accountFilters: ({ account }) => {
+          expectTypeOf(account.connection).toEqualTypeOf<string>();
+          return { schemaName: input.text({ name: 'Schema' }) };
+        },
+        types: {},
+        accountTypes: async ({ account, filter }) => {
+          expectTypeOf(account.connection).toEqualTypeOf<string>();
+          expectTypeOf(filter.limit).toEqualTypeOf<number | undefined>();
+          // Filters of the account are not known statically.
+          expectTypeOf(filter.schemaName).toEqualTypeOf<unknown>();
+          return {
+            orders: {
+              name: 'Orders',
+              fields: { id: field.id(), name: field.text() },
+              async *data(ctx) {
+                expectTypeOf(ctx.account.connection).toEqualTypeOf<string>();
+                yield { id: 1, name: 'o', anything: true };
+              },
+            },
+          };
+        },
+      },
+    });
+  });
+
+  test('filter default values are typed by the input', () => {
+    input.number({ name: 'Limit', defaultValue: 10 });
+    input.multidropdown({ name: 'Tags', defaultValue: ['a'] });
+    // @ts-expect-error a number filter's default is a number
+    input.number({ name: 'Limit', defaultValue: 'ten' });
+  });
+});

@@ -27,6 +27,8 @@ export interface InputField<V, O extends boolean = boolean> {
   readonly datalist?: boolean;
   /** Filter ids this list depends on; their values arrive as `dependsOn`. */
   readonly datalistRequires?: readonly string[];
+  /** Filters only: the value the filter starts with (config `defaultValue`). */
+  readonly defaultValue?: V;
   /** Phantom: the value type, for inference only. */
   readonly __value?: V;
 }
@@ -44,9 +46,16 @@ export interface InputOptions {
   secret?: boolean;
 }
 
+interface DefaultValueOption<V> {
+  /** Filters only: the value the filter starts with (sent as `defaultValue` in the config). */
+  defaultValue?: V;
+}
+
 interface InputBuilder<V, Extra = object> {
-  (options: InputOptions & Extra & { optional: true }): InputField<V, true>;
-  (options: InputOptions & Extra & { optional?: false }): InputField<V, false>;
+  (options: InputOptions & DefaultValueOption<V> & Extra & { optional: true }): InputField<V, true>;
+  (options: InputOptions & DefaultValueOption<V> & Extra & { optional?: false }): InputField<V, false>;
+  /** Optional decided at run time (account-dependent filters): typed as required. */
+  (options: InputOptions & DefaultValueOption<V> & Extra & { optional: boolean }): InputField<V, boolean>;
 }
 
 interface ListExtra {
@@ -60,10 +69,11 @@ function builder<V, Extra = object>(
   type: FieldType,
   extra: (options: Extra) => Omit<Partial<InputField<V>>, '__value'> = () => ({}),
 ): InputBuilder<V, Extra> {
-  return ((options: InputOptions & Extra & { optional?: boolean }) => ({
+  return ((options: InputOptions & DefaultValueOption<V> & Extra & { optional?: boolean }) => ({
     type,
     name: options.name,
     ...(options.description === undefined ? {} : { description: options.description }),
+    ...(options.defaultValue === undefined ? {} : { defaultValue: options.defaultValue }),
     ...(options.secured === undefined ? {} : { secured: options.secured }),
     ...(options.secret ? { secret: true } : {}),
     optional: options.optional ?? false,

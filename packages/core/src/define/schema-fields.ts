@@ -19,6 +19,13 @@ export interface FieldOptions {
   readonly?: boolean;
   /** Hides the field from the fields catalog. */
   ignore?: boolean;
+  /** Position of the field in the service's UI (lower first). */
+  order?: number;
+  /**
+   * Names of the service's post-processing functions applied to the value; passed through as
+   * given (weft does not interpret them).
+   */
+  postProcessingFunctions?: readonly string[];
 }
 
 export interface NumberOptions extends FieldOptions {
@@ -46,7 +53,10 @@ export interface RelationOptions extends FieldOptions {
   targetFieldId?: string;
 }
 
-/** A `svc/location`-style value. */
+/**
+ * A location. Sent as the JSON string `{"longitude":..,"latitude":..,"fullAddress":..}`; a
+ * string value (`"52.5, 13.4"`, latitude first) is sent as it is.
+ */
 export interface LocationValue {
   longitude: number;
   latitude: number;
@@ -54,16 +64,34 @@ export interface LocationValue {
   addressParts?: Record<string, string>;
 }
 
+/** A date or date-time range. Sent as the JSON string `{"start":..,"end":..}`, as the service wants. */
 export interface RangeValue {
   start: string;
   end: string;
 }
 
+/** Options of a relation to the workspace's users, matched by e-mail. */
+export interface UserRelationOptions extends FieldOptions {
+  cardinality?: 'many-to-one' | 'many-to-many';
+  /** Name of the field on the user side. */
+  targetName: string;
+  /** The workspace's user type; default `svc/user`. */
+  targetType?: string;
+  /** The user field matched with this field's value (an e-mail, case-sensitive); default `user/email`. */
+  targetFieldId?: string;
+}
+
+/** The workspace's user type and its e-mail field, which native user relations match. */
+export const WORKSPACE_USER_TYPE = 'svc/user';
+export const WORKSPACE_USER_EMAIL_FIELD = 'user/email';
+
 function make<V>(spec: SchemaFieldDefinition['spec'], options: FieldOptions = {}): SchemaFieldDefinition<V> {
   const out: Record<string, unknown> = { ...spec };
-  for (const key of ['name', 'description', 'readonly', 'ignore'] as const) {
+  for (const key of ['name', 'description', 'readonly', 'ignore', 'order'] as const) {
     if (options[key] !== undefined) out[key] = options[key];
   }
+  if (options.postProcessingFunctions !== undefined)
+    out.postProcessingFunctions = [...options.postProcessingFunctions];
   return { spec: out as SchemaFieldDefinition['spec'] };
 }
 
@@ -82,8 +110,13 @@ function numberFormat(
   };
 }
 
-function options(list: readonly SelectOption[]) {
-  return list.map((option) => ({ ...option }));
+/** Without options the service infers them from the data. */
+function options(list: readonly SelectOption[] | undefined) {
+  return list === undefined ? {} : { options: list.map((option) => ({ ...option })) };
+}
+
+interface SelectOptions extends FieldOptions {
+  options?: readonly SelectOption[];
 }
 
 /**
@@ -116,13 +149,17 @@ export const field = {
   percent: (o: NumberOptions = {}) => make<number>({ type: 'number', format: numberFormat('Percent', o) }, o),
   /** A phone number, kept as text. */
   phone: (o: FieldOptions = {}) => make<string>({ type: 'text', format: { format: 'phone' } }, o),
+  /** A yes/no value; sent as the string `"true"` or `"false"` (the field's wire type is text). */
   bool: (o: FieldOptions = {}) => make<boolean>({ type: 'text', subType: 'boolean' }, o),
   /** A date-time, ISO 8601. */
   date: (o: FieldOptions = {}) => make<string>({ type: 'date' }, o),
   /** A date without time (`YYYY-MM-DD`). */
   day: (o: FieldOptions = {}) => make<string>({ type: 'date', subType: 'day' }, o),
-  dateRange: (o: FieldOptions = {}) => make<RangeValue>({ type: 'date', subType: 'date-range' }, o),
-  dateTimeRange: (o: FieldOptions = {}) => make<RangeValue>({ type: 'date', subType: 'date-time-range' }, o),
+  /** A range of days: yield `{start, end}`; core sends it as a JSON string. */
+  dateRange: (o: FieldOptions = {}) => make<RangeValue | string>({ type: 'text', subType: 'date-range' }, o),
+  /** A range of instants: yield `{start, end}`; core sends it as a JSON string. */
+  dateTimeRange: (o: FieldOptions = {}) =>
+    make<RangeValue | string>({ type: 'text', subType: 'date-time-range' }, o),
   url: (o: FieldOptions = {}) => make<string>({ type: 'text', subType: 'url' }, o),
   email: (o: FieldOptions = {}) => make<string>({ type: 'text', subType: 'email' }, o),
   /** Rich text in Markdown. */
@@ -131,18 +168,22 @@ export const field = {
   html: (o: FieldOptions = {}) => make<string>({ type: 'text', subType: 'html' }, o),
   /** An emoji or icon name. */
   icon: (o: FieldOptions = {}) => make<string>({ type: 'text', subType: 'icon' }, o),
-  singleSelect: (o: FieldOptions & { options: readonly SelectOption[] }) =>
-    make<string>({ type: 'text', subType: 'single-select', options: options(o.options) }, o),
-  multiSelect: (o: FieldOptions & { options: readonly SelectOption[] }) =>
-    make<string[]>({ type: 'array[text]', subType: 'multi-select', options: options(o.options) }, o),
-  /** A workflow state; mark the closing states `final`. */
-  workflow: (o: FieldOptions & { options: readonly SelectOption[] }) =>
-    make<string>({ type: 'text', subType: 'workflow', options: options(o.options) }, o),
+  /** One option by name. At most one option may be `default`. */
+  singleSelect: (o: SelectOptions = {}) =>
+    make<string>({ type: 'text', subType: 'single-select', ...options(o.options) }, o),
+  multiSelect: (o: SelectOptions = {}) =>
+    make<string[]>({ type: 'array[text]', subType: 'multi-select', ...options(o.options) }, o),
+  /** A workflow state: exactly one option is `default` (new items) and one is `final` (done). */
+  workflow: (o: SelectOptions = {}) =>
+    make<string>({ type: 'text', subType: 'workflow', ...options(o.options) }, o),
   /** File references: URLs, or `app://resource?...` served by the app's resource handler. */
   files: (o: FieldOptions = {}) => make<string[]>({ type: 'array[text]', subType: 'file' }, o),
-  /** Avatar images, as file references. */
-  avatar: (o: FieldOptions = {}) => make<string[]>({ type: 'array[text]', subType: 'avatar' }, o),
-  location: (o: FieldOptions = {}) => make<LocationValue>({ type: 'text', subType: 'location' }, o),
+  /**
+   * An avatar: one image URL. (A list is accepted for compatibility with earlier weft versions:
+   * its first URL is sent.)
+   */
+  avatar: (o: FieldOptions = {}) => make<string | readonly string[]>({ type: 'text', subType: 'avatar' }, o),
+  location: (o: FieldOptions = {}) => make<LocationValue | string>({ type: 'text', subType: 'location' }, o),
   /**
    * A relation to another synced type, declared on one side only. Values are the target's id
    * (an array of ids for many-to-many).
@@ -157,6 +198,27 @@ export const field = {
           targetType: o.to,
           targetName: o.targetName,
           targetFieldId: o.targetFieldId ?? 'id',
+        },
+      },
+      o,
+    ),
+  /**
+   * A relation to the workspace's own users (`kind: "native"`): the value is the user's e-mail
+   * (an array of e-mails for many-to-many), matched case-sensitively.
+   */
+  user: <const C extends 'many-to-one' | 'many-to-many' = 'many-to-one'>(
+    o: UserRelationOptions & { cardinality?: C },
+  ) =>
+    make<C extends 'many-to-many' ? string[] : string>(
+      {
+        type: o.cardinality === 'many-to-many' ? 'array[text]' : 'text',
+        relation: {
+          cardinality: o.cardinality ?? 'many-to-one',
+          kind: 'native',
+          name: o.name ?? '',
+          targetType: o.targetType ?? WORKSPACE_USER_TYPE,
+          targetName: o.targetName,
+          targetFieldId: o.targetFieldId ?? WORKSPACE_USER_EMAIL_FIELD,
         },
       },
       o,

@@ -45,6 +45,12 @@ export interface DeltaOptions {
 export interface SyncTypeDefinition<Fields extends SchemaFields, A, F> {
   /** Name shown to users. */
   name: string;
+  /** Shown to users when they pick the types to sync. */
+  description?: string;
+  /** Pre-selected when users pick the types to sync. */
+  default?: boolean;
+  /** The type holds people (sent as `isUser` in the config). */
+  isUser?: boolean;
   /** Fields keyed by id; `id` and `name` are required. */
   fields: Fields;
   /**

@@ -13,6 +13,11 @@ interface WebhookBaseContext<A, F> {
 export interface WebhookInstallContext<A, F> extends WebhookBaseContext<A, F> {
   /** The webhook installed earlier, on update and reinstall; null on a first install. */
   webhook: Webhook | null;
+  /**
+   * Where the third party must send events: register this address with it. Sent by the service;
+   * undefined when a caller leaves it out.
+   */
+  url: string | undefined;
 }
 
 export interface WebhookDeleteContext<A, F> extends WebhookBaseContext<A, F> {
@@ -50,10 +55,19 @@ export interface PreProcessResult {
 /** Items per type produced from an event; `remove(id)` markers become REMOVE rows. */
 export type TransformResult = Record<string, ReadonlyArray<Record<string, unknown> | Marker>>;
 
+/** What `install` returns; the service stores it and sends it back as `webhook`. */
+export interface WebhookInstallResult {
+  id: string;
+  events: readonly string[];
+  /** The pre-process flow: the workspace the webhook belongs to. Any other key is passed on too. */
+  workspaceId?: string;
+  [key: string]: unknown;
+}
+
 /** Webhook support of an integration app (spec section 6). */
 export interface WebhooksDefinition<A, F> {
   /** Installs (or updates, or reinstalls) the webhook in the external system. */
-  install: (ctx: WebhookInstallContext<A, F>) => Promise<{ id: string; events: readonly string[] }>;
+  install: (ctx: WebhookInstallContext<A, F>) => Promise<WebhookInstallResult>;
   /** Removes it. */
   uninstall: (ctx: WebhookDeleteContext<A, F>) => Promise<void>;
   /** Checks an event is authentic and returns the webhook id it belongs to. */

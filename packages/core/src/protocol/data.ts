@@ -10,12 +10,12 @@ export const timestamp = z.union([z.string().min(1), z.number()]);
 /** Request of `POST /api/v1/synchronizer/data`. */
 export const dataRequest = z.looseObject({
   requestedType: z.string().min(1),
-  types: z.array(z.string().min(1)).optional(),
+  types: z.array(z.string().min(1)).nullish(),
   filter: jsonObject.nullish(),
   account: jsonObject.nullish(),
   pagination: jsonObject.nullish(),
   lastSynchronizedAt: timestamp.nullish(),
-  operationId: z.string().optional(),
+  operationId: z.string().nullish(),
   schema: z.unknown().optional(),
   version: z.unknown().optional(),
 });

@@ -4,7 +4,7 @@ import { jsonObject } from './json.js';
 /** Request of `POST /api/v1/synchronizer/datalist`. */
 export const datalistRequest = z.looseObject({
   field: z.string().min(1),
-  types: z.array(z.string()).optional(),
+  types: z.array(z.string()).nullish(),
   account: jsonObject.nullish(),
   dependsOn: jsonObject.nullish(),
 });
@@ -18,7 +18,7 @@ export type DatalistResponse = z.infer<typeof datalistResponse>;
 
 /** Request of `POST /api/v1/synchronizer/filter/validate`. */
 export const filterValidateRequest = z.looseObject({
-  types: z.array(z.string()).optional(),
+  types: z.array(z.string()).nullish(),
   filter: jsonObject.nullish(),
   account: jsonObject.nullish(),
 });

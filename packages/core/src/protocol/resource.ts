@@ -3,7 +3,7 @@ import { jsonObject } from './json.js';
 
 /** Request of `POST /api/v1/synchronizer/resource`: serves files referenced as `app://resource?...`. */
 export const resourceRequest = z.looseObject({
-  types: z.array(z.string()).optional(),
+  types: z.array(z.string()).nullish(),
   account: jsonObject.nullish(),
   filter: jsonObject.nullish(),
   params: jsonObject.default({}),

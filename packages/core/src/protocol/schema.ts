@@ -5,7 +5,7 @@ import { jsonObject } from './json.js';
 export const schemaFieldType = z.enum(['id', 'text', 'number', 'date', 'array[text]']);
 export type SchemaFieldType = z.infer<typeof schemaFieldType>;
 
-/** Sub-types seen in the service (spec plus DESIGN notes). */
+/** Sub-types the service knows (the spec's list plus what the real service accepts; see docs/protocol.md). */
 export const schemaFieldSubType = z.enum([
   'integer',
   'url',
@@ -31,8 +31,13 @@ export type SchemaFieldSubType = z.infer<typeof schemaFieldSubType>;
 export const relationCardinality = z.enum(['many-to-one', 'many-to-many', 'one-to-one']);
 export type RelationCardinality = z.infer<typeof relationCardinality>;
 
+/**
+ * A relation. `kind: "native"` relates to a type of the workspace itself (its users, matched by
+ * e-mail) rather than to another synced type.
+ */
 export const relation = z.looseObject({
   cardinality: relationCardinality,
+  kind: z.literal('native').optional(),
   name: z.string().min(1),
   targetType: z.string().min(1),
   targetName: z.string().min(1),
@@ -40,6 +45,7 @@ export const relation = z.looseObject({
 });
 export type Relation = z.infer<typeof relation>;
 
+/** `format` of a number field (Money, Percent, Number) or of a text field (phone). */
 export const numberFormat = z.looseObject({
   format: z.enum(['Money', 'Percent', 'Number', 'phone']),
   currencyCode: z.string().optional(),
@@ -69,6 +75,9 @@ export const schemaFieldKnown = z.object({
   path: z.string().optional(),
   format: numberFormat.optional(),
   options: z.array(selectOption).optional(),
+  /** Position in the service's UI. */
+  order: z.number().optional(),
+  postProcessingFunctions: z.array(z.string()).optional(),
 });
 export const schemaField = schemaFieldKnown.loose();
 export type SchemaField = z.infer<typeof schemaField>;
@@ -82,8 +91,8 @@ export type TypeSchema = z.infer<typeof typeSchema>;
 /** Request of `POST /api/v1/synchronizer/schema`. */
 export const schemaRequest = z.looseObject({
   types: z.array(z.string().min(1)).min(1),
-  filter: jsonObject.default({}),
-  account: jsonObject.default({}),
+  filter: jsonObject.nullish().transform((v) => v ?? {}),
+  account: jsonObject.nullish().transform((v) => v ?? {}),
 });
 export type SchemaRequest = z.infer<typeof schemaRequest>;
 

@@ -7,10 +7,12 @@ export type Webhook = z.infer<typeof webhook>;
 
 /** Request of `POST /api/v1/synchronizer/webhooks` (install, update and reinstall). */
 export const webhookInstallRequest = z.looseObject({
-  types: z.array(z.string()).optional(),
+  types: z.array(z.string()).nullish(),
   filter: jsonObject.nullish(),
   account: jsonObject.nullish(),
   webhook: webhook.nullish(),
+  /** Where the third party must send its events (the real service sends it; the spec does not show it). */
+  url: z.string().nullish(),
 });
 export type WebhookInstallRequest = z.infer<typeof webhookInstallRequest>;
 
@@ -18,7 +20,7 @@ export const webhookInstallResponse = z.looseObject({ id: z.string().min(1), eve
 
 /** Request of `DELETE /api/v1/synchronizer/webhooks`. */
 export const webhookDeleteRequest = z.looseObject({
-  types: z.array(z.string()).optional(),
+  types: z.array(z.string()).nullish(),
   filter: jsonObject.nullish(),
   account: jsonObject.nullish(),
   webhook: webhook,
@@ -38,7 +40,7 @@ export const webhookVerifyResponse = z.looseObject({ id: z.string().min(1) });
 export const webhookTransformRequest = z.looseObject({
   params: jsonObject.nullish(),
   payload: z.unknown(),
-  types: z.array(z.string()).optional(),
+  types: z.array(z.string()).nullish(),
   filter: jsonObject.nullish(),
   account: jsonObject.nullish(),
 });

@@ -80,37 +80,34 @@ function checkInput(
 
 function checkSync(app: AppDefinition, problems: DefinitionProblem[]): void {
   const sync = app.sync;
-  if (!sync || typeof sync !== 'object' || !sync.types || typeof sync.types !== 'object') return;
-  const filters = sync.filters ?? {};
-  const datalists = (sync.datalists ?? {}) as Record<string, unknown>;
-  for (const [id, filter] of Object.entries(filters)) {
-    const path = `sync.filters.${id}`;
-    if (!filter || typeof filter !== 'object') continue;
-    checkInput(path, filter, problems);
-    if (filter.type === 'password')
-      problems.push({ path, message: 'password fields belong to accounts, not filters' });
-    if (filter.datalist && typeof datalists[id] !== 'function') {
-      problems.push({ path, message: `is a datalist filter but sync.datalists.${id} has no handler` });
-    }
-    if (filter.datalist && filter.type !== 'list' && filter.type !== 'multidropdown') {
-      problems.push({ path, message: 'only list and multidropdown filters can have a datalist' });
-    }
-    for (const required of filter.datalistRequires ?? []) {
-      if (!(required in filters)) {
-        problems.push({ path: `${path}.dependsOn`, message: `"${required}" is not a filter of this app` });
-      }
-    }
-  }
-  for (const id of Object.keys(datalists)) {
-    if (!filters[id]?.datalist) {
-      problems.push({
-        path: `sync.datalists.${id}`,
-        message: `has no matching filter with \`datalist: true\``,
-      });
-    }
-  }
+  if (!sync || typeof sync !== 'object') return;
+  const dynamicFilters = typeof sync.accountFilters === 'function';
+  checkFilterDefinitions(sync.filters ?? {}, sync.datalists ?? {}, problems, {
+    prefix: 'sync.filters',
+    // Handlers of filters that exist only for some accounts cannot be matched at start-up.
+    orphanHandlers: !dynamicFilters,
+  });
+  const types = (sync.types ?? {}) as Record<string, unknown>;
+  if (!types || typeof types !== 'object') return;
+  if (Object.keys(types).length === 0 && typeof sync.accountTypes !== 'function')
+    problems.push({ path: 'sync.types', message: 'defines no type (and there is no `accountTypes`)' });
+  checkTypeDefinitions(types, problems, { prefix: 'sync.types' });
+}
 
-  const types = sync.types as Record<string, { fields?: SchemaFields } | undefined>;
+type TypeLike = { fields?: SchemaFields } | undefined;
+
+/**
+ * Checks synced type definitions: `id` and `name` fields, the reserved `__syncAction`, select and
+ * workflow options, relation targets, relations declared twice. Shared by the start-up check and
+ * the check of what `accountTypes` returns. `targets` are further types relations may point at.
+ */
+export function checkTypeDefinitions(
+  definitions: Record<string, unknown>,
+  problems: DefinitionProblem[],
+  options: { prefix: string; targets?: Record<string, TypeLike> },
+): void {
+  const types = definitions as Record<string, TypeLike>;
+  const targets: Record<string, TypeLike> = { ...options.targets, ...types };
   const relations: Array<{
     path: string;
     from: string;
@@ -119,11 +116,10 @@ function checkSync(app: AppDefinition, problems: DefinitionProblem[]): void {
     name: string;
     targetName: string;
   }> = [];
-  if (Object.keys(types).length === 0) problems.push({ path: 'sync.types', message: 'defines no type' });
   for (const [typeId, type] of Object.entries(types)) {
     const fields = type?.fields;
     if (!fields || typeof fields !== 'object') continue;
-    const path = `sync.types.${typeId}.fields`;
+    const path = `${options.prefix}.${typeId}.fields`;
     if (!fields.id) problems.push({ path, message: 'every type needs an `id` field (field.id())' });
     else if (fields.id.spec?.type !== 'id')
       problems.push({ path: `${path}.id`, message: 'must be field.id()' });
@@ -135,10 +131,15 @@ function checkSync(app: AppDefinition, problems: DefinitionProblem[]): void {
       });
     }
     for (const [fieldId, field] of Object.entries(fields)) {
-      const relation = field?.spec?.relation;
-      if (!relation) continue;
+      const spec = field?.spec;
+      if (!spec || typeof spec !== 'object') continue;
+      checkOptions(`${path}.${fieldId}.options`, spec.subType, spec.options, problems);
+      const relation = spec.relation;
+      if (!relation || typeof relation !== 'object') continue;
+      // A native relation points at the workspace's own type (its users), not at a synced one.
+      if (relation.kind === 'native') continue;
       const relationPath = `${path}.${fieldId}.relation`;
-      const target = types[relation.targetType];
+      const target = targets[relation.targetType];
       if (!target) {
         problems.push({
           path: relationPath,
@@ -157,7 +158,7 @@ function checkSync(app: AppDefinition, problems: DefinitionProblem[]): void {
         from: typeId,
         field: fieldId,
         targetType: relation.targetType,
-        name: relation.name || field.spec.name || titleCase(fieldId),
+        name: relation.name || spec.name || titleCase(fieldId),
         targetName: relation.targetName,
       });
     }
@@ -181,13 +182,85 @@ function checkSync(app: AppDefinition, problems: DefinitionProblem[]): void {
   }
 }
 
+/**
+ * The service's rules for the options of select and workflow fields: unique names, at most one
+ * `default` for a single select, `final` only in a workflow, and a workflow with exactly one
+ * `default` (the state of new items) and one `final` (done). Without options the service infers
+ * them from the data, so none is fine.
+ */
+function checkOptions(path: string, subType: unknown, options: unknown, problems: DefinitionProblem[]): void {
+  if (options === undefined) return;
+  if (subType !== 'single-select' && subType !== 'multi-select' && subType !== 'workflow') {
+    problems.push({ path, message: 'only single-select, multi-select and workflow fields have options' });
+    return;
+  }
+  if (!Array.isArray(options)) return;
+  const list = options as Array<{ name?: unknown; default?: unknown; final?: unknown }>;
+  const names = new Set<string>();
+  for (const option of list) {
+    if (typeof option?.name !== 'string') continue;
+    if (names.has(option.name)) problems.push({ path, message: `option "${option.name}" is listed twice` });
+    names.add(option.name);
+  }
+  const defaults = list.filter((o) => o?.default === true).length;
+  const finals = list.filter((o) => o?.final === true).length;
+  if (subType === 'workflow') {
+    if (defaults !== 1)
+      problems.push({ path, message: `a workflow needs exactly one \`default\` option, found ${defaults}` });
+    if (finals !== 1)
+      problems.push({ path, message: `a workflow needs exactly one \`final\` option, found ${finals}` });
+    return;
+  }
+  if (finals > 0) problems.push({ path, message: '`final` belongs to workflow options only' });
+  if (subType === 'single-select' && defaults > 1)
+    problems.push({ path, message: `a single select has at most one \`default\` option, found ${defaults}` });
+}
+
+/** Checks filter definitions and their datalist handlers. */
+export function checkFilterDefinitions(
+  filterDefinitions: Record<string, unknown>,
+  datalistHandlers: Record<string, unknown>,
+  problems: DefinitionProblem[],
+  options: { prefix: string; orphanHandlers: boolean },
+): void {
+  const filters = filterDefinitions as Record<string, InputField<unknown> | undefined>;
+  const datalists = datalistHandlers as Record<string, unknown>;
+  for (const [id, filter] of Object.entries(filters)) {
+    const path = `${options.prefix}.${id}`;
+    if (!filter || typeof filter !== 'object') continue;
+    checkInput(path, filter, problems);
+    if (filter.type === 'password')
+      problems.push({ path, message: 'password fields belong to accounts, not filters' });
+    if (filter.datalist && typeof datalists[id] !== 'function') {
+      problems.push({ path, message: `is a datalist filter but sync.datalists.${id} has no handler` });
+    }
+    if (filter.datalist && filter.type !== 'list' && filter.type !== 'multidropdown') {
+      problems.push({ path, message: 'only list and multidropdown filters can have a datalist' });
+    }
+    for (const required of filter.datalistRequires ?? []) {
+      if (!(required in filters)) {
+        problems.push({ path: `${path}.dependsOn`, message: `"${required}" is not a filter of this app` });
+      }
+    }
+  }
+  if (!options.orphanHandlers) return;
+  for (const id of Object.keys(datalists)) {
+    if (!filters[id]?.datalist) {
+      problems.push({
+        path: `sync.datalists.${id}`,
+        message: `has no matching filter with \`datalist: true\``,
+      });
+    }
+  }
+}
+
 function checkActions(app: AppDefinition, problems: DefinitionProblem[]): void {
   const actions = app.actions as Record<string, { args?: Record<string, unknown> }> | undefined;
   if (!actions || typeof actions !== 'object') return;
   if (Object.keys(actions).length === 0) problems.push({ path: 'actions', message: 'defines no action' });
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
+export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
     out += typeof key === 'number' ? `[${key}]` : `${out ? '.' : ''}${String(key)}`;
@@ -195,7 +268,7 @@ function formatPath(path: readonly PropertyKey[]): string {
   return out || '(app)';
 }
 
-function dedupe(problems: DefinitionProblem[]): DefinitionProblem[] {
+export function dedupe(problems: DefinitionProblem[]): DefinitionProblem[] {
   const seen = new Set<string>();
   return problems.filter((p) => {
     const key = `${p.path}\u0000${p.message}`;

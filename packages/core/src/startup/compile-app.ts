@@ -2,33 +2,16 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import type { AppDefinition } from '../define/app.js';
 import type { AuthenticationDefinition } from '../define/authentication.js';
-import { toAuthenticationField } from '../define/inputs.js';
-import type { SchemaFields } from '../define/schema-fields.js';
-import { titleCase } from '../define/schema-fields.js';
-import type { SyncTypeDefinition } from '../define/sync-type.js';
-import {
-  type ConfigResponse,
-  type Descriptor,
-  type Filter,
-  SYNC_ACTION_FIELD,
-  type TypeSchema,
-} from '../protocol/index.js';
+import type { Descriptor } from '../protocol/index.js';
 import { inputObjectSchema, oauthAccountSchema } from './boundary-schemas.js';
 import { AppDefinitionError } from './app-definition-error.js';
+import { AccountConfigResolver } from './account-config.js';
 import { checkDefinition } from './check-definition.js';
+import { type CompiledType, buildConfig, compileType, configFilters } from './compile-sync.js';
 
-export const DEFAULT_PAGE_SIZE = 1000;
+export { DEFAULT_PAGE_SIZE, type CompiledType } from './compile-sync.js';
+
 export const DEFAULT_TIMEOUT_MS = 25_000;
-const DEFAULT_SAFETY_MARGIN_HOURS = 2;
-
-export interface CompiledType {
-  id: string;
-  definition: SyncTypeDefinition<SchemaFields, unknown, unknown>;
-  schema: TypeSchema;
-  pageSize: number;
-  delta: boolean;
-  safetyMarginMs: number;
-}
 
 export interface CompiledAuth {
   definition: AuthenticationDefinition<unknown>;
@@ -54,6 +37,8 @@ export interface CompiledApp {
   secretKeys: readonly string[];
   timeoutMs: number;
   logo: CompiledLogo;
+  /** Types and filters that depend on the account (`accountTypes`, `accountFilters`), cached. */
+  accountConfig: AccountConfigResolver;
 }
 
 export function compileApp(app: AppDefinition): CompiledApp {
@@ -72,22 +57,12 @@ export function compileApp(app: AppDefinition): CompiledApp {
   }
   const types = new Map<string, CompiledType>();
   for (const [id, definition] of Object.entries(app.sync?.types ?? {})) {
-    const delta = Boolean(definition.delta);
-    const margin =
-      typeof definition.delta === 'object'
-        ? (definition.delta.safetyMarginHours ?? DEFAULT_SAFETY_MARGIN_HOURS)
-        : DEFAULT_SAFETY_MARGIN_HOURS;
-    types.set(id, {
-      id,
-      definition: definition as CompiledType['definition'],
-      schema: typeSchema(definition.fields, delta),
-      pageSize: definition.pageSize ?? app.pageSize ?? DEFAULT_PAGE_SIZE,
-      delta,
-      safetyMarginMs: margin * 3_600_000,
-    });
+    types.set(id, compileType(app, id, definition as CompiledType['definition']));
   }
   const descriptor = buildDescriptor(app);
-  const config = app.sync ? buildConfig(app, types) : undefined;
+  const config = app.sync
+    ? buildConfig(app, [...types.values()], configFilters(app.sync.filters ?? {}))
+    : undefined;
   return {
     definition: app,
     descriptor,
@@ -99,6 +74,7 @@ export function compileApp(app: AppDefinition): CompiledApp {
     secretKeys: [...new Set(app.authentication.flatMap((a) => a.secretKeys))],
     timeoutMs: app.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     logo: loadLogo(app),
+    accountConfig: new AccountConfigResolver(app, types),
   };
 }
 
@@ -134,38 +110,6 @@ function buildDescriptor(app: AppDefinition): Descriptor {
     responsibleFor: { dataSynchronization: Boolean(app.sync), automations: Boolean(app.actions) },
     ...(app.actions ? { actions } : {}),
   };
-}
-
-function buildConfig(app: AppDefinition, types: Map<string, CompiledType>): ConfigResponse {
-  const filters: Filter[] = Object.entries(app.sync?.filters ?? {}).map(([id, input]) => {
-    const { name, ...field } = toAuthenticationField(id, input);
-    return {
-      id,
-      title: name ?? id,
-      type: field.type,
-      optional: input.optional,
-      ...(input.datalist ? { datalist: true } : {}),
-      ...(input.secured === undefined ? {} : { secured: input.secured }),
-      ...(field.editorMode === undefined ? {} : { editorMode: field.editorMode }),
-      ...(field.datalist_requires === undefined ? {} : { datalist_requires: field.datalist_requires }),
-    };
-  });
-  return {
-    types: [...types.values()].map((t) => ({ id: t.id, name: t.definition.name })),
-    filters,
-    ...(app.sync?.webhooks ? { webhooks: { enabled: true } } : {}),
-  };
-}
-
-function typeSchema(fields: SchemaFields, delta: boolean): TypeSchema {
-  const schema: TypeSchema = {};
-  for (const [id, field] of Object.entries(fields)) {
-    const spec = { ...field.spec, id, name: field.spec.name || titleCase(id) };
-    if (spec.relation && !spec.relation.name) spec.relation = { ...spec.relation, name: spec.name };
-    schema[id] = spec;
-  }
-  if (delta) schema[SYNC_ACTION_FIELD] = { id: SYNC_ACTION_FIELD, type: 'text', name: 'Sync Action' };
-  return schema;
 }
 
 function loadLogo(app: AppDefinition): CompiledLogo {

@@ -6,7 +6,7 @@ import { fieldType, schemaFieldSubType, schemaFieldType, relationCardinality } f
 const fn = z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', 'must be a function');
 const nonEmpty = z.string().trim().min(1, 'must be a non-empty string');
 
-const inputField = z.looseObject({
+export const inputFieldShape = z.looseObject({
   type: fieldType,
   name: nonEmpty,
   optional: z.boolean(),
@@ -26,9 +26,23 @@ const schemaField = z.looseObject({
   spec: z.looseObject({
     type: schemaFieldType,
     subType: schemaFieldSubType.optional(),
+    order: z.number().optional(),
+    postProcessingFunctions: z.array(z.string()).optional(),
+    options: z
+      .array(
+        z.looseObject({
+          name: nonEmpty,
+          default: z.boolean().optional(),
+          final: z.boolean().optional(),
+          color: z.string().optional(),
+          icon: z.string().optional(),
+        }),
+      )
+      .optional(),
     relation: z
       .looseObject({
         cardinality: relationCardinality,
+        kind: z.literal('native').optional(),
         targetType: nonEmpty,
         targetName: nonEmpty,
         targetFieldId: nonEmpty,
@@ -39,8 +53,11 @@ const schemaField = z.looseObject({
 
 const pageSize = z.number().int().min(1).max(100_000);
 
-const syncType = z.looseObject({
+export const syncTypeShape = z.looseObject({
   name: nonEmpty,
+  description: z.string().optional(),
+  default: z.boolean().optional(),
+  isUser: z.boolean().optional(),
   fields: z.record(z.string(), schemaField),
   delta: z
     .union([z.boolean(), z.looseObject({ safetyMarginHours: z.number().min(0).optional() })])
@@ -71,10 +88,14 @@ export const definitionShape = z.looseObject({
   timeoutMs: z.number().int().min(1).optional(),
   sync: z
     .looseObject({
-      filters: z.record(z.string(), inputField).optional(),
+      filters: z.record(z.string(), inputFieldShape).optional(),
       datalists: z.record(z.string(), fn).optional(),
       validateFilter: fn.optional(),
-      types: z.record(z.string(), syncType),
+      types: z.record(z.string(), syncTypeShape),
+      version: z.number().optional(),
+      accountTypes: fn.optional(),
+      accountFilters: fn.optional(),
+      accountCacheSeconds: z.number().min(0).optional(),
       webhooks: z
         .looseObject({ install: fn, uninstall: fn, verify: fn, transform: fn, preProcess: fn.optional() })
         .optional(),

@@ -19,10 +19,16 @@ export function mountData({ router, app, options }: RouteKit): void {
       const facts = requestFacts(res);
       facts.requestedType = body.requestedType;
       if (body.operationId) facts.operationId = body.operationId;
-      const type = app.types.get(body.requestedType);
-      if (!type) throw new NotFoundError(`Unknown type "${body.requestedType}"`);
+      const resolver = app.accountConfig;
+      const known = app.types.get(body.requestedType);
+      // An unknown type is a 404 before the account is looked at, unless the account may define it.
+      if (!known && !resolver.hasTypes) throw new NotFoundError(`Unknown type "${body.requestedType}"`);
       const account = checkAccount(app, body.account);
-      const filter = checkFilter(app, body.filter);
+      const filter = resolver.hasFilters
+        ? await resolver.checkFilter(account, body.filter, scope)
+        : checkFilter(app, body.filter);
+      const type = known ?? (await resolver.findType(body.requestedType, account, filter, scope));
+      if (!type) throw new NotFoundError(`Unknown type "${body.requestedType}"`);
       const state = decodePageState(type.id, body.pagination);
       if (typeof state === 'string') throw new BadRequestError(state);
       // The app's own filter rules, before a sync starts; later pages reuse the checked filter.
@@ -48,7 +54,7 @@ export function mountData({ router, app, options }: RouteKit): void {
           mode === 'delta' && lastSynchronizedAt
             ? new Date(lastSynchronizedAt.getTime() - type.safetyMarginMs)
             : null,
-        operationId: body.operationId,
+        operationId: body.operationId ?? undefined,
         cursor: state.cursor,
         signal: scope.signal,
         log: scope.log,
@@ -64,7 +70,7 @@ export function mountData({ router, app, options }: RouteKit): void {
         throw error;
       }
       return {
-        items: page.items,
+        items: type.serialize(page.items),
         pagination: page.next
           ? { hasNext: true, nextPageConfig: encodePageState(type.id, page.next) }
           : { hasNext: false },

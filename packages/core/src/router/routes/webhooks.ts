@@ -9,7 +9,7 @@ import {
   webhookTransformRequest,
   webhookVerifyRequest,
 } from '../../protocol/index.js';
-import type { CompiledApp } from '../../startup/compile-app.js';
+import type { CompiledType } from '../../startup/compile-app.js';
 import { checkAccount, checkFilter } from '../boundary.js';
 import { NO_CONTENT, handle } from '../handle.js';
 import type { RouteKit } from './route-kit.js';
@@ -26,6 +26,7 @@ export function mountWebhooks({ router, app, options }: RouteKit): void {
         filter: checkFilter(app, body.filter),
         types: body.types ?? [],
         webhook: body.webhook ?? null,
+        url: body.url ?? undefined,
         signal: scope.signal,
         log: scope.log,
       });
@@ -67,32 +68,38 @@ export function mountWebhooks({ router, app, options }: RouteKit): void {
   router.post(
     PROTOCOL_PATHS.webhooksTransform,
     handle(app, options, 'webhooks/transform', webhookTransformRequest, async (body, scope) => {
-      const result = await webhooks.transform({
+      const account = checkAccount(app, body.account);
+      const filter = checkFilter(app, body.filter);
+      const result = (await webhooks.transform({
         params: body.params ?? {},
         payload: body.payload,
-        account: checkAccount(app, body.account),
-        filter: checkFilter(app, body.filter),
+        account,
+        filter,
         types: body.types ?? [],
         signal: scope.signal,
         log: scope.log,
-      });
-      return {
-        data: toDeltaRows(
-          app,
-          result as unknown as Record<string, ReadonlyArray<Record<PropertyKey, unknown>>>,
-        ),
-      };
+      })) as unknown as Record<string, ReadonlyArray<Record<PropertyKey, unknown>>>;
+      // Rows of a type that exists only for this account are checked against that account's types.
+      const types = new Map<string, CompiledType>();
+      for (const typeId of Object.keys(result ?? {})) {
+        const type = await app.accountConfig.findType(typeId, account, filter, scope);
+        if (!type) throw new NotFoundError(`The webhook transform produced unknown type "${typeId}"`);
+        types.set(typeId, type);
+      }
+      return { data: toDeltaRows(types, result) };
     }),
   );
 }
 
 /** Event items become delta rows: `SET` unless they say otherwise, `remove(id)` becomes `REMOVE`. */
-function toDeltaRows(app: CompiledApp, result: Record<string, ReadonlyArray<Record<PropertyKey, unknown>>>) {
+function toDeltaRows(
+  types: ReadonlyMap<string, CompiledType>,
+  result: Record<string, ReadonlyArray<Record<PropertyKey, unknown>>>,
+) {
   const data: Record<string, Record<string, unknown>[]> = {};
   for (const [typeId, rows] of Object.entries(result ?? {})) {
-    if (!app.types.has(typeId))
-      throw new NotFoundError(`The webhook transform produced unknown type "${typeId}"`);
-    data[typeId] = rows.map((row, index) => {
+    const type = types.get(typeId)!;
+    const deltaRows = rows.map((row, index) => {
       if (row[MARKER] === 'remove') return { id: row.id, [SYNC_ACTION_FIELD]: 'REMOVE' };
       if (row.id === undefined || row.id === null) {
         throw new WeftError(
@@ -103,6 +110,8 @@ function toDeltaRows(app: CompiledApp, result: Record<string, ReadonlyArray<Reco
         ? { ...(row as Record<string, unknown>), [SYNC_ACTION_FIELD]: 'SET' }
         : (row as Record<string, unknown>);
     });
+    // Values in the shape the service takes, as in data pages.
+    data[typeId] = type.serialize(deltaRows);
   }
   return data;
 }
