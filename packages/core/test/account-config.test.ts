@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { type TestApp, testApp } from '../src/testing/index.js';
 import { auth, defineApp, field, input } from '../src/index.js';
-import type { AccountTypeDefinition } from '../src/index.js';
+import type { AccountTypeDefinition, InputFields } from '../src/index.js';
 import { compileApp } from '../src/startup/compile-app.js';
 import { silentLogger } from '../src/logging/logger.js';
 import { descriptorBase } from './fixtures/minimal.js';
@@ -242,7 +242,7 @@ describe('account-dependent filters', () => {
         types: {
           database: { name: 'Database', fields: { id: field.id(), name: field.text() }, async *data() {} },
         },
-        accountFilters: ({ account }) =>
+        accountFilters: ({ account }): InputFields =>
           account.connection === 'db://broken'
             ? {
                 orphan: input.list({ name: 'Orphan', datalist: true }),
@@ -282,5 +282,37 @@ describe('account-dependent filters', () => {
       'accountFilters.orphan: is a datalist filter but sync.datalists.orphan has no handler',
     );
     expect(res.body.message).toContain('accountFilters.bad.name');
+  });
+});
+
+describe('the account cache and abandoned requests', () => {
+  test('a request sharing a call with an abandoned request asks again instead of failing with it', async () => {
+    let calls = 0;
+    const app = defineApp({
+      id: 'shared',
+      name: 'Shared',
+      ...descriptorBase,
+      authentication: [auth.none()],
+      sync: {
+        types: {},
+        async accountTypes({ signal }) {
+          calls += 1;
+          if (calls === 1) {
+            // The first call hangs until its request is abandoned.
+            await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+          }
+          return { t: { name: 'T', fields: { id: field.id(), name: field.text() }, async *data() {} } };
+        },
+      },
+    });
+    const resolver = compileApp(app as never).accountConfig;
+    const first = new AbortController();
+    const second = new AbortController();
+    const abandoned = resolver.types({}, {}, { signal: first.signal, log: silentLogger });
+    const waiting = resolver.types({}, {}, { signal: second.signal, log: silentLogger });
+    first.abort(new Error('The service closed the connection'));
+    await expect(abandoned).rejects.toThrow('The service closed the connection');
+    expect([...(await waiting).keys()]).toEqual(['t']);
+    expect(calls).toBe(2);
   });
 });

@@ -87,3 +87,42 @@ describe('start-up check of select and workflow options', () => {
     ]);
   });
 });
+
+describe('start-up check of account-dependent definitions', () => {
+  const base = { id: 'dyn', name: 'Dyn', ...descriptorBase, authentication: [auth.none()] };
+  const problems = (sync: unknown): string[] => {
+    try {
+      createRouter({ ...base, sync } as never);
+    } catch (error) {
+      if (error instanceof AppDefinitionError) return error.problems.map((p) => `${p.path}: ${p.message}`);
+      throw error;
+    }
+    return [];
+  };
+
+  test('no static type is fine only with accountTypes', () => {
+    expect(problems({ types: {} })).toEqual(['sync.types: defines no type (and there is no `accountTypes`)']);
+    expect(problems({ types: {}, accountTypes: async () => ({}) })).toEqual([]);
+  });
+
+  test('a datalist handler without a static filter is fine only with accountFilters', () => {
+    const datalists = { table: async () => [] };
+    expect(problems({ types: {}, accountTypes: async () => ({}), datalists })).toEqual([
+      'sync.datalists.table: has no matching filter with `datalist: true`',
+    ]);
+    expect(
+      problems({ types: {}, accountTypes: async () => ({}), accountFilters: () => ({}), datalists }),
+    ).toEqual([]);
+  });
+
+  test('accountTypes, accountFilters and accountCacheSeconds are checked for shape', () => {
+    expect(
+      problems({ types: {}, accountTypes: 'tables', accountFilters: 1, accountCacheSeconds: -1 }).sort(),
+    ).toEqual([
+      'sync.accountCacheSeconds: Too small: expected number to be >=0',
+      'sync.accountFilters: must be a function',
+      'sync.accountTypes: must be a function',
+      'sync.types: defines no type (and there is no `accountTypes`)',
+    ]);
+  });
+});

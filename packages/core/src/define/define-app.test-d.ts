@@ -211,3 +211,63 @@ describe('account-dependent types and filters', () => {
     input.number({ name: 'Limit', defaultValue: 'ten' });
   });
 });
+
+describe('values of the real service’s field kinds', () => {
+  test('ranges, locations, avatars and user relations take their natural values', () => {
+    defineApp({
+      id: 'kinds',
+      name: 'Kinds',
+      version: '1',
+      description: 'd',
+      website: 'https://example.com',
+      authentication: [auth.none()],
+      sync: {
+        types: {
+          ok: {
+            name: 'Ok',
+            fields: {
+              id: field.id(),
+              name: field.title(),
+              span: field.dateRange(),
+              place: field.location(),
+              face: field.avatar(),
+              owner: field.user({ targetName: 'Owned' }),
+              watchers: field.user({ cardinality: 'many-to-many', targetName: 'Watched' }),
+            },
+            async *data() {
+              yield {
+                id: 1,
+                span: { start: '2026-01-01', end: '2026-01-31' },
+                place: { longitude: 1, latitude: 2 },
+                face: 'https://example.com/a.png',
+                owner: 'ada@example.com',
+                watchers: ['ada@example.com'],
+              };
+              yield { id: 2, span: '{"start":"2026-01-01","end":"2026-01-31"}', place: '52.5, 13.4' };
+            },
+          },
+          wrong: {
+            name: 'Wrong',
+            fields: {
+              id: field.id(),
+              name: field.text(),
+              watchers: field.user({ cardinality: 'many-to-many', targetName: 'W' }),
+            },
+            // @ts-expect-error a many-to-many user relation takes an array of e-mails
+            async *data() {
+              yield { id: 1, watchers: 'ada@example.com' };
+            },
+          },
+          wrongRange: {
+            name: 'Wrong range',
+            fields: { id: field.id(), name: field.text(), span: field.dateRange() },
+            // @ts-expect-error a range is {start, end} or its JSON string
+            async *data() {
+              yield { id: 1, span: { from: 'a' } };
+            },
+          },
+        },
+      },
+    });
+  });
+});

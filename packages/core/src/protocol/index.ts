@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the app protocol (`spec/app-protocol.md`) as zod schemas. Core validates
+ * Wire shapes of the app protocol (see docs/protocol.md) as zod schemas. Core validates
  * requests with them; the conformance kit checks apps' responses against the same schemas.
  * Objects are loose: unknown keys are tolerated everywhere, as the service adds its own.
  */

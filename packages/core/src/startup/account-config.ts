@@ -34,6 +34,8 @@ interface Scope {
 interface Entry<T> {
   expires: number;
   value: Promise<T>;
+  /** The signal of the request that started the call. */
+  signal: AbortSignal;
 }
 
 /**
@@ -64,7 +66,7 @@ export class AccountConfigResolver {
 
   /** The account's filters; the static ones only when the app has no `accountFilters`. */
   filters(account: Record<string, unknown>, scope: Scope): Promise<AccountFilters> {
-    return this.cached('filters', account, undefined, async () => {
+    return this.cached('filters', account, undefined, scope.signal, async () => {
       const produce = this.app.sync?.accountFilters;
       const own = produce ? await produce({ account, signal: scope.signal, log: scope.log }) : {};
       const inputs = this.checkFilters(own);
@@ -93,7 +95,7 @@ export class AccountConfigResolver {
     filter: Record<string, unknown>,
     scope: Scope,
   ): Promise<ReadonlyMap<string, CompiledType>> {
-    return this.cached('types', account, filter, async () => {
+    return this.cached('types', account, filter, scope.signal, async () => {
       const produce = this.app.sync?.accountTypes;
       if (!produce) return new Map<string, CompiledType>();
       const definitions = await produce({ account, filter, signal: scope.signal, log: scope.log });
@@ -174,6 +176,7 @@ export class AccountConfigResolver {
     kind: string,
     account: Record<string, unknown>,
     filter: Record<string, unknown> | undefined,
+    signal: AbortSignal,
     produce: () => Promise<T>,
   ): Promise<T> {
     if (this.ttlMs === 0) return produce();
@@ -186,10 +189,17 @@ export class AccountConfigResolver {
       .digest('base64url');
     const now = Date.now();
     const hit = this.cache.get(key);
-    if (hit && hit.expires > now) return hit.value as Promise<T>;
+    if (hit && hit.expires > now) {
+      // The call was started by another request; if that request was abandoned (its signal
+      // aborted the call), this one is not, so it asks again instead of failing with it.
+      return (hit.value as Promise<T>).catch((error: unknown) => {
+        if (hit.signal === signal || !hit.signal.aborted || signal.aborted) throw error;
+        return this.cached(kind, account, filter, signal, produce);
+      });
+    }
     if (hit) this.cache.delete(key);
     const value = produce();
-    this.cache.set(key, { expires: now + this.ttlMs, value });
+    this.cache.set(key, { expires: now + this.ttlMs, value, signal });
     // A failure is not remembered: the next request tries again.
     value.catch(() => {
       if (this.cache.get(key)?.value === value) this.cache.delete(key);
