@@ -70,9 +70,16 @@ export function postgresDatabase(
   password?: string,
   options: PostgresOptions = {},
 ): Database {
+  // pg lets the connection string's parts override separate options, so a password given apart
+  // goes into the URL (the URL setter percent-encodes it).
+  let url = connectionString;
+  if (password) {
+    const parsed = new URL(connectionString);
+    parsed.password = password;
+    url = parsed.toString();
+  }
   const pool = new pg.Pool({
-    connectionString,
-    ...(password ? { password } : {}),
+    connectionString: url,
     max: options.max ?? 4,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,

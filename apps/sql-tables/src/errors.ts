@@ -19,6 +19,10 @@ export function databaseError(error: unknown, during: string): Error {
   const e = error as { code?: string; message?: string };
   const message = `${during}: ${e.message ?? 'database error'}`;
   if (e.code && ACCOUNT_CODES.has(e.code)) return new InvalidAccountError(message);
+  // node-postgres, when the server asks for a password and the account has none.
+  if (/client password must be a string/.test(e.message ?? '')) {
+    return new InvalidAccountError(`${during}: the database asks for a password`);
+  }
   if (e.code && LATER_CODES.has(e.code)) return new TryLaterError(message, { retryAfterSeconds: 30 });
   if (e.code && NETWORK.has(e.code))
     return new TryLaterError(`${during}: the database does not answer (${e.code})`, {

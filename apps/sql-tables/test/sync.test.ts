@@ -256,6 +256,33 @@ for (const run of runs) {
       const mysql = await app.validate('database', { url: 'mysql://root:hunter2@db.example/shop' });
       expect(mysql.status).toBe(401);
       expect(JSON.stringify(mysql.body)).not.toContain('hunter2');
+      // Nobody listens on port 1: the database is unreachable, which is temporary.
+      const down = await app.validate('database', {
+        url: 'postgres://app@127.0.0.1:1/shop',
+        password: 'hunter2',
+      });
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({ tryLater: true });
+      expect(JSON.stringify(down.body)).not.toContain('hunter2');
+    });
+
+    it.runIf(run.name === 'postgres')('a wrong password is a 401 that does not repeat it', async () => {
+      const url = new URL(db.account.url!);
+      url.password = '';
+      const wrong = await app.validate('database', {
+        ...db.account,
+        url: url.toString(),
+        password: 'not-the-password',
+      });
+      expect(wrong.status, JSON.stringify(wrong.body)).toBe(401);
+      expect(wrong.body.message).toMatch(/password authentication failed/);
+      expect(JSON.stringify(wrong.body)).not.toContain('not-the-password');
+      // The right password given apart from the connection string works.
+      const password = decodeURIComponent(new URL(db.account.url!).password);
+      if (password) {
+        const right = await app.validate('database', { ...db.account, url: url.toString(), password });
+        expect(right.status).toBe(200);
+      }
     });
 
     it('passes the conformance kit without a warning, with and without the query', async () => {
