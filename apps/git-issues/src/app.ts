@@ -55,8 +55,11 @@ const PULL_STATES = [
   { name: 'Closed' },
 ];
 
-/** Where a sync of issues or pull requests stopped: the repository and GitHub's next link. */
-const cursorSchema = z.object({ repo: z.string(), next: z.string().optional() });
+/**
+ * Where a sync of issues or pull requests stopped: the repository, GitHub's next link in it, and
+ * the repositories still to read.
+ */
+const cursorSchema = z.object({ repo: z.string(), next: z.string().optional(), rest: z.array(z.string()) });
 
 const issueFields = {
   id: field.id(),
@@ -113,19 +116,19 @@ export function createGitIssuesApp(options: GitIssuesOptions = {}) {
     },
   ) {
     const api = github({ apiUrl, token: ctx.account.access_token, signal: ctx.signal });
-    const repos = (await repositories(api, ctx.filter.repositories)).map((r) => r.full_name);
+    // The repositories are listed once per sync: later pages read the rest from the cursor, so
+    // each page costs GitHub's rate budget only the issue pages it reads.
+    let repos: string[];
     let start = 0;
     let next: string | undefined;
-    if (ctx.cursor !== undefined) {
+    if (ctx.cursor === undefined) {
+      repos = (await repositories(api, ctx.filter.repositories)).map((r) => r.full_name);
+    } else {
       const parsed = cursorSchema.safeParse(ctx.cursor);
       if (!parsed.success) throw new BadRequestError('The page cursor is not one this app produced');
-      start = repos.indexOf(parsed.data.repo);
-      if (start < 0)
-        throw new BadRequestError(
-          `Repository ${parsed.data.repo} is no longer selected; start the sync again`,
-        );
+      repos = [parsed.data.repo, ...parsed.data.rest];
       next = parsed.data.next;
-      if (next === undefined) start++;
+      if (next === undefined) start = 1;
     }
     for (let i = start; i < repos.length; i++) {
       const repo = repos[i]!;
@@ -148,7 +151,8 @@ export function createGitIssuesApp(options: GitIssuesOptions = {}) {
           .map((issue) => (kind === 'issue' ? issueItem(repo, issue) : pullRequestItem(repo, issue)));
         url = page.next;
         query = undefined;
-        yield resume(url ? { repo, next: url } : { repo });
+        const rest = repos.slice(i + 1);
+        yield resume(url ? { repo, next: url, rest } : { repo, rest });
       }
     }
   }
