@@ -10,6 +10,12 @@ import { type Mailer, createMailer } from './mailer.js';
 /** Most recipients of one e-mail (to and cc together). */
 export const MAX_RECIPIENTS = 50;
 
+/**
+ * Router options the app needs: an `http-request` body may be up to 1 MB, above core's default
+ * request limit, so the execute route must accept a little more than that.
+ */
+export const DISPATCH_ROUTER_OPTIONS = { bodyLimit: '2mb' } as const;
+
 export interface DispatchOptions extends Partial<DispatchConfig> {
   /** The mailer; default one built from `smtpUrl` and `mailFrom`. */
   mailer?: Mailer;

@@ -1,5 +1,5 @@
 import { startServer } from '@weft/core';
-import { createDispatchApp } from './app.js';
+import { createDispatchApp, DISPATCH_ROUTER_OPTIONS } from './app.js';
 import { configFromEnv } from './config.js';
 
 let config: ReturnType<typeof configFromEnv>;
@@ -11,4 +11,4 @@ try {
   process.exit(1);
 }
 if (!config.smtpUrl) console.log('Dispatch: SMTP_URL is unset, so e-mails are logged, not sent');
-await startServer(createDispatchApp(config), { defaultPort: 3104 });
+await startServer(createDispatchApp(config), { ...DISPATCH_ROUTER_OPTIONS, defaultPort: 3104 });

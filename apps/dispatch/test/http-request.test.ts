@@ -2,7 +2,7 @@
 import { type TestApp, testApp } from '@weft/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isInternalAddress } from '../src/address-guard.js';
-import { createDispatchApp } from '../src/app.js';
+import { createDispatchApp, DISPATCH_ROUTER_OPTIONS } from '../src/app.js';
 import { type HttpReceiver, startHttpReceiver } from './http-receiver.js';
 
 let receiver: HttpReceiver;
@@ -13,7 +13,10 @@ let guarded: TestApp;
 
 beforeAll(async () => {
   receiver = await startHttpReceiver();
-  app = await testApp(createDispatchApp({ allowPrivateNetworks: true, httpTimeoutMs: 1_000 }));
+  app = await testApp(
+    createDispatchApp({ allowPrivateNetworks: true, httpTimeoutMs: 1_000 }),
+    DISPATCH_ROUTER_OPTIONS,
+  );
   guarded = await testApp(createDispatchApp());
 });
 afterAll(async () => {

@@ -27,7 +27,8 @@ const servers: Server[] = [];
 afterAll(async () => {
   for (const server of servers) await server.stop();
   rmSync(dir, { recursive: true, force: true });
-});
+  // Stopping the servers and removing an npm-installed tree takes seconds on a loaded machine.
+}, 120_000);
 
 describe.runIf(enabled)('weft outside the workspace', () => {
   it('packs, scaffolds, installs with npm, type-checks, tests and passes weft check', async () => {
@@ -45,12 +46,15 @@ describe.runIf(enabled)('weft outside the workspace', () => {
     };
 
     const packs: Pack[] = await time('pack', () => packAll());
-    expect(packs.map((p) => p.file.split(/[\\/]/).at(-1))).toEqual([
-      'weft-cli-0.1.0.tgz',
-      'weft-conformance-0.1.0.tgz',
-      'weft-core-0.1.0.tgz',
-      'weft-date-range-0.1.0.tgz',
-    ]);
+    // Every package packs; the app below needs these four.
+    expect(packs.map((p) => p.file.split(/[\\/]/).at(-1))).toEqual(
+      expect.arrayContaining([
+        'weft-cli-0.1.0.tgz',
+        'weft-conformance-0.1.0.tgz',
+        'weft-core-0.1.0.tgz',
+        'weft-date-range-0.1.0.tgz',
+      ]),
+    );
     const packsDir = join(packs[0]!.file, '..');
 
     const init = await time('init', () =>

@@ -1,18 +1,21 @@
 /**
  * weft-conformance <app-url> [--account <json|file>] [--filter <json|file>] [--actions <file>]
- *   [--auth <id>] [--max-pages N] [--timeout <ms>] [--concurrency N] [--now <iso>] [--json] [--no-color]
+ *   [--auth <id>] [--max-pages N] [--timeout <ms>] [--concurrency N] [--now <iso>]
+ *   [--last-synchronized-at <iso>] [--strict] [--json] [--no-color]
  *
- * Exit status: 0 when no check failed (warnings allowed), 1 when a check failed, 2 on usage errors.
+ * Exit status: 0 when no check failed (warnings allowed unless --strict), 1 when a check failed,
+ * 2 on usage errors or when the run could not happen (nothing listens at the URL).
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConformanceOptionsError } from './errors.js';
+import { AppUnreachableError, ConformanceOptionsError } from './errors.js';
 import { formatReport } from './format.js';
 import { runConformance } from './run.js';
 import type { ActionFixture, ConformanceOptions, ProgressEvent } from './types.js';
 import { isPlainObject } from './util.js';
 
-const USAGE = `usage: weft-conformance <app-url> [options]
+const usage = (program: string) => `usage: ${program} <app-url> [options]
 
   --account <json|file>   account fields, inline JSON or a JSON file
   --auth <id>             authentication id (default: the first one that is not 'none')
@@ -22,16 +25,20 @@ const USAGE = `usage: weft-conformance <app-url> [options]
   --timeout <ms>          time limit per request (default 10000)
   --concurrency <n>       types synced at the same time (default 4)
   --now <iso>             the current time for date filters and lastSynchronizedAt
+  --last-synchronized-at <iso>
+                          lastSynchronizedAt of the delta sync (default: now minus one day)
+  --strict                warnings fail too (for CI)
   --json                  print the report as JSON (nothing else on stdout)
   --no-color              no ANSI colours
   -h, --help              this text
 
-exit status: 0 no check failed, 1 a check failed, 2 usage error`;
+exit status: 0 no check failed, 1 a check failed (or warned, with --strict),
+2 usage error or the app could not be reached`;
 
 class UsageError extends Error {}
 
-function readJson(flag: string, value: string): unknown {
-  const text = /^\s*[[{]/.test(value) ? value : readFile(flag, value);
+function readJson(flag: string, value: string, cwd: string): unknown {
+  const text = /^\s*[[{]/.test(value) ? value : readFile(flag, resolve(cwd, value), value);
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -39,24 +46,28 @@ function readJson(flag: string, value: string): unknown {
   }
 }
 
-function readFile(flag: string, path: string): string {
+function readFile(flag: string, path: string, given: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch {
-    throw new UsageError(`--${flag}: '${path}' is neither inline JSON nor a readable file`);
+    throw new UsageError(`--${flag}: '${given}' is neither inline JSON nor a readable file`);
   }
 }
 
-function readObject(flag: string, value: string | undefined): Record<string, unknown> | undefined {
+function readObject(
+  flag: string,
+  value: string | undefined,
+  cwd: string,
+): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
-  const json = readJson(flag, value);
+  const json = readJson(flag, value, cwd);
   if (!isPlainObject(json)) throw new UsageError(`--${flag}: expected a JSON object`);
   return json;
 }
 
-function readActions(value: string | undefined): ActionFixture[] | undefined {
+function readActions(value: string | undefined, cwd: string): ActionFixture[] | undefined {
   if (value === undefined) return undefined;
-  const json = readJson('actions', value);
+  const json = readJson('actions', value, cwd);
   const ok =
     Array.isArray(json) &&
     json.every(
@@ -85,7 +96,12 @@ function readInt(flag: string, value: string | undefined): number | undefined {
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown; isTTY?: boolean };
-  env: Record<string, string | undefined>;
+  /** Default `process.env` (only `NO_COLOR` is read). */
+  env?: Record<string, string | undefined>;
+  /** Where relative `--account`/`--filter`/`--actions` paths are read from; default `process.cwd()`. */
+  cwd?: string;
+  /** The command name in messages and usage (a wrapper such as `weft check` passes its own). */
+  programName?: string;
 }
 
 const PLAIN_PROGRESS_EVERY_MS = 2000;
@@ -132,11 +148,26 @@ function progressReporter(stderr: CliIo['stderr']): {
   };
 }
 
-/** Runs the CLI; resolves with the exit status. */
-export async function main(
+/** Exit statuses of the CLI. */
+export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
+
+/**
+ * The whole `weft-conformance` command as a function, for wrappers: parses `argv` (without the
+ * program name), runs the kit, writes the report, and resolves with the exit status — 0 no check
+ * failed, 1 findings, 2 a usage error or no app at the URL. It never calls `process.exit`.
+ *
+ * @example
+ * process.exitCode = await runConformanceCli(['http://localhost:3000', '--strict'], {
+ *   cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, programName: 'weft check',
+ * });
+ */
+export async function runConformanceCli(
   argv: string[],
-  io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
+  const program = io.programName ?? 'weft-conformance';
+  const cwd = io.cwd ?? process.cwd();
+  const env = io.env ?? process.env;
   let url: string;
   let options: ConformanceOptions;
   let json: boolean;
@@ -154,25 +185,27 @@ export async function main(
         timeout: { type: 'string' },
         concurrency: { type: 'string' },
         now: { type: 'string' },
+        'last-synchronized-at': { type: 'string' },
+        strict: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         'no-color': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
     if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return 0;
+      io.stdout.write(`${usage(program)}\n`);
+      return EXIT.ok;
     }
     if (positionals.length !== 1)
       throw new UsageError(positionals.length ? 'give exactly one app URL' : 'missing <app-url>');
     url = positionals[0]!;
     if (!/^https?:\/\//.test(url)) throw new UsageError(`not an http(s) URL: ${url}`);
     options = {};
-    const account = readObject('account', values.account);
+    const account = readObject('account', values.account, cwd);
     if (account) options.account = account;
-    const filter = readObject('filter', values.filter);
+    const filter = readObject('filter', values.filter, cwd);
     if (filter) options.filter = filter;
-    const actions = readActions(values.actions);
+    const actions = readActions(values.actions, cwd);
     if (actions) options.actions = actions;
     if (values.auth) options.authenticationId = values.auth;
     const maxPages = readInt('max-pages', values['max-pages']);
@@ -186,11 +219,18 @@ export async function main(
         throw new UsageError(`--now: not an ISO date: '${values.now}'`);
       options.now = values.now;
     }
+    const since = values['last-synchronized-at'];
+    if (since !== undefined) {
+      if (Number.isNaN(Date.parse(since)))
+        throw new UsageError(`--last-synchronized-at: not an ISO date: '${since}'`);
+      options.lastSynchronizedAt = since;
+    }
+    if (values.strict) options.strict = true;
     json = values.json;
-    color = !values['no-color'] && !json && io.stdout.isTTY === true && !io.env.NO_COLOR;
+    color = !values['no-color'] && !json && io.stdout.isTTY === true && !env.NO_COLOR;
   } catch (error) {
-    io.stderr.write(`weft-conformance: ${(error as Error).message}\n\n${USAGE}\n`);
-    return 2;
+    io.stderr.write(`${program}: ${(error as Error).message}\n\n${usage(program)}\n`);
+    return EXIT.usage;
   }
 
   const progress = progressReporter(io.stderr);
@@ -199,14 +239,19 @@ export async function main(
     const report = await runConformance(url, options);
     progress.end();
     io.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report, { color })}\n`);
-    return report.ok ? 0 : 1;
+    return report.ok ? EXIT.ok : EXIT.findings;
   } catch (error) {
     progress.end();
-    if (error instanceof ConformanceOptionsError) {
-      io.stderr.write(`weft-conformance: ${error.message}\n`);
-      return 2;
+    if (error instanceof ConformanceOptionsError || error instanceof AppUnreachableError) {
+      io.stderr.write(`${program}: ${error.message}\n`);
+      return EXIT.usage;
     }
-    io.stderr.write(`weft-conformance: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
-    return 2;
+    io.stderr.write(`${program}: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    return EXIT.usage;
   }
+}
+
+/** The `weft-conformance` binary's entry: `runConformanceCli` on the process's own streams. */
+export function main(argv: string[], io?: CliIo): Promise<number> {
+  return runConformanceCli(argv, io);
 }

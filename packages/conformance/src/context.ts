@@ -37,6 +37,10 @@ export class Context {
   readonly checks: Check[] = [];
   private secrets: string[] = [];
   private answers = 0;
+  /** The latest request the app gave no answer to (the one that may have crashed it). */
+  private lastUnanswered?: Exchange;
+  /** Set once the app stops accepting connections after having answered: it went away. */
+  private gone?: string;
   private readonly violations = new Map<
     GlobalId,
     Map<string, { ex: Exchange; reason: string; count: number }>
@@ -44,7 +48,8 @@ export class Context {
 
   constructor(
     readonly baseUrl: string,
-    readonly timeoutMs: number,
+    /** Raised once `GET /` announced the app's own time limit. */
+    public timeoutMs: number,
     private readonly onProgress?: (event: ProgressEvent) => void,
   ) {}
 
@@ -68,10 +73,25 @@ export class Context {
       timeoutMs: options.timeoutMs ?? this.timeoutMs,
     };
     if (options.rawBody !== undefined) sendOptions.rawBody = options.rawBody;
+    if (this.gone) return goneExchange(method, path, body, options.rawBody, this.gone);
     const ex = await send(this.baseUrl, method, path, body, sendOptions);
+    if (ex.unreachable && this.answers > 0) {
+      // The app answered before and now refuses connections: it most likely crashed. Every
+      // later request would fail the same way, so they are not sent; each check says why once.
+      this.gone = this.goneReason(ex.unreachable);
+      ex.failure = this.gone;
+    } else if (ex.failure && !ex.unreachable) this.lastUnanswered = ex;
     if (!options.skipInspection) this.inspect(ex, options.optional ?? false);
     if (ex.status !== undefined) this.answers++;
     return ex;
+  }
+
+  private goneReason(code: string): string {
+    const last = this.lastUnanswered;
+    const culprit = last
+      ? ` It gave no answer to ${last.method} ${last.path}${last.requestBody ? ` ${requestExcerpt(last, this.secrets).body}` : ''}.`
+      : '';
+    return `the app stopped accepting connections during the run (${code}): did it crash? Is it still running at ${this.baseUrl}?${culprit}`;
   }
 
   record(id: CheckId, status: CheckStatus, input: RecordInput = {}): Check {
@@ -172,6 +192,20 @@ export class Context {
   }
 }
 
+/** A request not sent because the app went away: it fails with `reason`, at once. */
+function goneExchange(
+  method: string,
+  path: string,
+  body: unknown,
+  rawBody: string | undefined,
+  reason: string,
+): Exchange {
+  const ex: Exchange = { method, path, isJson: false, failure: reason, ms: 0 };
+  const text = rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
+  if (text !== undefined) ex.requestBody = text;
+  return ex;
+}
+
 /** Why an answer is not a proper error answer, or undefined when it is one. */
 export function errorAnswerProblem(
   ex: Exchange,
@@ -191,6 +225,21 @@ export function errorAnswerProblem(
       : `the error body has no string \`message\`: ${show(ex.json)}`;
   }
   return undefined;
+}
+
+/**
+ * For probes of unusual input: what fails whatever the status — no answer in time, or an error
+ * answer whose body is not JSON `{message}`. Undefined when the app answered properly.
+ */
+export function probeProblem(ex: Exchange): string | undefined {
+  if (ex.failure) return ex.failure;
+  if ((ex.status ?? 0) >= 400) return errorAnswerProblem(ex, () => true, 'an error status with {message}');
+  return undefined;
+}
+
+/** `: "the message"` of an error answer, for reasons. */
+export function messageOf(ex: Exchange): string {
+  return isPlainObject(ex.json) && typeof ex.json.message === 'string' ? `: ${show(ex.json.message)}` : '';
 }
 
 /** Why an answer is not a 2xx JSON answer, or undefined. */

@@ -38,6 +38,12 @@ function formatSync(typeId: string, s: TypeSyncReport): string {
 export function formatReport(report: ConformanceReport, options: FormatOptions = {}): string {
   const color = options.color ?? false;
   const lines: string[] = [`weft-conformance ${report.url} (${(report.durationMs / 1000).toFixed(2)} s)`];
+  if (report.appTimeLimitMs !== undefined) {
+    const ms = (n: number) => `${n.toLocaleString('en-US')} ms`;
+    lines.push(
+      `time limit per request ${ms(report.timeoutMs)}: longer than the app's own ${ms(report.appTimeLimitMs)}, so its 504 tryLater is seen`,
+    );
+  }
   let group = '';
   for (const check of report.checks) {
     if (check.group !== group) {
@@ -67,7 +73,8 @@ export function formatReport(report: ConformanceReport, options: FormatOptions =
     for (const [typeId, s] of types) lines.push(formatSync(typeId, s));
   }
   const { passed, failed, warned, skipped } = report.summary;
-  const counts = `${passed} passed, ${failed} failed, ${warned} warned${skipped ? `, ${skipped} skipped` : ''}`;
-  lines.push('', paint(color, failed ? '31;1' : '32;1', counts));
+  const strict = report.strict ? ' (strict: warnings fail)' : '';
+  const counts = `${passed} passed, ${failed} failed, ${warned} warned${skipped ? `, ${skipped} skipped` : ''}${strict}`;
+  lines.push('', paint(color, report.ok ? '32;1' : '31;1', counts));
   return lines.join('\n');
 }

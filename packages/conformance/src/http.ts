@@ -16,6 +16,10 @@ export interface Exchange {
   isJson: boolean;
   /** Why there is no answer: a timeout or a connection failure. */
   failure?: string;
+  /** Set when nothing listens at the address (connection refused, unknown host): the error code. */
+  unreachable?: string;
+  /** Response headers the kit reads (lower-case names). */
+  headers?: Record<string, string>;
   ms: number;
 }
 
@@ -24,6 +28,22 @@ export interface RequestOptions {
   rawBody?: string;
   timeoutMs: number;
 }
+
+/**
+ * Header of `GET /` with the app's own handler time limit in ms (apps built with weft's core send
+ * it). The kit then waits longer than that, so the app's 504 `tryLater` is seen, not "no answer".
+ */
+export const TIME_LIMIT_HEADER = 'x-weft-time-limit';
+
+/**
+ * Header of a core app's data answers: the rows its handler yielded again, and core dropped, to
+ * serve that page (a handler without `resume()` points replays the stream from the start).
+ */
+export const REPLAYED_ROWS_HEADER = 'x-weft-replayed-rows';
+const READ_HEADERS = [TIME_LIMIT_HEADER, REPLAYED_ROWS_HEADER];
+
+/** Connection errors that mean nothing listens at the address, as opposed to an app that misbehaves. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** Sends one request with a hard time limit; never throws. */
 export async function send(
@@ -53,6 +73,10 @@ export async function send(
     if (contentType) exchange.contentType = contentType;
     const location = response.headers.get('location');
     if (location) exchange.location = location;
+    for (const name of READ_HEADERS) {
+      const value = response.headers.get(name);
+      if (value) exchange.headers = { ...exchange.headers, [name]: value };
+    }
     exchange.text = await response.text();
     if (exchange.text.length > 0) {
       try {
@@ -64,6 +88,8 @@ export async function send(
     }
   } catch (error) {
     exchange.failure = describeFailure(error, options.timeoutMs);
+    const code = (error as { cause?: { code?: unknown } })?.cause?.code;
+    if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) exchange.unreachable = code;
   }
   exchange.ms = performance.now() - started;
   return exchange;
@@ -73,6 +99,8 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
   const cause = err?.cause?.code ?? err?.cause?.message;
+  if (cause === 'UND_ERR_SOCKET' || cause === 'ECONNRESET')
+    return `the app closed the connection without an answer (${cause})`;
   return `request failed: ${err?.message ?? String(error)}${cause ? ` (${cause})` : ''}`;
 }
 

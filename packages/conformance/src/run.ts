@@ -1,17 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { checkActionErrors, checkSyncErrors } from './checks/errors.js';
-import { checkActions } from './checks/actions.js';
+import { PROTOCOL_PATHS } from '@weft/core/protocol';
+import { serviceAccount } from './account.js';
+import { checkAbsentKeys } from './checks/absent-keys.js';
+import { checkActions, checkMissingArgs } from './checks/actions.js';
 import { checkConfig } from './checks/config.js';
-import { checkDatalists } from './checks/datalist.js';
+import { checkConfigProbes } from './checks/config-probes.js';
+import { checkDatalistProbes, checkDatalists } from './checks/datalist.js';
 import { checkDescriptor, type DescriptorInfo } from './checks/descriptor.js';
+import { checkActionErrors, checkSyncErrors } from './checks/errors.js';
 import { checkFilterValidate } from './checks/filter.js';
 import { checkLogo } from './checks/logo.js';
 import { checkOAuth } from './checks/oauth.js';
-import { checkSchema, checkSyncActionField } from './checks/schema.js';
-import { checkRelations, type PhaseResult, type SyncEnv, syncType } from './checks/sync.js';
+import { checkResume } from './checks/resume.js';
+import { checkSchema, checkSchemaWithoutFilter, checkSyncActionField } from './checks/schema.js';
+import { checkRelations, indexedFields, type PhaseResult, type SyncEnv, syncType } from './checks/sync.js';
 import { checkValidate } from './checks/validate.js';
 import { checkWebhooks } from './checks/webhooks.js';
-import { Context } from './context.js';
+import { Context, jsonAnswerProblem } from './context.js';
+import { secretValues } from './secrets.js';
+import { TypeStore } from './store/type-store.js';
 import { resolveDateFilters } from './date-filter.js';
 import { ConformanceOptionsError } from './errors.js';
 import type {
@@ -43,19 +50,20 @@ const GROUP_ORDER: CheckGroup[] = [
   'errors',
 ];
 
-const SECRET_KEY = /pass|secret|token|key|auth|credential|session|cookie/i;
+/**
+ * The per-request limit once the app announced its own: a little longer than the app's, so that
+ * its 504 `tryLater` arrives before the kit gives up. Never shorter than what was asked for.
+ */
+export function effectiveTimeout(requested: number, appLimitMs: number | undefined): number {
+  if (appLimitMs === undefined) return requested;
+  return Math.max(requested, appLimitMs + Math.max(1000, Math.round(appLimitMs * 0.1)));
+}
 
-/** Account values that must not appear in the report: password fields and secret-looking keys. */
-function secretValues(account: Record<string, unknown> | undefined, info: DescriptorInfo): unknown[] {
-  if (!account) return [];
-  const passwordFields = new Set(
-    info.authentications.flatMap((a) =>
-      a.fields.filter((f) => f.type === 'password').map((f) => String(f.id)),
-    ),
-  );
-  return Object.entries(account)
-    .filter(([key]) => passwordFields.has(key) || SECRET_KEY.test(key))
-    .map(([, value]) => value);
+function toDate(name: string, value: Date | string): Date {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime()))
+    throw new ConformanceOptionsError(`${name} is not a date: ${String(value)}`);
+  return date;
 }
 
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
@@ -79,8 +87,13 @@ export async function runConformance(
   const timeoutMs = positiveInt('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
   const concurrency = positiveInt('concurrency', options.concurrency, DEFAULT_CONCURRENCY);
   const now = options.now ?? new Date();
-  const nowMs = new Date(now).getTime();
-  if (Number.isNaN(nowMs)) throw new ConformanceOptionsError(`now is not a date: ${String(options.now)}`);
+  const nowMs = toDate('now', now).getTime();
+  const lastSynchronizedAt = (
+    options.lastSynchronizedAt === undefined
+      ? new Date(nowMs - DAY_MS)
+      : toDate('lastSynchronizedAt', options.lastSynchronizedAt)
+  ).toISOString();
+  const strict = options.strict === true;
 
   const started = performance.now();
   const ctx = new Context(url, timeoutMs, options.onProgress);
@@ -89,6 +102,7 @@ export async function runConformance(
 
   ctx.progress({ kind: 'group', group: 'descriptor' });
   const info = await checkDescriptor(ctx);
+  ctx.timeoutMs = effectiveTimeout(timeoutMs, info?.timeLimitMs);
   if (info) {
     ctx.progress({ kind: 'group', group: 'logo' });
     await checkLogo(ctx);
@@ -102,38 +116,53 @@ export async function runConformance(
       );
     }
     ctx.progress({ kind: 'group', group: 'validate' });
-    await checkValidate(ctx, info, authenticationId, account);
+    const validated = await checkValidate(ctx, info, authenticationId, account);
+    // From here on the account is sent as the service stores it: with its system keys.
+    const stored = serviceAccount(
+      validated
+        ? { authenticationId, fields: account ?? {}, validated }
+        : { authenticationId, fields: account ?? {} },
+    );
 
-    let syncTypes: string[] | undefined;
+    let syncTypes: string[] = [];
     let syncFilter: Record<string, unknown> = {};
-    if (info.integration) {
+    const integration = info.integration && (await confirmIntegration(ctx, info, stored));
+    if (integration) {
       ctx.progress({ kind: 'group', group: 'config' });
-      const config = await checkConfig(ctx, account);
+      const config = await checkConfig(ctx, stored);
+      await checkConfigProbes(ctx);
       if (config) {
         syncTypes = config.types;
         syncFilter = resolveDateFilters(config.filters, options.filter, now);
+        const requiredFilters = config.filters.filter((f) => !f.optional).map((f) => f.id);
         ctx.progress({ kind: 'group', group: 'schema' });
-        const schema = await checkSchema(ctx, config.types, syncFilter, account);
+        const schema = await checkSchema(ctx, config.types, syncFilter, stored);
+        await checkSchemaWithoutFilter(ctx, config.types, requiredFilters, stored);
 
         ctx.progress({ kind: 'group', group: 'datalist' });
-        await checkDatalists(ctx, config.types, config.filters, syncFilter, account);
+        await checkDatalists(ctx, config.types, config.filters, syncFilter, stored);
+        await checkDatalistProbes(ctx, config.types, config.filters, stored);
         ctx.progress({ kind: 'group', group: 'filter' });
-        await checkFilterValidate(ctx, config.types, config.filters, syncFilter, account);
+        await checkFilterValidate(ctx, config.types, config.filters, syncFilter, stored);
 
         const env: SyncEnv = {
           ctx,
           types: config.types,
           schema,
           filter: syncFilter,
-          account,
+          account: stored,
           maxPages,
           operationId: randomUUID(),
         };
-        const stores = new Map(config.types.map((t) => [t, new Map<string, Record<string, unknown>>()]));
+        // What the service would store per type, in bounded memory (ids hashed, a few sample rows).
+        const stores = new Map(config.types.map((t) => [t, new TypeStore(indexedFields(schema, t))]));
         ctx.progress({ kind: 'group', group: 'data' });
         const full = new Map<string, PhaseResult>();
         await mapLimit(config.types, concurrency, async (t) => {
-          full.set(t, await syncType(env, t, 'data', stores.get(t)!, null));
+          const result = await syncType(env, t, 'data', stores.get(t)!, null);
+          full.set(t, result);
+          await checkResume(env, result);
+          await checkAbsentKeys(env, t, requiredFilters.length > 0);
         });
         const coverage = schema ? checkRelations(ctx, schema, full) : new Map();
         for (const t of config.types) {
@@ -149,7 +178,6 @@ export async function runConformance(
         }
 
         ctx.progress({ kind: 'group', group: 'delta' });
-        const lastSynchronizedAt = new Date(nowMs - DAY_MS).toISOString();
         const deltaEnv: SyncEnv = { ...env, operationId: randomUUID() };
         const delta = new Map<string, PhaseResult>();
         await mapLimit(config.types, concurrency, async (t) => {
@@ -160,7 +188,7 @@ export async function runConformance(
           const report = sync[t]!;
           report.delta = { count: r.rows.size, pages: r.pages, set: r.set, removed: r.removed };
           if (r.synchronizationType) report.delta.synchronizationType = r.synchronizationType;
-          report.sample = [...r.rows.values()].slice(0, 3);
+          report.sample = r.rows.sample();
         }
         if (schema) {
           const deltaTypes = new Set(
@@ -170,7 +198,7 @@ export async function runConformance(
         }
         if (config.webhooks) {
           ctx.progress({ kind: 'group', group: 'webhooks' });
-          await checkWebhooks(ctx, config.types, syncFilter, account);
+          await checkWebhooks(ctx, config.types, syncFilter, stored);
         }
       }
     }
@@ -181,15 +209,16 @@ export async function runConformance(
         ctx,
         options.actions,
         info.actions.map((a) => a.action),
-        account,
+        stored,
       );
+      await checkMissingArgs(ctx, info.actions, stored);
     }
     ctx.progress({ kind: 'group', group: 'oauth' });
     await checkOAuth(ctx, declared);
 
     ctx.progress({ kind: 'group', group: 'errors' });
-    if (info.integration) await checkSyncErrors(ctx, syncTypes ?? [], syncFilter, account);
-    if (info.automations) await checkActionErrors(ctx, account);
+    if (integration) await checkSyncErrors(ctx, syncTypes, syncFilter, stored);
+    if (info.automations) await checkActionErrors(ctx, stored);
   }
   ctx.finishGlobalChecks();
   // Group the checks in a fixed order (the sort is stable, so each group keeps its run order).
@@ -202,12 +231,30 @@ export async function runConformance(
     else if (c.status === 'warn') summary.warned++;
     else summary.skipped++;
   }
-  return {
+  const report: ConformanceReport = {
     url,
-    ok: summary.failed === 0,
+    ok: summary.failed === 0 && (!strict || summary.warned === 0),
+    strict,
+    timeoutMs: ctx.timeoutMs,
     checks,
     summary,
     sync,
     durationMs: Math.round(performance.now() - started),
   };
+  if (info?.timeLimitMs !== undefined) report.appTimeLimitMs = info.timeLimitMs;
+  return report;
+}
+
+/**
+ * Without `responsibleFor` the roles are guessed: an app with actions is an integration app too
+ * only when `config` answers with a JSON object. Apps that declare the role are always checked.
+ */
+async function confirmIntegration(
+  ctx: Context,
+  info: DescriptorInfo,
+  account: Record<string, unknown>,
+): Promise<boolean> {
+  if (!info.rolesGuessed || !info.automations) return true;
+  const ex = await ctx.call('POST', PROTOCOL_PATHS.config, { account }, { optional: true });
+  return jsonAnswerProblem(ex) === undefined && ex.isJson && typeof ex.json === 'object' && ex.json !== null;
 }

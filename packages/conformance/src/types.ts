@@ -85,7 +85,14 @@ export interface TypeSyncReport {
 
 export interface ConformanceReport {
   url: string;
+  /** No check failed; with `strict`, no check warned either. */
   ok: boolean;
+  /** Warnings count as failures (the `strict` option). */
+  strict: boolean;
+  /** The time limit per request that was used, in ms (raised above the app's own limit when known). */
+  timeoutMs: number;
+  /** The app's own handler time limit from `GET /` (`X-Weft-Time-Limit`), when it sent one. */
+  appTimeLimitMs?: number;
   checks: Check[];
   summary: ConformanceSummary;
   sync: Record<string, TypeSyncReport>;
@@ -119,10 +126,20 @@ export interface ConformanceOptions {
   actions?: ActionFixture[];
   /** Page cap per type and sync (default 1000). */
   maxPages?: number;
-  /** Time limit per request in ms (default 10000). */
+  /**
+   * Time limit per request in ms (default 10000). When the app announces its own handler limit
+   * (`X-Weft-Time-Limit` on `GET /`), the kit waits at least a little longer than that.
+   */
   timeoutMs?: number;
-  /** The current time for date filters and `lastSynchronizedAt` (default: the real time). */
+  /** The current time for date filters and the default `lastSynchronizedAt` (default: the real time). */
   now?: Date | string;
+  /**
+   * `lastSynchronizedAt` of the delta sync (default: `now` minus one day). Set it to a time
+   * before your test data changed to exercise delta and removal rows on demand.
+   */
+  lastSynchronizedAt?: Date | string;
+  /** Warnings fail the run too (`ok` is false when any check warned). For CI. */
+  strict?: boolean;
   onProgress?: (event: ProgressEvent) => void;
   /** How many types are synced at the same time (default 4). */
   concurrency?: number;

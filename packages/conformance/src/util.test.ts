@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { valueProblem } from './checks/sync.js';
+import { judgeValue, valueProblem } from './checks/values.js';
 import { mapLimit, stableStringify } from './util.js';
 
 describe('stableStringify', () => {
@@ -11,13 +11,14 @@ describe('stableStringify', () => {
   });
 });
 
+const field = (type: string, extra: Record<string, unknown> = {}) => ({
+  id: 'f',
+  type,
+  subType: undefined,
+  ...extra,
+});
+
 describe('valueProblem', () => {
-  const field = (type: string, extra: Record<string, unknown> = {}) => ({
-    id: 'f',
-    type,
-    subType: undefined,
-    ...extra,
-  });
   it.each([
     ['text', 'x', true],
     ['text', 1, false],
@@ -41,10 +42,9 @@ describe('valueProblem', () => {
     expect(valueProblem(field('number', { subType: 'integer' }), 1.5)).toContain('whole number');
     expect(valueProblem(field('text', { subType: 'boolean' }), true)).toBeUndefined();
     expect(valueProblem(field('array[text]', { subType: 'file' }), [{ name: 'a.pdf' }])).toBeUndefined();
-    const range = field('date', { subType: 'date-range' });
-    expect(valueProblem(range, { start: '2026-11-01', end: '2026-11-30' })).toBeUndefined();
-    expect(valueProblem(range, '2026-11-01')).toContain('needs {start, end}');
-    expect(valueProblem(range, { start: '2026-11-01', end: 'soon' })).toContain('needs {start, end}');
+    expect(valueProblem(field('date', { subType: 'day' }), '2026-11-22')).toBeUndefined();
+    expect(valueProblem(field('text', { subType: 'multi-select' }), 'red, blue')).toBeUndefined();
+    expect(valueProblem(field('text', { subType: 'location' }), '52.5, 13.4')).toBeUndefined();
     const rel = (cardinality: string) => ({
       cardinality,
       name: 'n',
@@ -59,6 +59,30 @@ describe('valueProblem', () => {
       'array of ids',
     );
   });
+});
+
+describe('date-range values', () => {
+  // The service takes a range as a JSON string; core and older apps send an object.
+  it.each(['text', 'date'])(
+    '%s/date-range: a JSON string passes, an object warns, anything else fails',
+    (type) => {
+      for (const subType of ['date-range', 'date-time-range']) {
+        const range = field(type, { subType });
+        expect(judgeValue(range, '{"start":"2020-01-22","end":"2020-08-19"}')).toBeUndefined();
+        expect(
+          judgeValue(range, JSON.stringify({ start: '2020-01-22T08:00:00Z', end: null })),
+        ).toBeUndefined();
+        expect(judgeValue(range, { start: '2026-11-01', end: '2026-11-30' })).toMatchObject({
+          status: 'warn',
+          reason: expect.stringContaining('the service takes a JSON string'),
+        });
+        expect(judgeValue(range, '2026-11-01')).toMatchObject({ status: 'fail' });
+        expect(judgeValue(range, '{"start":"soon","end":"2026-11-30"}')).toMatchObject({ status: 'fail' });
+        expect(judgeValue(range, { start: '2026-11-01', end: 'soon' })).toMatchObject({ status: 'fail' });
+        expect(judgeValue(range, '{}')).toMatchObject({ status: 'fail' });
+      }
+    },
+  );
 });
 
 describe('mapLimit', () => {

@@ -2,7 +2,7 @@
  * Vitest helpers: run the whole conformance kit from an app's own test suite.
  *
  * @example
- * conformanceSuite('my app', () => ({ url: server.url, account: { apiKey: 'test' } }));
+ * conformanceSuite('my app', () => ({ url: server.url, account: { apiKey: 'test' }, strict: true }));
  */
 import { describe, it } from 'vitest';
 import { formatReport } from './format.js';
@@ -17,11 +17,16 @@ export interface ConformanceSuiteOptions extends ConformanceOptions {
 export class ConformanceError extends Error {
   override readonly name = 'ConformanceError';
   constructor(readonly report: ConformanceReport) {
-    super(`the app does not conform (${report.summary.failed} failed):\n\n${formatReport(report)}`);
+    const { failed, warned } = report.summary;
+    const counts = report.strict ? `${failed} failed, ${warned} warned; strict` : `${failed} failed`;
+    super(`the app does not conform (${counts}):\n\n${formatReport(report)}`);
   }
 }
 
-/** Runs the kit and throws a `ConformanceError` carrying the formatted report when any check fails. */
+/**
+ * Runs the kit and throws a `ConformanceError` carrying the formatted report when any check fails
+ * (or, with `strict: true`, warns).
+ */
 export async function expectConformant(
   url: string,
   options: ConformanceOptions = {},

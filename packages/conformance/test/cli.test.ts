@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli-main.js';
-import type { ConformanceReport } from '../src/index.js';
+import { type ConformanceReport, runConformanceCli } from '../src/index.js';
 import { ACCOUNT, ACTIONS_FIXTURE, type ReferenceApp, startReferenceApp } from './fixtures/reference-app.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -47,10 +48,12 @@ async function inProcess(
 
 let good: ReferenceApp;
 let broken: ReferenceApp;
+let warning: ReferenceApp;
 let dir: string;
 beforeAll(async () => {
   good = await startReferenceApp();
   broken = await startReferenceApp({ fault: 'items-null' });
+  warning = await startReferenceApp({ quirk: 'no-website' });
   dir = mkdtempSync(join(tmpdir(), 'weft-conformance-'));
   writeFileSync(join(dir, 'actions.json'), JSON.stringify(ACTIONS_FIXTURE));
   writeFileSync(join(dir, 'account.json'), JSON.stringify(ACCOUNT));
@@ -58,6 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await good.close();
   await broken.close();
+  await warning.close();
 });
 
 describe('weft-conformance CLI', () => {
@@ -158,6 +162,86 @@ describe('weft-conformance CLI', () => {
     expect(run.stderr).toContain('\r\u001b[Ksyncing issue: page 3, 25 items');
     expect(run.stderr.endsWith('\r\u001b[K')).toBe(true);
     expect(run.stdout).toContain('\u001b[32mPASS\u001b[0m');
+  });
+
+  it('--strict exits 1 when a check only warns; without it the run passes', async () => {
+    const args = [warning.url, '--account', JSON.stringify(ACCOUNT), '--json'];
+    const lenient = await inProcess(args);
+    expect(lenient.code).toBe(0);
+    const strict = await inProcess([...args, '--strict']);
+    expect(strict.code).toBe(1);
+    const report = JSON.parse(strict.stdout) as ConformanceReport;
+    expect(report).toMatchObject({ ok: false, strict: true, summary: { failed: 0 } });
+    expect(report.summary.warned).toBeGreaterThan(0);
+  });
+
+  it('--last-synchronized-at sets the delta sync time', async () => {
+    const before = good.requests.length;
+    const run = await inProcess([
+      good.url,
+      '--account',
+      JSON.stringify(ACCOUNT),
+      '--last-synchronized-at',
+      '2026-01-01T00:00:00Z',
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    const delta = good.requests
+      .slice(before)
+      .filter((r) => (r.body as { lastSynchronizedAt?: unknown } | undefined)?.lastSynchronizedAt);
+    expect(delta.length).toBeGreaterThan(0);
+    expect(
+      delta.every(
+        (r) => (r.body as { lastSynchronizedAt: string }).lastSynchronizedAt === '2026-01-01T00:00:00.000Z',
+      ),
+    ).toBe(true);
+    const bad = await inProcess([good.url, '--last-synchronized-at', 'yesterday-ish']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--last-synchronized-at: not an ISO date');
+  });
+
+  it('exits 2 with "is the app running" when nothing listens at the URL', async () => {
+    // A port that was just free: nothing listens on it.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const url = `http://127.0.0.1:${port}`;
+    const run = await inProcess([url]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `weft-conformance: could not connect to ${url} (ECONNREFUSED): is the app running at ${url}?\n`,
+    );
+    expect(run.stdout).toBe('');
+  });
+
+  it('runConformanceCli reads relative paths from the given cwd and names the wrapper in messages', async () => {
+    let stdout = '';
+    let stderr = '';
+    const io = {
+      cwd: dir,
+      programName: 'weft check',
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: (t: string) => (stderr += t) },
+      env: {},
+    };
+    const code = await runConformanceCli(
+      [good.url, '--account', 'account.json', '--actions', 'actions.json', '--json'],
+      io,
+    );
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(
+      (JSON.parse(stdout) as ConformanceReport).checks.find((c) => c.id === 'actions.success')?.status,
+    ).toBe('pass');
+    stdout = '';
+    expect(await runConformanceCli([good.url, '--account', 'missing.json'], io)).toBe(2);
+    expect(stderr).toContain(
+      "weft check: --account: 'missing.json' is neither inline JSON nor a readable file",
+    );
+    expect(stderr).toContain('usage: weft check <app-url>');
   });
 
   it('prints usage with --help', async () => {

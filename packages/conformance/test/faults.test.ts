@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Fault } from './fixtures/reference-app.js';
+import { AppUnreachableError, runConformance } from '../src/index.js';
+import { ACCOUNT, type Fault, type Quirk, SESSION_TOKEN } from './fixtures/reference-app.js';
 import { runAgainst, withStatus } from './helpers.js';
 
 describe('the reference app', () => {
@@ -46,7 +47,43 @@ describe('the reference app', () => {
     });
     expect(bodies[1]).toMatchObject({ pagination: { offset: 10 }, lastSynchronizedAt: null });
     expect(bodies[1]?.operationId).toBe(bodies[0]?.operationId);
-    expect(bodies[2]).toMatchObject({ pagination: null, lastSynchronizedAt: '2026-11-21T12:00:00.000Z' });
+    // The resumability proof asks page 2 again, with the same operation.
+    expect(bodies[2]).toEqual(bodies[1]);
+    // The first page again, with the optional keys left out rather than null.
+    expect(bodies[3]).not.toHaveProperty('pagination');
+    expect(bodies[3]).not.toHaveProperty('lastSynchronizedAt');
+    expect(bodies[3]).not.toHaveProperty('filter');
+    const delta = bodies.find((b) => b.lastSynchronizedAt);
+    expect(delta).toMatchObject({ pagination: null, lastSynchronizedAt: '2026-11-21T12:00:00.000Z' });
+    expect(delta?.operationId).not.toBe(bodies[0]?.operationId);
+  });
+
+  it('sends the account as the service stores it: the fields, what /validate returned, and the system keys', async () => {
+    const report = await runAgainst();
+    const first = report.requests.find((r) => r.path === '/validate')!;
+    expect(first.body).toEqual({ id: 'token', fields: ACCOUNT });
+    const config = report.requests.find((r) => r.path === '/api/v1/synchronizer/config')!;
+    expect((config.body as { account: unknown }).account).toEqual({
+      auth: 'token',
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      app: expect.stringMatching(/^[0-9a-f]{24}$/),
+      owner: expect.stringMatching(/^[0-9a-f]{24}$/),
+      name: 'Conformance tester',
+      ...ACCOUNT,
+      sessionToken: SESSION_TOKEN,
+    });
+    const stored = report.requests.filter((r) => r.path === '/validate')[1]!;
+    expect((stored.body as { fields: unknown }).fields).toEqual(
+      (config.body as { account: unknown }).account,
+    );
+  });
+
+  it('uses --last-synchronized-at for the delta sync', async () => {
+    const report = await runAgainst({}, { lastSynchronizedAt: '2026-01-01T00:00:00Z' });
+    const delta = report.requests.find(
+      (r) => (r.body as { lastSynchronizedAt?: unknown } | undefined)?.lastSynchronizedAt,
+    );
+    expect(delta?.body).toMatchObject({ lastSynchronizedAt: '2026-01-01T00:00:00.000Z' });
   });
 });
 
@@ -62,6 +99,11 @@ interface FaultCase {
 /** The checks that look at error bodies: an app with bad error bodies fails all of them. */
 const ERROR_BODY_CHECKS = [
   'validate.invalid-account',
+  'validate.empty-fields',
+  'validate.partial-fields',
+  'datalist.not-datalist',
+  'datalist.absent-depends-on',
+  'actions.missing-args',
   'filter.invalid',
   'webhooks.verify',
   'webhooks.transform',
@@ -72,13 +114,26 @@ const ERROR_BODY_CHECKS = [
   'errors.unknown-action',
 ];
 
+/** An app that answers every refused account the same wrong way also refuses incomplete ones so. */
+const INCOMPLETE_ACCOUNT = ['validate.empty-fields', 'validate.partial-fields'];
+
 const cases: FaultCase[] = [
   { fault: 'error-key', id: 'errors.message-key', also: ERROR_BODY_CHECKS },
   { fault: 'try-later-200', id: 'errors.try-later-status', also: ['data.response'] },
-  { fault: 'items-null', id: 'data.items' },
-  { fault: 'invalid-account-500', id: 'validate.invalid-account' },
-  { fault: 'invalid-account-hang', id: 'validate.invalid-account', options: { timeoutMs: 500 } },
-  { fault: 'data-hang', id: 'data.response', also: ['delta.response'], options: { timeoutMs: 500 } },
+  { fault: 'items-null', id: 'data.items', also: ['data.absent-keys'] },
+  { fault: 'invalid-account-500', id: 'validate.invalid-account', also: INCOMPLETE_ACCOUNT },
+  {
+    fault: 'invalid-account-hang',
+    id: 'validate.invalid-account',
+    also: INCOMPLETE_ACCOUNT,
+    options: { timeoutMs: 500 },
+  },
+  {
+    fault: 'data-hang',
+    id: 'data.response',
+    also: ['delta.response', 'data.absent-keys'],
+    options: { timeoutMs: 500 },
+  },
   { fault: 'paging-loop', id: 'data.paging.loop' },
   { fault: 'paging-endless', id: 'data.paging.cap', options: { maxPages: 15 } },
   { fault: 'schema-no-name', id: 'schema.field' },
@@ -90,7 +145,6 @@ const cases: FaultCase[] = [
   { fault: 'action-200-message', id: 'actions.failure-status' },
   { fault: 'missing-next-page-config', id: 'data.pagination' },
   { fault: 'bad-value-types', id: 'data.value-types' },
-  { fault: 'unknown-type-500', id: 'errors.unknown-type' },
   { fault: 'descriptor-sources', id: 'descriptor.sources' },
   { fault: 'duplicate-auth-ids', id: 'descriptor.auth-ids-unique' },
   { fault: 'verify-accepts-garbage', id: 'webhooks.verify' },
@@ -102,7 +156,24 @@ const cases: FaultCase[] = [
     also: ['data.sync-action', 'delta.sync-action'],
   },
   { fault: 'malformed-json-html', id: 'errors.malformed-json', also: ['errors.json-body'] },
-  { fault: 'datalist-bad-shape', id: 'datalist.response' },
+  { fault: 'datalist-bad-shape', id: 'datalist.response', also: ['datalist.absent-depends-on'] },
+  // The probes of what real apps hung or crashed on.
+  { fault: 'logo-png', id: 'logo.response' },
+  { fault: 'validate-empty-500', id: 'validate.empty-fields' },
+  { fault: 'validate-partial-hang', id: 'validate.partial-fields', options: { timeoutMs: 1000 } },
+  { fault: 'validate-refuses-system-keys', id: 'validate.stored-account' },
+  { fault: 'config-no-account-500', id: 'config.no-account' },
+  { fault: 'config-empty-account-html', id: 'config.empty-account', also: ['errors.json-body'] },
+  { fault: 'schema-absent-filter-500', id: 'schema.absent-filter' },
+  { fault: 'workflow-two-defaults', id: 'schema.options' },
+  { fault: 'select-duplicate-options', id: 'schema.options' },
+  { fault: 'datalist-not-datalist-hang', id: 'datalist.not-datalist', options: { timeoutMs: 1000 } },
+  { fault: 'datalist-absent-depends-on-500', id: 'datalist.absent-depends-on' },
+  { fault: 'data-absent-pagination-500', id: 'data.absent-keys' },
+  { fault: 'stateful-paging', id: 'data.resume' },
+  { fault: 'action-missing-args-200', id: 'actions.missing-args' },
+  // Input the service never sends still needs an answer in time.
+  { fault: 'unknown-type-hang', id: 'errors.unknown-type', options: { timeoutMs: 1000 } },
 ];
 
 describe('each broken variant of the reference app', () => {
@@ -125,6 +196,8 @@ describe('each broken variant of the reference app', () => {
     ],
     ['logo-missing', 'logo.response', 'HTTP 404'],
     ['filter-accepts-anything', 'filter.invalid', 'the app accepted it'],
+    // The service never sends an unknown type: any answer in time with {message} only warns.
+    ['unknown-type-500', 'errors.unknown-type', 'HTTP 500; HTTP 404 {message} is expected'],
   ] as const)('fault %s only warns: %s', async (fault, id, reason) => {
     const report = await runAgainst({ fault });
     expect(report.ok).toBe(true);
@@ -141,7 +214,8 @@ describe('each broken variant of the reference app', () => {
         (r.body as { pagination?: { offset?: number } }).pagination?.offset === 10 &&
         (r.body as { requestedType?: string }).requestedType === 'issue',
     );
-    expect(issuePage2).toHaveLength(3);
+    // Twice refused and once answered in the sync, then once more for the resumability proof.
+    expect(issuePage2).toHaveLength(4);
   });
 
   it('says which request showed the failure, with a response excerpt', async () => {
@@ -193,31 +267,121 @@ describe('secrets', () => {
   it('never puts the account secrets into the report', async () => {
     const report = await runAgainst({ fault: 'items-null' }, { account: { apiKey: 'secret', region: 'eu' } });
     const check = report.checks.find((c) => c.id === 'data.items' && c.status === 'fail')!;
-    expect(check.request?.body).toContain('"account":{"apiKey":"***","region":"eu"}');
+    expect(check.request?.body).toContain('"apiKey":"***","region":"eu"');
     const { requests: _, ...rest } = report;
     expect(JSON.stringify(rest)).not.toContain('"secret"');
+    // Nor what /validate returned under a secret-looking key (a refreshed token).
+    expect(check.request?.body).toContain('"sessionToken":"***"');
+    expect(JSON.stringify(rest)).not.toContain(SESSION_TOKEN);
   });
 });
 
-describe('an app that is not there', () => {
-  it('fails descriptor.response with the connection error and stops', async () => {
-    const { runConformance } = await import('../src/index.js');
-    const { createServer } = await import('node:net');
-    // A port that was just free: nothing listens on it.
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => resolve(port));
-      });
+/** A port that was just free: nothing listens on it. */
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
     });
-    const report = await runConformance(`http://127.0.0.1:${port}`, { timeoutMs: 1000 });
+  });
+}
+
+describe('an app that is not there', () => {
+  it('is one clear error, not a failed check: "is the app running at <url>?"', async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const error = await runConformance(url, { timeoutMs: 1000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppUnreachableError);
+    expect((error as AppUnreachableError).code).toBe('ECONNREFUSED');
+    expect((error as Error).message).toBe(
+      `could not connect to ${url} (ECONNREFUSED): is the app running at ${url}?`,
+    );
+  });
+});
+
+describe('an app that goes away during the run', () => {
+  it('says once that it stopped accepting connections, names the request it died on, and stops asking', async () => {
+    const report = await runAgainst({ fault: 'crash-on-config-no-account' });
+    const probe = report.checks.find((c) => c.id === 'config.no-account')!;
+    expect(probe.status).toBe('fail');
+    const later = report.checks.filter((c) => c.status === 'fail' && c.id !== 'config.no-account');
+    expect(later.length).toBeGreaterThan(0);
+    for (const check of later) {
+      expect(check.reason).toContain(
+        'the app stopped accepting connections during the run (ECONNREFUSED): did it crash?',
+      );
+      expect(check.reason).toContain('It gave no answer to POST /api/v1/synchronizer/config {}');
+    }
+    // Requests after the crash are not sent: the app saw nothing after the fatal one.
+    const fatal = report.requests.findIndex(
+      (r) => r.path === '/api/v1/synchronizer/config' && JSON.stringify(r.body) === '{}',
+    );
+    expect(fatal).toBe(report.requests.length - 1);
+  });
+});
+
+interface QuirkCase {
+  quirk: Quirk;
+  /** The only checks that may warn. */
+  warns: string[];
+  /** A reason that must show, as a pass note or a warning. */
+  says?: [string, string];
+}
+
+// Each was a false alarm of the kit against real apps the service works with.
+const quirks: QuirkCase[] = [
+  {
+    quirk: 'items-only',
+    warns: [],
+    says: ['data.pagination', 'no `pagination`: taken as the last page'],
+  },
+  {
+    quirk: 'no-website',
+    warns: ['descriptor.recommended'],
+    says: ['descriptor.recommended', '`website` and `responsibleFor` missing'],
+  },
+  {
+    quirk: 'never-sent-500',
+    warns: ['errors.unknown-type', 'errors.malformed-json', 'errors.missing-requested-type'],
+    says: ['errors.unknown-type', 'the service never sends it'],
+  },
+  { quirk: 'relies-on-system-keys', warns: [] },
+  { quirk: 'optional-keys', warns: [] },
+  {
+    quirk: 'date-range-objects',
+    warns: ['data.value-types', 'delta.value-types'],
+    says: ['data.value-types', 'the service takes a JSON string'],
+  },
+];
+
+describe('what real apps do and the service accepts', () => {
+  it.each(quirks)('quirk $quirk passes (warns only $warns)', async ({ quirk, warns, says }) => {
+    const report = await runAgainst({ quirk });
+    expect(withStatus(report, 'fail')).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect([...new Set(withStatus(report, 'warn'))].sort()).toEqual([...warns].sort());
+    if (says) {
+      const [id, text] = says;
+      expect(
+        report.checks
+          .filter((c) => c.id === id)
+          .map((c) => c.reason ?? '')
+          .join(' | '),
+      ).toContain(text);
+    }
+    if (quirk === 'optional-keys') {
+      // Every pair synced, the native relation left out of the coverage.
+      expect(report.sync.project?.relationCoverage).toEqual({
+        owner: { total: 6, resolved: 6 },
+        lead: { total: 6, resolved: 6 },
+      });
+    }
+  });
+
+  it('--strict turns warnings into a failed run', async () => {
+    const report = await runAgainst({ quirk: 'no-website' }, { strict: true });
+    expect(report.strict).toBe(true);
+    expect(withStatus(report, 'fail')).toEqual([]);
     expect(report.ok).toBe(false);
-    expect(withStatus(report, 'fail')).toEqual(['descriptor.response']);
-    expect(report.checks[0]?.reason).toMatch(/^request failed: .*ECONNREFUSED/);
-    expect(withStatus(report, 'skip')).toEqual([
-      'errors.try-later-status',
-      'errors.message-key',
-      'errors.json-body',
-    ]);
   });
 });

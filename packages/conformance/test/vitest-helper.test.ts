@@ -17,7 +17,34 @@ conformanceSuite('reference app through conformanceSuite', () => ({
   actions: ACTIONS_FIXTURE,
 }));
 
+// The options reach the kit: strict, with a given lastSynchronizedAt.
+conformanceSuite('reference app through conformanceSuite, strict', () => ({
+  url: app.url,
+  account: ACCOUNT,
+  actions: ACTIONS_FIXTURE,
+  strict: true,
+  lastSynchronizedAt: '2026-01-01T00:00:00Z',
+}));
+
 describe('expectConformant', () => {
+  it('with strict, rejects when a check only warns', async () => {
+    const warning = await startReferenceApp({ quirk: 'no-website' });
+    try {
+      const lenient = await expectConformant(warning.url, { account: ACCOUNT, actions: ACTIONS_FIXTURE });
+      expect(lenient.summary.warned).toBe(1);
+      const error = await expectConformant(warning.url, {
+        account: ACCOUNT,
+        actions: ACTIONS_FIXTURE,
+        strict: true,
+      }).catch((e) => e);
+      expect(error).toBeInstanceOf(ConformanceError);
+      expect(error.message).toContain('the app does not conform (0 failed, 1 warned; strict)');
+      expect(error.message).toContain('WARN descriptor.recommended');
+    } finally {
+      await warning.close();
+    }
+  });
+
   it('resolves with the report when no check fails', async () => {
     const report = await expectConformant(app.url, { account: ACCOUNT, actions: ACTIONS_FIXTURE });
     expect(report.ok).toBe(true);

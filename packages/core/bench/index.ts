@@ -8,6 +8,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { benchPageScale } from './page-scale.js';
+import { silentLogger } from '../src/index.js';
+import { resolvePageKeys } from '../src/paging/page-keys.js';
+import { encodePageState } from '../src/paging/page-state.js';
+import { runLoad } from './load.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -79,7 +84,12 @@ try {
     types: ['issue'],
     account: {},
     filter: {},
-    pagination: { weft: 1, type: 'issue', cursor: 5000, skip: 0 },
+    // A signed cursor, as the weft server (same page key) issues it.
+    pagination: encodePageState(
+      'issue',
+      { cursor: 5000, skip: 0 },
+      resolvePageKeys(['bench-page-key'], silentLogger),
+    ),
     lastSynchronizedAt: null,
   });
   const handBody = JSON.stringify({
@@ -96,7 +106,16 @@ try {
     { method: 'POST', path: '/api/v1/synchronizer/data', body: weftBody },
     { method: 'POST', path: '/api/v1/synchronizer/data', body: handBody },
   );
-  const streamBody = weftBody.replaceAll('"issue"', '"issueStream"');
+  const streamBody = JSON.stringify({
+    ...JSON.parse(weftBody),
+    requestedType: 'issueStream',
+    types: ['issueStream'],
+    pagination: encodePageState(
+      'issueStream',
+      { cursor: 5000, skip: 0 },
+      resolvePageKeys(['bench-page-key'], silentLogger),
+    ),
+  });
   await compare(
     'data-page-per-item-yield',
     'items/s',
@@ -106,4 +125,11 @@ try {
   );
 } finally {
   child.kill();
+}
+
+// Core at scale: first and last page of a 1,000,000-row type, with and without resume().
+await benchPageScale();
+if (!process.env.BENCH_SKIP_LOAD && !(await runLoad())) {
+  console.error('bench load: some requests failed');
+  process.exit(1);
 }

@@ -64,7 +64,7 @@ const app = defineApp({
   },
 });
 
-const weft = createServer(app, { logger: silentLogger });
+const weft = createServer(app, { logger: silentLogger, pageKeys: ['bench-page-key'] });
 
 // What a careful developer would write by hand for the same two answers.
 const hand = express();

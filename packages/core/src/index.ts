@@ -9,7 +9,15 @@ import { oauth1, oauth2 } from './oauth/index.js';
 export * from './define/index.js';
 export * from './errors/index.js';
 export { createRouter } from './router/create-router.js';
-export { createServer, startServer, type RunningApp, type StartOptions } from './router/create-server.js';
+export {
+  createServer,
+  hardenServer,
+  startServer,
+  type RunningApp,
+  type StartOptions,
+} from './router/create-server.js';
+export { startCluster, type ClusterOptions, type ClusterPrimary } from './scale/cluster.js';
+export { accessGuard, accessFromEnv, clientAddress, type AccessOptions } from './security/access.js';
 export type { RouterOptions } from './router/router-options.js';
 export { AppDefinitionError, type DefinitionProblem } from './startup/app-definition-error.js';
 export { jsonLogger, silentLogger, type Logger } from './logging/logger.js';

@@ -39,7 +39,7 @@ describe('stateless paging', () => {
     let pagination: unknown = null;
     for (;;) {
       // A new router per page: as if each page hit another replica.
-      const replica = createServer(bigApp(), { logger: silentLogger });
+      const replica = createServer(bigApp(), { logger: silentLogger, pageKeys: ['replicas-share-this-key'] });
       const res = await request(replica)
         .post('/api/v1/synchronizer/data')
         .send({

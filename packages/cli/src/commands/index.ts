@@ -2,6 +2,7 @@ import type { WeftCommand } from '../command.js';
 import { checkCommand } from './check.js';
 import { dateRangeCommand } from './date-range.js';
 import { initCommand } from './init.js';
+import { typesCommand } from './types.js';
 
 /** Every `weft` subcommand, in the order `weft --help` lists them. */
-export const COMMANDS: readonly WeftCommand[] = [initCommand, checkCommand, dateRangeCommand];
+export const COMMANDS: readonly WeftCommand[] = [initCommand, checkCommand, typesCommand, dateRangeCommand];

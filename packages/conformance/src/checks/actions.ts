@@ -1,5 +1,5 @@
 import { PROTOCOL_PATHS } from '@weft/core/protocol';
-import { type Context, errorAnswerProblem, jsonAnswerProblem } from '../context.js';
+import { type Context, errorAnswerProblem, jsonAnswerProblem, messageOf, probeProblem } from '../context.js';
 import type { ActionFixture } from '../types.js';
 import { isPlainObject, show } from '../util.js';
 
@@ -72,4 +72,44 @@ export async function checkActions(
   if (!misreported) ctx.pass('actions.failure-status');
   if (!expected.has('success')) ctx.skip('actions.success', { reason: 'no fixture entry expects success' });
   if (!expected.has('failure')) ctx.skip('actions.failure', { reason: 'no fixture entry expects failure' });
+}
+
+/**
+ * Every declared action with none of its required arguments (the spec has no optional arguments;
+ * one marked `optional: true` is not counted). A user can save an automation with an argument
+ * left empty. The answer must come in time and be an error: a 2xx tells the service the action
+ * ran, so it fails, as do a hang and a non-JSON body; a 4xx `{message}` passes; a 5xx `{message}`
+ * warns (the user's mistake reads as the app's fault).
+ */
+export async function checkMissingArgs(
+  ctx: Context,
+  actions: { action: string; args: Record<string, unknown>[] }[],
+  account: Record<string, unknown>,
+): Promise<void> {
+  const probed = actions.filter((a) => a.args.some((arg) => arg.optional !== true));
+  if (probed.length === 0) {
+    ctx.skip('actions.missing-args', { reason: 'no action has a required argument' });
+    return;
+  }
+  for (const { action, args } of probed) {
+    const missing = args.filter((arg) => arg.optional !== true).map((arg) => String(arg.id));
+    const subject = `${action} without ${missing.join(', ')}`;
+    const ex = await ctx.call('POST', PROTOCOL_PATHS.execute, { action: { action, args: {} }, account });
+    const status = ex.status ?? 0;
+    const problem = probeProblem(ex);
+    if (problem) ctx.fail('actions.missing-args', { subject, reason: problem, exchange: ex });
+    else if (status < 400)
+      ctx.fail('actions.missing-args', {
+        subject,
+        reason: `HTTP ${status}: the service takes a 2xx as "the action ran"; refuse missing arguments with 400 {message}`,
+        exchange: ex,
+      });
+    else if (status >= 500)
+      ctx.warn('actions.missing-args', {
+        subject,
+        reason: `HTTP ${status}${messageOf(ex)}; a missing argument is the user's mistake: 400 {message}`,
+        exchange: ex,
+      });
+    else ctx.pass('actions.missing-args', { subject, reason: `refused with HTTP ${status}` });
+  }
 }

@@ -6,6 +6,8 @@ export interface FilterInfo {
   id: string;
   type: string;
   datalist: boolean;
+  /** `optional: true`; the service always sends a value for the other filters. */
+  optional: boolean;
   requires: string[];
   raw: Record<string, unknown>;
 }
@@ -18,9 +20,9 @@ export interface ConfigInfo {
 
 export async function checkConfig(
   ctx: Context,
-  account: Record<string, unknown> | undefined,
+  account: Record<string, unknown>,
 ): Promise<ConfigInfo | undefined> {
-  const ex = await ctx.call('POST', PROTOCOL_PATHS.config, { account: account ?? {} });
+  const ex = await ctx.call('POST', PROTOCOL_PATHS.config, { account });
   const problem =
     jsonAnswerProblem(ex) ?? (isPlainObject(ex.json) ? undefined : 'the config is not a JSON object');
   ctx.expect('config.response', problem, { exchange: ex });
@@ -43,6 +45,7 @@ export async function checkConfig(
       id: f.id as string,
       type: String(f.type),
       datalist: f.datalist === true,
+      optional: f.optional === true,
       requires: Array.isArray(f.datalist_requires) ? f.datalist_requires.map(String) : [],
       raw: f,
     }));

@@ -1,5 +1,7 @@
 import { descriptor as descriptorSchema, PROTOCOL_PATHS } from '@weft/core/protocol';
 import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
+import { AppUnreachableError } from '../errors.js';
+import { TIME_LIMIT_HEADER } from '../http.js';
 import { isPlainObject, show } from '../util.js';
 
 /** What the rest of the run needs from GET /. */
@@ -8,8 +10,18 @@ export interface DescriptorInfo {
   authentications: { id: string; fields: Record<string, unknown>[] }[];
   integration: boolean;
   automations: boolean;
+  /**
+   * `responsibleFor` is missing: the roles were guessed (automations when `actions` is
+   * non-empty; data synchronization is then confirmed by asking `config`).
+   */
+  rolesGuessed: boolean;
   actions: { action: string; args: Record<string, unknown>[] }[];
+  /** The app's own handler time limit in ms (`X-Weft-Time-Limit`), when announced. */
+  timeLimitMs?: number;
 }
+
+/** Keys the service does not insist on: missing ones warn (`descriptor.recommended`), never fail. */
+const RECOMMENDED = ['website', 'responsibleFor'] as const;
 
 function duplicates(values: string[]): string[] {
   const seen = new Set<string>();
@@ -24,6 +36,7 @@ function objects(value: unknown): Record<string, unknown>[] {
 
 export async function checkDescriptor(ctx: Context): Promise<DescriptorInfo | undefined> {
   const ex = await ctx.call('GET', PROTOCOL_PATHS.descriptor);
+  if (ex.unreachable) throw new AppUnreachableError(ctx.baseUrl, ex.unreachable);
   const problem =
     jsonAnswerProblem(ex) ?? (isPlainObject(ex.json) ? undefined : 'the descriptor is not a JSON object');
   ctx.expect('descriptor.response', problem, { exchange: ex });
@@ -33,20 +46,43 @@ export async function checkDescriptor(ctx: Context): Promise<DescriptorInfo | un
   const parsed = descriptorSchema.safeParse(raw);
   const issues = parsed.success ? [] : parsed.error.issues;
   const sourceIssues = issues.filter((i) => i.path[0] === 'sources');
-  const otherIssues = issues.filter((i) => i.path[0] !== 'sources');
+  const missing = RECOMMENDED.filter((key) => raw[key] === undefined);
+  const otherIssues = issues.filter(
+    (i) => i.path[0] !== 'sources' && !missing.includes(i.path[0] as (typeof RECOMMENDED)[number]),
+  );
   ctx.expect('descriptor.shape', otherIssues.length ? formatIssues(otherIssues) : undefined, {
     exchange: ex,
   });
+  if (missing.length)
+    ctx.warn('descriptor.recommended', {
+      reason: `${missing.map((k) => `\`${k}\``).join(' and ')} missing: the service does not insist, but the gallery shows less`,
+      exchange: ex,
+    });
+  else ctx.pass('descriptor.recommended');
   ctx.expect(
     'descriptor.sources',
     sourceIssues.length ? `\`sources\` must be an empty array, got ${show(raw.sources)}` : undefined,
     { exchange: ex },
   );
 
+  const rolesGuessed = raw.responsibleFor === undefined;
   const responsible = isPlainObject(raw.responsibleFor) ? raw.responsibleFor : {};
-  const integration = responsible.dataSynchronization === true;
-  const automations = responsible.automations === true;
-  if (!integration && !automations) {
+  const declaredActions = Array.isArray(raw.actions) && raw.actions.length > 0;
+  // Without `responsibleFor` an app with actions is taken as an external-action app, and every
+  // app as a possible integration app (run.ts asks `config` to confirm).
+  const integration = rolesGuessed || responsible.dataSynchronization === true;
+  const automations = rolesGuessed ? declaredActions : responsible.automations === true;
+  if (rolesGuessed) {
+    ctx.skip('descriptor.responsible-for', {
+      reason: declaredActions
+        ? '`responsibleFor` missing: checked as an external-action app (`actions` is not empty), and as an integration app when `config` answers'
+        : '`responsibleFor` missing: checked as an integration app',
+    });
+  } else if (!integration && !automations && responsible.dataImport === true) {
+    ctx.pass('descriptor.responsible-for', {
+      reason: 'data import only (`responsibleFor.dataImport`): the kit does not check that role',
+    });
+  } else if (!integration && !automations) {
     ctx.warn('descriptor.responsible-for', {
       reason:
         'neither `responsibleFor.dataSynchronization` nor `responsibleFor.automations` is true: the service will not use the app',
@@ -136,11 +172,15 @@ export async function checkDescriptor(ctx: Context): Promise<DescriptorInfo | un
     dupArgs.length ? `duplicate argument ids: ${dupArgs.join(', ')}` : undefined,
   );
 
-  return {
+  const info: DescriptorInfo = {
     raw,
     authentications: auths.map((a) => ({ id: String(a.id), fields: objects(a.fields) })),
     integration,
     automations,
+    rolesGuessed,
     actions: actions.map((a) => ({ action: String(a.action), args: objects(a.args) })),
   };
+  const limit = Number(ex.headers?.[TIME_LIMIT_HEADER]);
+  if (Number.isInteger(limit) && limit > 0) info.timeLimitMs = limit;
+  return info;
 }

@@ -8,6 +8,8 @@ import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
 import { isPlainObject, show } from '../util.js';
 
 export interface RelationInfo {
+  /** `kind: "native"`: points at the workspace's own users, not at a synced type. */
+  native?: boolean;
   cardinality: string;
   name: string;
   targetType: string;
@@ -69,6 +71,8 @@ export async function checkSchema(
   const fieldWarnings: string[] = [];
   const relationProblems: string[] = [];
   const idName: string[] = [];
+  const optionProblems: string[] = [];
+  let selectCount = 0;
   let relationCount = 0;
 
   for (const typeId of types) {
@@ -98,8 +102,15 @@ export async function checkSchema(
       if (field.relation !== undefined) {
         relationCount++;
         const rel = relationSchema.safeParse(field.relation);
-        if (rel.success) fi.relation = rel.data;
-        else relationProblems.push(`${where}: ${formatIssues(rel.error.issues, 3)}`);
+        if (rel.success) {
+          fi.relation = rel.data;
+          if (rel.data.kind === 'native') fi.relation.native = true;
+        } else relationProblems.push(`${where}: ${formatIssues(rel.error.issues, 3)}`);
+      }
+      if (fi.subType && SELECT_SUBTYPES.has(fi.subType)) {
+        selectCount++;
+        const bad = optionsProblem(fi.subType, field.options);
+        if (bad) optionProblems.push(`${where}: ${bad}`);
       }
       map.set(fieldId, fi);
     }
@@ -111,6 +122,8 @@ export async function checkSchema(
   else if (fieldWarnings.length) ctx.warn('schema.field', { reason: list(fieldWarnings), exchange: ex });
   else ctx.pass('schema.field');
   ctx.expect('schema.id-name', list(idName), { exchange: ex });
+  if (selectCount === 0) ctx.skip('schema.options', { reason: 'no select or workflow fields' });
+  else ctx.expect('schema.options', list(optionProblems), { exchange: ex });
 
   if (relationCount === 0) {
     for (const id of [
@@ -125,10 +138,12 @@ export async function checkSchema(
   }
   ctx.expect('schema.relation-shape', list(relationProblems), { exchange: ex });
 
+  // Native relations point at the workspace's users (matched by e.g. email), not at a synced type.
   const relations: { typeId: string; fieldId: string; rel: RelationInfo }[] = [];
   for (const [typeId, fields] of info) {
     for (const field of fields.values())
-      if (field.relation) relations.push({ typeId, fieldId: field.id, rel: field.relation });
+      if (field.relation && !field.relation.native)
+        relations.push({ typeId, fieldId: field.id, rel: field.relation });
   }
   const badTargets = relations
     .filter(({ rel }) => !types.includes(rel.targetType))
@@ -161,6 +176,59 @@ export async function checkSchema(
   });
   ctx.expect('schema.relation-declared-once', list(twice), { exchange: ex });
   return info;
+}
+
+const SELECT_SUBTYPES = new Set(['single-select', 'multi-select', 'workflow']);
+
+/**
+ * The service's rules for the options of a select or workflow field: option names are non-empty
+ * and unique; a workflow has exactly one `default` (where new rows start) and one `final` option.
+ * No options (or an empty list) is fine: the service infers them from the data.
+ */
+export function optionsProblem(subType: string, options: unknown): string | undefined {
+  if (options === undefined || options === null) return undefined;
+  if (!Array.isArray(options)) return `\`options\` is ${show(options, 40)}, not an array`;
+  if (options.length === 0) return undefined;
+  const problems: string[] = [];
+  const names = options.map((o) => (isPlainObject(o) ? o.name : undefined));
+  const blank = names.filter((n) => typeof n !== 'string' || n.trim() === '').length;
+  if (blank) problems.push(`${blank} option(s) without a name`);
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const n of names) if (typeof n === 'string') (seen.has(n) ? dup : seen).add(n);
+  if (dup.size) problems.push(`duplicate option names: ${[...dup].map((d) => `'${d}'`).join(', ')}`);
+  if (subType === 'workflow') {
+    const count = (key: string) => options.filter((o) => isPlainObject(o) && o[key] === true).length;
+    const defaults = count('default');
+    const finals = count('final');
+    if (defaults !== 1) problems.push(`a workflow needs exactly one \`default\` option, found ${defaults}`);
+    if (finals !== 1) problems.push(`a workflow needs exactly one \`final\` option, found ${finals}`);
+  }
+  return problems.length ? problems.join('; ') : undefined;
+}
+
+/**
+ * The service sends `schema` without `filter` when the user set none. Skipped when a filter is
+ * required (then the service always has a value to send).
+ */
+export async function checkSchemaWithoutFilter(
+  ctx: Context,
+  types: string[],
+  requiredFilters: string[],
+  account: Record<string, unknown>,
+): Promise<void> {
+  if (requiredFilters.length) {
+    ctx.skip('schema.absent-filter', {
+      reason: `required filter(s) ${requiredFilters.join(', ')}: the service always sends \`filter\``,
+    });
+    return;
+  }
+  const ex = await ctx.call('POST', PROTOCOL_PATHS.schema, { types, account });
+  const problem =
+    jsonAnswerProblem(ex) ?? (isPlainObject(ex.json) ? undefined : 'the schema is not a JSON object');
+  ctx.expect('schema.absent-filter', problem && `without \`filter\` (no filter set): ${problem}`, {
+    exchange: ex,
+  });
 }
 
 /**

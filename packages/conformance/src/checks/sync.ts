@@ -1,9 +1,30 @@
-import { dataResponse, PROTOCOL_PATHS, SYNC_ACTION_FIELD, synchronizationType } from '@weft/core/protocol';
+import {
+  dataPagination,
+  dataResponse,
+  PROTOCOL_PATHS,
+  SYNC_ACTION_FIELD,
+  synchronizationType,
+} from '@weft/core/protocol';
 import type { CheckId } from '../catalog.js';
 import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
-import type { Exchange } from '../http.js';
+import { type Exchange, REPLAYED_ROWS_HEADER } from '../http.js';
+import type { HashMap64 } from '../store/hash-map.js';
 import { isPlainObject, plural, show, sleep, stableStringify } from '../util.js';
-import type { FieldInfo, SchemaInfo } from './schema.js';
+import { HashList } from '../store/hash-list.js';
+import { TypeStore } from '../store/type-store.js';
+import { type PageDigest, pageDigest } from './page-digest.js';
+import { judgeReplay } from './replay.js';
+import type { SchemaInfo } from './schema.js';
+import { judgeValue } from './values.js';
+
+/**
+ * A data page as the service reads it: only `items` is required. Without `pagination` there is
+ * no next page; without `synchronizationType` the sync is full.
+ */
+export const servicePage = dataResponse.extend({
+  pagination: dataPagination.nullish(),
+  synchronizationType: synchronizationType.optional(),
+});
 
 export type Phase = 'data' | 'delta';
 type Row = Record<string, unknown>;
@@ -49,6 +70,8 @@ interface Finding {
 /** Problems found while reading the pages of one type, emitted as one check per id at the end. */
 class Findings {
   readonly map = new Map<Suffix, Finding>();
+  /** Reasons recorded with a pass: what the kit assumed, as the service does. */
+  readonly notes = new Map<Suffix, string>();
   add(suffix: Suffix, status: 'fail' | 'warn', reason: string, ex?: Exchange): void {
     let f = this.map.get(suffix);
     if (!f) {
@@ -72,7 +95,8 @@ export interface SyncEnv {
   types: string[];
   schema: SchemaInfo | undefined;
   filter: Record<string, unknown>;
-  account: Record<string, unknown> | undefined;
+  /** The account as the service sends it (system keys included). */
+  account: Record<string, unknown>;
   maxPages: number;
   operationId: string;
 }
@@ -84,68 +108,70 @@ export interface PhaseResult {
   /** Every page was read and paging ended normally. */
   complete: boolean;
   synchronizationType?: 'full' | 'delta';
-  /** The rows as the service would store them after this phase. */
-  rows: Map<string, Row>;
+  /** The type as the service would store it after this phase (ids as hashes, a few sample rows). */
+  rows: TypeStore;
   set: number;
   removed: number;
   /** At least one page answered `synchronizationType: "delta"`. */
   sawDelta: boolean;
-  /** Relation field id -> referenced ids (data phase only). */
-  relationRefs: Map<string, string[]>;
+  /** Relation field id -> referenced ids (data phase only), as hashes plus the first few as text. */
+  relationRefs: Map<string, RelationRefs>;
+  /** Data phase: every page reached through a `nextPageConfig`, with digests of its rows. */
+  resumable: PageDigest[];
 }
 
-/** Why a value does not fit its field, or undefined. */
-export function valueProblem(field: FieldInfo, value: unknown): string | undefined {
-  if (value === null || value === undefined) return undefined;
-  const scalarId = (v: unknown) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
-  if (field.relation) {
-    if (field.relation.cardinality === 'many-to-many') {
-      return Array.isArray(value) && value.every(scalarId)
-        ? undefined
-        : `many-to-many relation needs an array of ids, got ${show(value, 60)}`;
-    }
-    return scalarId(value)
-      ? undefined
-      : `${field.relation.cardinality} relation needs a single id, got ${show(value, 60)}`;
-  }
-  switch (field.type) {
-    case 'id':
-      return scalarId(value) ? undefined : `an id must be a string or number, got ${show(value, 60)}`;
-    case 'text': {
-      if (typeof value === 'string') return undefined;
-      if (field.subType === 'boolean' && typeof value === 'boolean') return undefined;
+/** The references of one relation field: every one hashed, the first few kept as text for examples. */
+export interface RelationRefs {
+  hashes: HashList;
+  examples: string[];
+}
+/** References kept as text per relation field, to name a few dangling ones. */
+const EXAMPLE_REFS = 1000;
+
+/** Fields of `typeId` that relations of other types point at, other than `id`. */
+export function indexedFields(schema: SchemaInfo | undefined, typeId: string): string[] {
+  const out = new Set<string>();
+  for (const fields of schema?.values() ?? [])
+    for (const f of fields.values())
       if (
-        (field.subType === 'date-range' ||
-          field.subType === 'date-time-range' ||
-          field.subType === 'location') &&
-        isPlainObject(value)
-      ) {
-        return undefined;
-      }
-      return `text needs a string, got ${show(value, 60)}`;
-    }
-    case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value))
-        return `number needs a JSON number, got ${show(value, 60)}`;
-      if (field.subType === 'integer' && !Number.isInteger(value))
-        return `integer needs a whole number, got ${value}`;
-      return undefined;
-    case 'date':
-      if (field.subType === 'date-range' || field.subType === 'date-time-range') {
-        return isPlainObject(value) && isIsoDate(value.start) && isIsoDate(value.end)
-          ? undefined
-          : `${field.subType} needs {start, end} ISO 8601 strings, got ${show(value, 60)}`;
-      }
-      return isIsoDate(value) ? undefined : `date needs an ISO 8601 string, got ${show(value, 60)}`;
-    case 'array[text]': {
-      if (!Array.isArray(value)) return `array[text] needs an array, got ${show(value, 60)}`;
-      const files = field.subType === 'file' || field.subType === 'files';
-      const bad = value.find((v) => !(typeof v === 'string' || (files && isPlainObject(v))));
-      return bad === undefined ? undefined : `array[text] needs strings, found ${show(bad, 60)}`;
-    }
-    default:
-      return undefined;
+        f.relation &&
+        !f.relation.native &&
+        f.relation.targetType === typeId &&
+        f.relation.targetFieldId !== 'id'
+      )
+        out.add(f.relation.targetFieldId);
+  return [...out];
+}
+
+/** The body of a data request, as the service sends it. */
+export function dataBody(
+  env: SyncEnv,
+  typeId: string,
+  pagination: unknown,
+  lastSynchronizedAt: string | null,
+): Record<string, unknown> {
+  return {
+    requestedType: typeId,
+    types: env.types,
+    filter: env.filter,
+    account: env.account,
+    pagination,
+    lastSynchronizedAt,
+    operationId: env.operationId,
+  };
+}
+
+/**
+ * Sends a data request; an error answer with `tryLater: true` is retried twice after a short
+ * back-off, as the service retries the page later. `tryLater` is set when it still says so.
+ */
+export async function fetchPage(ctx: Context, body: unknown): Promise<{ ex: Exchange; tryLater: boolean }> {
+  let ex = await ctx.call('POST', PROTOCOL_PATHS.data, body);
+  for (let attempt = 1; attempt <= TRY_LATER_RETRIES && isTryLaterError(ex); attempt++) {
+    await sleep(retryDelay(ex, attempt));
+    ex = await ctx.call('POST', PROTOCOL_PATHS.data, body);
   }
+  return { ex, tryLater: isTryLaterError(ex) };
 }
 
 function rowLabel(item: Row, page: number, index: number): string {
@@ -159,7 +185,7 @@ export async function syncType(
   env: SyncEnv,
   typeId: string,
   phase: Phase,
-  store: Map<string, Row>,
+  store: TypeStore,
   lastSynchronizedAt: string | null,
 ): Promise<PhaseResult> {
   const { ctx } = env;
@@ -175,35 +201,30 @@ export async function syncType(
     removed: 0,
     sawDelta: false,
     relationRefs: new Map(),
+    resumable: [],
   };
-  const relationFields = fields ? [...fields.values()].filter((f) => f.relation) : [];
-  for (const f of relationFields) result.relationRefs.set(f.id, []);
-  const firstPageOf = new Map<string, number>();
+  // Native relations point at the workspace's users, not at synced rows: no coverage for them.
+  const relationFields = fields ? [...fields.values()].filter((f) => f.relation && !f.relation.native) : [];
+  if (phase === 'data')
+    for (const f of relationFields) result.relationRefs.set(f.id, { hashes: new HashList(), examples: [] });
+  // Per page: the time to answer and the rows the app says it replayed (core apps), for `data.replay`.
+  const pageMs: number[] = [];
+  const replayed: (number | undefined)[] = [];
+  let largestPage = 0;
   const seenConfigs = new Map<string, number>();
   const unknownKeys = new Set<string>();
+  // A warning about a value is the same for every row: reported once per field.
+  const warnedFields = new Set<string>();
   let pagination: unknown = null;
   let answered = false;
   let received = false;
   let itemCount = 0;
-  let replaced: Map<string, Row> | undefined;
+  let replaced: TypeStore | undefined;
 
   for (;;) {
     const page = result.pages + 1;
-    const body = {
-      requestedType: typeId,
-      types: env.types,
-      filter: env.filter,
-      account: env.account ?? {},
-      pagination,
-      lastSynchronizedAt,
-      operationId: env.operationId,
-    };
-    let ex = await ctx.call('POST', PROTOCOL_PATHS.data, body);
-    for (let attempt = 1; attempt <= TRY_LATER_RETRIES && isTryLaterError(ex); attempt++) {
-      await sleep(retryDelay(ex, attempt));
-      ex = await ctx.call('POST', PROTOCOL_PATHS.data, body);
-    }
-    if (isTryLaterError(ex)) {
+    const { ex, tryLater } = await fetchPage(ctx, dataBody(env, typeId, pagination, lastSynchronizedAt));
+    if (tryLater) {
       findings.add(
         'response',
         'warn',
@@ -233,8 +254,12 @@ export async function syncType(
       break;
     }
     result.pages = page;
+    pageMs.push(ex.ms);
+    const replayHeader = Number(ex.headers?.[REPLAYED_ROWS_HEADER]);
+    replayed.push(Number.isFinite(replayHeader) ? replayHeader : undefined);
+    if (Array.isArray(json.items)) largestPage = Math.max(largestPage, json.items.length);
 
-    const parsed = dataResponse.safeParse(json);
+    const parsed = servicePage.safeParse(json);
     if (!parsed.success) {
       const bySuffix = new Map<Suffix, typeof parsed.error.issues>();
       for (const issue of parsed.error.issues) {
@@ -262,8 +287,17 @@ export async function syncType(
       break;
     }
 
+    if (json.pagination === undefined || json.pagination === null)
+      findings.notes.set(
+        'pagination',
+        `page ${page} has no \`pagination\`: taken as the last page, as the service does`,
+      );
+    if (json.synchronizationType === undefined && !findings.notes.has('sync-type'))
+      findings.notes.set('sync-type', 'no `synchronizationType`: taken as a full sync, as the service does');
     const syncType = synchronizationType.safeParse(json.synchronizationType);
     const pageType = syncType.success ? syncType.data : undefined;
+    if (phase === 'data' && pagination !== null)
+      result.resumable.push(pageDigest(pagination, json.items, page));
     if (pageType) {
       if (result.synchronizationType && result.synchronizationType !== pageType) {
         findings.add(
@@ -287,7 +321,7 @@ export async function syncType(
     const isDelta = (result.synchronizationType ?? pageType) === 'delta';
     if (phase === 'delta' && page === 1 && !isDelta) {
       // A `full` answer to a delta request replaces the stored set.
-      replaced = new Map();
+      replaced = new TypeStore(store.indexedFields);
     }
     const target = replaced ?? store;
 
@@ -350,16 +384,15 @@ export async function syncType(
         return;
       }
       const key = String(id);
-      if (phase === 'data') {
-        const first = firstPageOf.get(key);
-        if (first !== undefined) {
-          findings.add(
-            'ids-unique',
-            'fail',
-            `id ${show(id, 40)} appears on page ${first} and again on page ${page}`,
-            ex,
-          );
-        } else firstPageOf.set(key, page);
+      // The store starts empty in the data phase: an id already there came on an earlier page.
+      const first = phase === 'data' ? target.pageOf(key) : undefined;
+      if (first !== undefined) {
+        findings.add(
+          'ids-unique',
+          'fail',
+          `id ${show(id, 40)} appears on page ${first} and again on page ${page}`,
+          ex,
+        );
       }
       if (fields) {
         for (const [fieldId, value] of Object.entries(item)) {
@@ -378,17 +411,29 @@ export async function syncType(
             continue;
           }
           if (isRemove) continue;
-          const bad = valueProblem(field, value);
-          if (bad)
-            findings.add('value-types', 'fail', `${label}, field \`${fieldId}\` (${field.type}): ${bad}`, ex);
+          const bad = judgeValue(field, value);
+          if (bad?.status === 'warn' && warnedFields.has(fieldId)) continue;
+          if (bad?.status === 'warn') warnedFields.add(fieldId);
+          if (bad) {
+            const kind = field.subType ? `${field.type}/${field.subType}` : field.type;
+            findings.add(
+              'value-types',
+              bad.status,
+              `${label}, field \`${fieldId}\` (${kind}): ${bad.reason}`,
+              ex,
+            );
+          }
         }
         if (phase === 'data' && !isRemove) {
           for (const f of relationFields) {
             const value = item[f.id];
             const refs = result.relationRefs.get(f.id)!;
-            if (Array.isArray(value)) for (const v of value) refs.push(String(v));
-            else if (value !== null && value !== undefined && typeof value !== 'object')
-              refs.push(String(value));
+            const add = (ref: string) => {
+              refs.hashes.push(ref);
+              if (refs.examples.length < EXAMPLE_REFS) refs.examples.push(ref);
+            };
+            if (Array.isArray(value)) for (const v of value) add(String(v));
+            else if (value !== null && value !== undefined && typeof value !== 'object') add(String(value));
           }
         }
       }
@@ -396,8 +441,8 @@ export async function syncType(
         if (target.delete(key)) result.removed++;
       } else {
         const { [SYNC_ACTION_FIELD]: _, ...row } = item;
-        const old = isDelta ? target.get(key) : undefined;
-        target.set(key, old ? { ...old, ...row } : row);
+        // Only the first page an id came on is kept: a later SET must not hide a duplicate.
+        target.set(key, row, first ?? page, isDelta);
         result.set++;
       }
     });
@@ -442,9 +487,13 @@ export async function syncType(
     pagination = next;
   }
 
-  if (replaced) {
-    store.clear();
-    for (const [k, v] of replaced) store.set(k, v);
+  if (replaced) store.replaceWith(replaced);
+  if (phase === 'data' && answered) {
+    const verdict = judgeReplay(typeId, pageMs, replayed, largestPage);
+    const input = { subject: typeId, reason: verdict.reason };
+    if (verdict.status === 'warn') ctx.warn('data.replay', input);
+    else if (verdict.status === 'pass') ctx.pass('data.replay', input);
+    else ctx.skip('data.replay', input);
   }
   ctx.progress({ kind: 'sync', phase, typeId, page: result.pages, items: itemCount, done: true });
 
@@ -466,7 +515,8 @@ export async function syncType(
     } else if (SCHEMA_SUFFIXES.has(suffix) && !fields) {
       ctx.skip(id, { subject: typeId, reason: 'no usable schema for this type' });
     } else {
-      ctx.pass(id, { subject: typeId });
+      const note = findings.notes.get(suffix);
+      ctx.pass(id, note ? { subject: typeId, reason: note } : { subject: typeId });
     }
   }
   return result;
@@ -487,18 +537,12 @@ export function checkRelations(
   results: Map<string, PhaseResult>,
 ): Map<string, Record<string, { total: number; resolved: number }>> {
   const coverage = new Map<string, Record<string, { total: number; resolved: number }>>();
-  const indexes = new Map<string, Set<string>>();
-  const indexOf = (typeId: string, fieldId: string): Set<string> | undefined => {
+  const indexes = new Map<string, HashMap64>();
+  const indexOf = (typeId: string, fieldId: string): HashMap64 | undefined => {
     const key = `${typeId}\u0000${fieldId}`;
     if (indexes.has(key)) return indexes.get(key);
-    const rows = results.get(typeId)?.rows;
-    if (!rows) return undefined;
-    const set = new Set<string>();
-    for (const row of rows.values()) {
-      const v = row[fieldId];
-      if (v !== null && v !== undefined) set.add(String(v));
-    }
-    indexes.set(key, set);
+    const set = results.get(typeId)?.rows.index(fieldId);
+    if (set) indexes.set(key, set);
     return set;
   };
   for (const [typeId, result] of results) {
@@ -516,15 +560,19 @@ export function checkRelations(
         skipped.push(`${fieldId} (target '${rel.targetType}' was not fully synced)`);
         continue;
       }
-      const dangling = refs.filter((r) => !index.has(r));
-      perType[fieldId] = { total: refs.length, resolved: refs.length - dangling.length };
-      if (dangling.length) {
-        const examples = [...new Set(dangling)]
+      let dangling = 0;
+      refs.hashes.forEach((hi, lo) => {
+        if (!index.hasHash(hi, lo)) dangling++;
+      });
+      const total = refs.hashes.length;
+      perType[fieldId] = { total, resolved: total - dangling };
+      if (dangling) {
+        const examples = [...new Set(refs.examples.filter((r) => !index.has(r)))]
           .slice(0, 3)
           .map((d) => `'${d}'`)
           .join(', ');
         warnings.push(
-          `${fieldId}: ${dangling.length} of ${refs.length} references point at no synced ${rel.targetType}.${rel.targetFieldId} (e.g. ${examples})`,
+          `${fieldId}: ${dangling} of ${total} references point at no synced ${rel.targetType}.${rel.targetFieldId}${examples ? ` (e.g. ${examples})` : ''}`,
         );
       }
     }
@@ -538,8 +586,4 @@ export function checkRelations(
     else ctx.pass('data.relations', { subject: typeId, reason: `resolved ${covered}` });
   }
   return coverage;
-}
-
-function isIsoDate(value: unknown): boolean {
-  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value));
 }

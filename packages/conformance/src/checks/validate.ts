@@ -1,40 +1,87 @@
 import { PROTOCOL_PATHS, validateResponse } from '@weft/core/protocol';
+import { serviceAccount } from '../account.js';
 import { type Context, errorAnswerProblem, formatIssues, jsonAnswerProblem } from '../context.js';
+import { secretValues } from '../secrets.js';
+import { isPlainObject } from '../util.js';
+import { declaredFields, INVALID_VALUE } from './auth-fields.js';
 import type { DescriptorInfo } from './descriptor.js';
+import { checkIncompleteFields } from './validate-probes.js';
 
-export const INVALID_VALUE = 'weft-conformance-invalid';
-
-const NO_VALUE_TYPES = new Set(['link', 'oauth']);
-
+/**
+ * Validates the given account, then as the service stores it (with its system keys and what the
+ * first answer returned); refuses an invalid, an empty and partial accounts. Resolves with what
+ * `/validate` answered for the given account, which the service stores and sends back later.
+ */
 export async function checkValidate(
   ctx: Context,
   info: DescriptorInfo,
   authenticationId: string,
   account: Record<string, unknown> | undefined,
-): Promise<void> {
-  const auth = info.authentications.find((a) => a.id === authenticationId);
-  const declared = (auth?.fields ?? []).filter((f) => !NO_VALUE_TYPES.has(String(f.type)));
-  const required = declared.filter((f) => f.optional !== true);
+): Promise<Record<string, unknown> | undefined> {
+  const validated = await checkGivenAccount(ctx, info, authenticationId, account);
+  await checkInvalidAccount(ctx, info, authenticationId, account);
+  await checkIncompleteFields(ctx, info, authenticationId, account);
+  return validated;
+}
 
+async function checkGivenAccount(
+  ctx: Context,
+  info: DescriptorInfo,
+  authenticationId: string,
+  account: Record<string, unknown> | undefined,
+): Promise<Record<string, unknown> | undefined> {
+  const { required } = declaredFields(info, authenticationId);
   const oauth = authenticationId === 'oauth' || authenticationId === 'oauth2';
   if (!account && (required.length > 0 || oauth)) {
     const needs = oauth ? 'tokens from the OAuth flow' : required.map((f) => String(f.id)).join(', ');
-    ctx.skip('validate.account', {
-      reason: `no account given; authentication \`${authenticationId}\` needs ${needs} (pass --account)`,
-    });
-  } else {
-    const ex = await ctx.call('POST', PROTOCOL_PATHS.validate, {
-      id: authenticationId,
-      fields: account ?? {},
-    });
-    let problem = jsonAnswerProblem(ex);
-    if (!problem) {
-      const parsed = validateResponse.safeParse(ex.json);
-      if (!parsed.success) problem = `expected {name: string}: ${formatIssues(parsed.error.issues)}`;
-    }
-    ctx.expect('validate.account', problem, { exchange: ex, subject: authenticationId });
+    const reason = `no account given; authentication \`${authenticationId}\` needs ${needs} (pass --account)`;
+    ctx.skip('validate.account', { reason });
+    ctx.skip('validate.stored-account', { reason });
+    return undefined;
   }
+  // At account setup the service sends the form's values only.
+  const ex = await ctx.call('POST', PROTOCOL_PATHS.validate, { id: authenticationId, fields: account ?? {} });
+  // What /validate returns is stored with the account: a refreshed token is as secret as the key.
+  if (isPlainObject(ex.json)) ctx.addSecrets(secretValues(ex.json, info));
+  let problem = jsonAnswerProblem(ex);
+  if (!problem) {
+    const parsed = validateResponse.safeParse(ex.json);
+    if (!parsed.success) problem = `expected {name: string}: ${formatIssues(parsed.error.issues)}`;
+  }
+  ctx.expect('validate.account', problem, { exchange: ex, subject: authenticationId });
+  if (problem || !isPlainObject(ex.json)) {
+    ctx.skip('validate.stored-account', { reason: 'the given account did not validate' });
+    return undefined;
+  }
+  const validated = ex.json;
 
+  // Before every sync run the service validates the stored account: the fields, what the first
+  // answer returned, and its system keys. An app must not refuse those keys.
+  const stored = await ctx.call('POST', PROTOCOL_PATHS.validate, {
+    id: authenticationId,
+    fields: serviceAccount({ authenticationId, fields: account ?? {}, validated }),
+  });
+  let storedProblem = jsonAnswerProblem(stored);
+  if (!storedProblem) {
+    const parsed = validateResponse.safeParse(stored.json);
+    if (!parsed.success) storedProblem = `expected {name: string}: ${formatIssues(parsed.error.issues)}`;
+  }
+  ctx.expect(
+    'validate.stored-account',
+    storedProblem &&
+      `${storedProblem} — the same fields validated without the service's system keys (auth, _id, app, owner, name)`,
+    { exchange: stored, subject: authenticationId },
+  );
+  return validated;
+}
+
+async function checkInvalidAccount(
+  ctx: Context,
+  info: DescriptorInfo,
+  authenticationId: string,
+  account: Record<string, unknown> | undefined,
+): Promise<void> {
+  const { declared } = declaredFields(info, authenticationId);
   if (authenticationId === 'none') {
     ctx.skip('validate.invalid-account', { reason: 'authentication `none` has no account to refuse' });
     return;

@@ -24,6 +24,9 @@ describe('redaction', () => {
     );
     expect(secrets.sort()).toEqual(['987654', 'sec-xyz', 'tok-123456']);
   });
+  test('raw bytes are not walked index by index', () => {
+    expect(collectSecrets({ rawBody: Buffer.alloc(1_000_000), token: 'tok-123456' })).toEqual(['tok-123456']);
+  });
   test('replaces every occurrence, the longest secret first', () => {
     expect(redact('a tok-1234 b tok-12345678 c', ['tok-1234', 'tok-12345678'])).toBe(
       'a [redacted] b [redacted] c',

@@ -38,13 +38,27 @@ function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
     throw new BadRequestError('Request body must be a JSON object');
   }
   const result = schema.safeParse(body);
-  if (result.success) return result.data;
+  if (result.success) {
+    // A lone surrogate cannot be percent-encoded for a signature or a URL: the request is bad,
+    // not the provider unavailable.
+    if (hasLoneSurrogate(result.data))
+      throw new BadRequestError('Request text is not valid UTF-16 (it contains a lone surrogate)');
+    return result.data;
+  }
   const issue = result.error.issues[0];
   const field = issue?.path.map(String).join('.') || 'body';
   const missing = issue?.code === 'invalid_type' && issue.message.includes('undefined');
   throw new BadRequestError(
     missing ? `Missing required field "${field}"` : `Invalid field "${field}": ${issue?.message}`,
   );
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function hasLoneSurrogate(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value);
+  if (depth > 8 || value === null || typeof value !== 'object') return false;
+  return Object.values(value).some((inner) => hasLoneSurrogate(inner, depth + 1));
 }
 
 /** Aborted when the client goes away before the answer is sent. */
@@ -73,7 +87,8 @@ export function createOAuthRouter(
   const v2 = authentications.find(isOAuth2Authentication);
   const v1 = authentications.find(isOAuth1Authentication);
   if (!v1 && !v2) return undefined;
-  const router = Router();
+  // Strict like the protocol router: `/OAUTH2/v1/authorize/` is not an OAuth endpoint.
+  const router = Router({ caseSensitive: true, strict: true });
 
   if (v2) {
     router.post(PROTOCOL_PATHS.oauth2Authorize, async (req, res) => {

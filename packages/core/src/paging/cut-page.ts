@@ -16,12 +16,14 @@ export interface Page {
   items: Record<string, unknown>[];
   /** Where the next page starts, or null when the handler is done. */
   next: PageState | null;
+  /** Rows the handler yielded again that earlier pages had sent, dropped to serve this one. */
+  replayed: number;
 }
-
-const CONTINUE: unique symbol = Symbol('continue');
 
 /** Raised when a handler yields something that is not an item. */
 export class BadItemError extends Error {}
+
+type Row = Record<PropertyKey, unknown>;
 
 /**
  * Pulls one page out of a data handler's stream. A yielded array is a batch of rows (items and
@@ -31,83 +33,138 @@ export class BadItemError extends Error {}
  * point (the page then ends exactly there, and the next page may turn out empty) or on another
  * row (`hasNext` is then certain). The handler is closed after each page, which runs its
  * `finally` blocks.
+ *
+ * The loop is written for the common case, one plain item per yield with room on the page:
+ * that item is pushed with a handful of checks and no call, because a page of one-item yields
+ * runs it a thousand times per request.
  */
 export async function cutPage(stream: AsyncIterable<unknown>, options: CutPageOptions): Promise<Page> {
-  const { pageSize, mode, type } = options;
-  const delta = mode === 'delta';
-  const items: Record<string, unknown>[] = [];
-  let cursor = options.state.cursor;
-  let toSkip = options.state.skip;
-  // Rows yielded since `cursor`, sent or skipped: the skip count of the next page.
-  let sinceCursor = 0;
+  const cutter = new Cutter(options);
+  const items = cutter.items;
+  const pageSize = options.pageSize;
   const iterator = stream[Symbol.asyncIterator]();
-  // Handles one yielded row: CONTINUE, or the state to end the page with. A full page ends at
-  // the next row; if that row is a resume point the page ends on it, so the handler is not
-  // pulled (into fetching another upstream page) only to have that work thrown away.
-  const take = (value: unknown): PageState | typeof CONTINUE => {
-    if (value === null || typeof value !== 'object') {
-      throw new BadItemError(
-        `type "${type}" yielded ${value === null ? 'null' : typeof value}, not an item object`,
-      );
-    }
-    const row = value as Record<PropertyKey, unknown>;
-    const marker = row[MARKER] as Marker[typeof MARKER] | undefined;
-    if (marker === 'resume') {
-      cursor = (row as unknown as ResumeMarker).state;
-      sinceCursor = 0;
-      return items.length === pageSize ? { cursor, skip: 0 } : CONTINUE;
-    }
-    if (marker === 'remove' && !delta) return CONTINUE;
-    if (items.length === pageSize) return { cursor, skip: sinceCursor };
-    sinceCursor += 1;
-    if (toSkip > 0) {
-      toSkip -= 1;
-      return CONTINUE;
-    }
-    if (marker === 'remove') {
-      items.push({ id: (row as unknown as RemoveMarker).id, [SYNC_ACTION_FIELD]: 'REMOVE' });
-      return CONTINUE;
-    }
-    if (row.id === undefined || row.id === null) {
-      throw new BadItemError(
-        `type "${type}" yielded an item without \`id\` (item ${items.length + 1} of this page)`,
-      );
-    }
-    items.push(
-      delta && row[SYNC_ACTION_FIELD] === undefined
-        ? { ...(row as Record<string, unknown>), [SYNC_ACTION_FIELD]: 'SET' }
-        : (row as Record<string, unknown>),
-    );
-    return CONTINUE;
-  };
   try {
     for (;;) {
       const step = await iterator.next();
-      if (step.done) return { items, next: null };
-      const value = step.value;
-      // An array is a batch of rows: one await for a whole upstream page.
-      if (Array.isArray(value)) {
-        let i = 0;
-        if (!delta && toSkip === 0) {
-          // Fast path for the common case: plain items while the page has room.
-          const end = Math.min(value.length, pageSize - items.length);
-          for (; i < end; i += 1) {
-            const row = value[i] as Record<PropertyKey, unknown> | null;
-            if (row === null || typeof row !== 'object' || row[MARKER] !== undefined || row.id == null) break;
-            items.push(row as Record<string, unknown>);
-          }
-          sinceCursor += i;
-        }
-        for (; i < value.length; i += 1) {
-          const next = take(value[i]);
-          if (next !== CONTINUE) return { items, next };
-        }
-      } else {
-        const next = take(value);
-        if (next !== CONTINUE) return { items, next };
+      if (step.done) return cutter.page(null);
+      const value = step.value as Row;
+      // The fast path: a plain item, nothing left to skip, a full sync, room on the page.
+      if (
+        cutter.plain &&
+        items.length < pageSize &&
+        typeof value === 'object' &&
+        value !== null &&
+        value[MARKER] === undefined &&
+        value.id != null &&
+        !Array.isArray(value)
+      ) {
+        items.push(value as Record<string, unknown>);
+        continue;
       }
+      const next = Array.isArray(value) ? cutter.takeBatch(value) : cutter.take(value);
+      if (next !== undefined) return cutter.page(next);
     }
   } finally {
     await iterator.return?.();
+  }
+}
+
+/** The page being cut: what was collected, and where the stream stands against `state`. */
+class Cutter {
+  readonly items: Record<string, unknown>[] = [];
+  /** True while rows can go straight onto the page: a full sync with nothing left to skip. */
+  plain: boolean;
+  private readonly pageSize: number;
+  private readonly delta: boolean;
+  private readonly type: string;
+  private cursor: PageState['cursor'];
+  private toSkip: number;
+  private skipped = 0;
+  /**
+   * `skipped + items.length` when the last resume point passed: every row since then was
+   * either skipped or put on the page, so the next page's skip count is the difference.
+   */
+  private rowsAtCursor: number;
+
+  constructor(options: CutPageOptions) {
+    this.pageSize = options.pageSize;
+    this.delta = options.mode === 'delta';
+    this.type = options.type;
+    this.cursor = options.state.cursor;
+    this.toSkip = options.state.skip;
+    // Rows skipped or sent on this page were all yielded after `state.cursor`.
+    this.rowsAtCursor = 0;
+    this.plain = !this.delta && this.toSkip === 0;
+  }
+
+  page(next: PageState | null): Page {
+    return { items: this.items, next, replayed: this.skipped };
+  }
+
+  /**
+   * Handles one yielded row: undefined to go on, or the state to end the page with. A full
+   * page ends at the next row; if that row is a resume point the page ends on it, so the
+   * handler is not pulled (into fetching another upstream page) only to have that work thrown
+   * away.
+   */
+  take(value: unknown): PageState | undefined {
+    if (value === null || typeof value !== 'object') {
+      throw new BadItemError(
+        `type "${this.type}" yielded ${value === null ? 'null' : typeof value}, not an item object`,
+      );
+    }
+    const row = value as Row;
+    const marker = row[MARKER] as Marker[typeof MARKER] | undefined;
+    const items = this.items;
+    if (marker === 'resume') {
+      this.cursor = (row as unknown as ResumeMarker).state;
+      this.rowsAtCursor = this.skipped + items.length;
+      return items.length === this.pageSize ? { cursor: this.cursor, skip: 0 } : undefined;
+    }
+    if (marker === 'remove' && !this.delta) return undefined;
+    if (items.length === this.pageSize) {
+      return { cursor: this.cursor, skip: this.skipped + items.length - this.rowsAtCursor };
+    }
+    if (this.toSkip > 0) {
+      this.toSkip -= 1;
+      this.skipped += 1;
+      this.plain = !this.delta && this.toSkip === 0;
+      return undefined;
+    }
+    if (marker === 'remove') {
+      items.push({ id: (row as unknown as RemoveMarker).id, [SYNC_ACTION_FIELD]: 'REMOVE' });
+      return undefined;
+    }
+    if (row.id === undefined || row.id === null) {
+      throw new BadItemError(
+        `type "${this.type}" yielded an item without \`id\` (item ${items.length + 1} of this page)`,
+      );
+    }
+    items.push(
+      this.delta && row[SYNC_ACTION_FIELD] === undefined
+        ? { ...(row as Record<string, unknown>), [SYNC_ACTION_FIELD]: 'SET' }
+        : (row as Record<string, unknown>),
+    );
+    return undefined;
+  }
+
+  /** An array is a batch of rows: one await for a whole upstream page. */
+  takeBatch(batch: readonly unknown[]): PageState | undefined {
+    const items = this.items;
+    let i = 0;
+    if (this.plain) {
+      // Plain items while the page has room go straight on.
+      const end = Math.min(batch.length, this.pageSize - items.length);
+      for (; i < end; i += 1) {
+        const row = batch[i] as Row | null;
+        if (row === null || typeof row !== 'object' || row[MARKER] !== undefined || row.id == null) break;
+        items.push(row as Record<string, unknown>);
+      }
+    }
+    for (; i < batch.length; i += 1) {
+      const next = this.take(batch[i]);
+      if (next !== undefined) return next;
+    }
+    return undefined;
   }
 }

@@ -1,6 +1,8 @@
-import type { Server } from 'node:http';
+import { type Server, createServer as createHttpServer } from 'node:http';
+import type { Socket } from 'node:net';
 import express, { type Express } from 'express';
 import type { AppDefinition } from '../define/app.js';
+import { clip } from '../logging/clip.js';
 import { createRouter } from './create-router.js';
 import type { RouterOptions } from './router-options.js';
 
@@ -16,9 +18,12 @@ export function createServer(
   server.disable('x-powered-by');
   // The service never sends conditional requests: hashing every page for an ETag is waste.
   server.set('etag', false);
+  server.set('case sensitive routing', true);
+  server.set('strict routing', true);
   server.use(createRouter(definition, options));
   server.use((req, res) => {
-    res.status(404).json({ message: `No such endpoint: ${req.method} ${req.path}` });
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.status(404).json({ message: `No such endpoint: ${clip(req.method, 20)} ${clip(req.path)}` });
   });
   return server;
 }
@@ -31,18 +36,43 @@ export interface StartOptions extends RouterOptions {
   host?: string;
   /** Print `<name> listening on <url>` when ready; default true. */
   announce?: boolean;
+  /**
+   * On SIGTERM/SIGINT: how long requests in flight may take to finish before their connections
+   * are cut, in ms; default `WEFT_SHUTDOWN_GRACE_MS`, else 10,000.
+   */
+  shutdownGraceMs?: number;
+  /** Most simultaneous connections; more are refused at once. Default `WEFT_MAX_CONNECTIONS`, else 1,000. */
+  maxConnections?: number;
+  /** Time for a client to send the request headers, in ms; default 10,000. */
+  headersTimeoutMs?: number;
+  /** Time for a client to send the whole request, in ms; default 30,000. */
+  requestTimeoutMs?: number;
+  /** Idle keep-alive time, in ms; default 5,000 (behind a load balancer: more than its idle timeout). */
+  keepAliveTimeoutMs?: number;
+  /**
+   * When listening fails (port in use, no permission): print one clear line to stderr and exit
+   * with status 1 (default), or reject with that message (`false`, for embedding and tests).
+   */
+  exitOnError?: boolean;
 }
 
 export interface RunningApp {
   url: string;
   port: number;
   server: Server;
+  /** Stops accepting, answers the requests in flight (within the grace period) and closes every connection. */
   close(): Promise<void>;
 }
 
+const envNumber = (name: string): number | undefined => {
+  const value = process.env[name];
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+};
+
 /**
- * Starts an app on `PORT` (or its default), prints its URL when ready, and closes gracefully
- * on SIGTERM and SIGINT, finishing the requests in flight.
+ * Starts an app on `PORT` (or its default), prints its URL when ready, and shuts down on
+ * SIGTERM and SIGINT within a bounded grace period: idle and half-sent connections are closed
+ * at once, requests in flight are answered, and whatever is left when the grace period ends is cut.
  */
 export async function startServer(
   definition: AppDefinition<any, any, any, any>,
@@ -51,19 +81,45 @@ export async function startServer(
   const envPort = process.env.PORT ? Number(process.env.PORT) : undefined;
   const port = options.port ?? (Number.isInteger(envPort) ? envPort! : (options.defaultPort ?? 3000));
   const host = options.host ?? process.env.HOST ?? '0.0.0.0';
+  const grace = options.shutdownGraceMs ?? envNumber('WEFT_SHUTDOWN_GRACE_MS') ?? 10_000;
   const app = createServer(definition, options);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(port, host, () => resolve(s));
-    s.once('error', reject);
-  });
+  // Node enforces the header and request timeouts when it checks connections: every 30 s by
+  // default, which lets a slow client hold a connection for up to 40 s.
+  const server = createHttpServer({ connectionsCheckingInterval: 1_000 }, app);
+  hardenServer(server, options);
+  const connections = trackConnections(server);
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    const message = listenFailure(definition.name, host, port, error as NodeJS.ErrnoException);
+    if (options.exitOnError ?? true) {
+      process.stderr.write(`${message}\n`);
+      process.exit(1);
+    }
+    throw new Error(message, { cause: error });
+  }
+
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${actualPort}`;
+  let closing: Promise<void> | undefined;
   const close = () =>
-    new Promise<void>((resolve, reject) => {
-      server.close((error) => (error ? reject(error) : resolve()));
-      server.closeIdleConnections();
-    });
+    (closing ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => connections.destroyAll(), grace);
+      timer.unref();
+      server.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      connections.startDraining();
+    }));
   const onSignal = () => {
     void close().then(() => process.exit(0));
   };
@@ -78,6 +134,90 @@ export async function startServer(
       process.off('SIGTERM', onSignal);
       process.off('SIGINT', onSignal);
       await close();
+    },
+  };
+}
+
+/**
+ * Limits of a Node HTTP server serving an app: connection cap, explicit timeouts, and a JSON
+ * answer to requests Node's parser refuses (malformed, oversized headers), which Node answers
+ * in plain text otherwise.
+ */
+export function hardenServer(
+  server: Server,
+  options: Pick<
+    StartOptions,
+    'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'
+  > = {},
+): Server {
+  server.maxConnections = options.maxConnections ?? envNumber('WEFT_MAX_CONNECTIONS') ?? 1_000;
+  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // As Node's own handler: only when no answer has started on this socket.
+    const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (!socket.writable || error.code === 'ECONNRESET' || answering?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, text, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'Request headers are too large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'The request took too long to arrive']
+          : [400, 'Bad Request', 'Malformed HTTP request'];
+    const body = JSON.stringify({ message });
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
+}
+
+function listenFailure(name: string, host: string, port: number, error: NodeJS.ErrnoException): string {
+  const code = error?.code ?? 'unknown error';
+  if (code === 'EADDRINUSE')
+    return `${name} could not start: port ${port} is already in use (EADDRINUSE); stop the other process or set PORT`;
+  if (code === 'EACCES') return `${name} could not start: no permission to listen on port ${port} (EACCES)`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return `${name} could not start: host ${host} is not an address of this machine (${code})`;
+  return `${name} could not listen on ${host}:${port}: ${error?.message ?? code}`;
+}
+
+/**
+ * Which sockets carry a request in flight. Node stops enforcing its header timeout once the
+ * server is closing, so shutdown must itself end the sockets that have no request (idle
+ * keep-alives, and clients still sending headers) and close the others once answered.
+ */
+function trackConnections(server: Server) {
+  const sockets = new Set<Socket>();
+  const busy = new Map<Socket, number>();
+  let draining = false;
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      busy.delete(socket);
+    });
+  });
+  server.on('request', (req, res) => {
+    const socket = req.socket as Socket;
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    if (draining && !res.headersSent) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      const left = (busy.get(socket) ?? 1) - 1;
+      busy.set(socket, left);
+      if (draining && left === 0) socket.end();
+    });
+  });
+  return {
+    startDraining() {
+      draining = true;
+      for (const socket of sockets) if (!busy.get(socket)) socket.destroy();
+    },
+    destroyAll() {
+      for (const socket of sockets) socket.destroy();
     },
   };
 }

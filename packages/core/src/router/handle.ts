@@ -3,11 +3,15 @@ import { pipeline } from 'node:stream/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { type ErrorResponse, sendError, toErrorResponse } from '../errors/error-response.js';
+import { clip } from '../logging/clip.js';
+import { redactingLogger } from '../logging/redacting-logger.js';
 import { collectSecrets, redact } from '../logging/redact.js';
 import type { CompiledApp } from '../startup/compile-app.js';
 import { parseBody } from './parse-body.js';
 import { type RequestScope, createRequestScope } from './request-context.js';
 import type { RouterOptions } from './router-options.js';
+
+const MAX_MESSAGE = 1_000;
 
 /** A handler's answer: a JSON body, no content (204), or a stream. */
 export const NO_CONTENT: unique symbol = Symbol('weft.noContent');
@@ -69,7 +73,11 @@ export function handle<S extends z.ZodType>(
   return async (req, res) => {
     const facts = requestFacts(res);
     facts.route = route;
-    const scope = createRequestScope(req, res, options.logger, app.timeoutMs);
+    // Every logger a handler can reach (ctx.log, and the upstream client it is handed to)
+    // redacts this request's secrets in every encoding.
+    const secrets = collectSecrets(req.body, app.secretKeys);
+    const log = redactingLogger(options.logger, secrets, app.secretKeys);
+    const scope = createRequestScope(req, res, log, app.timeoutMs);
     try {
       const body = schema ? parseBody(schema, req.body) : (undefined as z.infer<S>);
       const result = await scope.limit(Promise.resolve(run(body, scope, req, res)));
@@ -84,8 +92,9 @@ export function handle<S extends z.ZodType>(
         await pipeline(result.source, res);
       } else res.json(result);
     } catch (error) {
-      const secrets = collectSecrets(req.body, app.secretKeys);
       const answer = toErrorResponse(error, secrets);
+      // A message may echo user input (an unknown 9 MB type name): never a 9 MB answer.
+      answer.body.message = clip(answer.body.message, MAX_MESSAGE);
       reportError(options, facts, answer, error, secrets);
       sendError(res, answer);
     } finally {
@@ -106,8 +115,12 @@ function reportError(
     // The stack goes to the app's own log, never to the service.
     const detail =
       error instanceof Error
-        ? { errorName: error.name, stack: redact(error.stack ?? error.message, secrets) }
-        : { thrown: redact(String(error), secrets) };
+        ? {
+            errorName: clip(error.name, 100),
+            // Redact before the final cut, so a secret is never left half-visible at the cut.
+            stack: clip(redact(clip(error.stack ?? error.message, 65_536), secrets), 4_000),
+          }
+        : { thrown: clip(redact(clip(String(error), 65_536), secrets), 1_000) };
     options.logger.error({ route: facts.route, ...detail }, 'unexpected error in handler');
   }
 }

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logging/logger.js';
+import { clip } from '../logging/clip.js';
 import { requestFacts } from './handle.js';
 
 /**
@@ -15,17 +16,18 @@ export function requestLog(logger: Logger): RequestHandler {
       const facts = requestFacts(res);
       const correlationId = req.get('x-correlation-id') ?? req.get('x-request-id');
       const line: Record<string, unknown> = {
-        method: req.method,
-        path: req.originalUrl.split('?')[0],
+        method: clip(req.method, 20),
+        path: clip(req.originalUrl.split('?')[0], 300),
         // nginx's 499 "client closed request" when the service hung up before any answer.
         status: res.headersSent ? res.statusCode : 499,
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
       };
       if (facts.route) line.route = facts.route;
-      if (facts.requestedType) line.requestedType = facts.requestedType;
-      if (facts.operationId) line.operationId = facts.operationId;
-      if (correlationId) line.correlationId = correlationId;
-      if (facts.error) line.error = facts.error;
+      // Every value below may come from the request: capped so a line stays a line.
+      if (facts.requestedType) line.requestedType = clip(facts.requestedType, 100);
+      if (facts.operationId) line.operationId = clip(facts.operationId, 100);
+      if (correlationId) line.correlationId = clip(correlationId, 100);
+      if (facts.error) line.error = clip(facts.error, 1_000);
       if (!res.writableFinished) line.aborted = true;
       (res.statusCode >= 500 ? logger.error : res.statusCode >= 400 ? logger.warn : logger.info).call(
         logger,

@@ -8,3 +8,4 @@ export {
   type TestResponse,
 } from './test-app.js';
 export { useCassette, resetCassettes } from '../upstream/cassette.js';
+export { fuzzApp, fuzzCases, judge, type FuzzCase, type FuzzOptions, type FuzzReport } from './fuzz.js';

@@ -1,3 +1,4 @@
+import type { RouterOptions } from '../router/router-options.js';
 import type { Server } from 'node:http';
 import type { AppDefinition } from '../define/app.js';
 import type { Logger } from '../logging/logger.js';
@@ -63,10 +64,10 @@ export interface TestApp {
  */
 export async function testApp(
   definition: AppDefinition<any, any, any, any>,
-  options: { logger?: Logger } = {},
+  options: RouterOptions = {},
 ): Promise<TestApp> {
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = createServer(definition, { logger: options.logger ?? silentLogger }).listen(
+    const s = createServer(definition, { ...options, logger: options.logger ?? silentLogger }).listen(
       0,
       '127.0.0.1',
       () => resolve(s),

@@ -135,7 +135,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       const outcome = await attemptOnce(send, url, { method, headers, body }, perAttempt, signal);
       const retryLog = (reason: string, delayMs: number) =>
         options.log?.warn(
-          { upstream: where, attempt: attempt + 1, reason, delayMs: Math.round(delayMs) },
+          // The path may be a credential (a webhook URL): redacted like every error message.
+          { upstream: fail(where), attempt: attempt + 1, reason: fail(reason), delayMs: Math.round(delayMs) },
           'Retrying upstream request',
         );
 

@@ -1,5 +1,7 @@
 import { BadRequestError, NotFoundError, WeftError } from '../../errors/errors.js';
+import { clip } from '../../logging/clip.js';
 import { BadItemError, cutPage } from '../../paging/cut-page.js';
+import { sendPage } from '../../paging/send-page.js';
 import { decodePageState, encodePageState } from '../../paging/page-state.js';
 import { PROTOCOL_PATHS, dataRequest } from '../../protocol/index.js';
 import { checkAccount, checkFilter } from '../boundary.js';
@@ -22,14 +24,14 @@ export function mountData({ router, app, options }: RouteKit): void {
       const resolver = app.accountConfig;
       const known = app.types.get(body.requestedType);
       // An unknown type is a 404 before the account is looked at, unless the account may define it.
-      if (!known && !resolver.hasTypes) throw new NotFoundError(`Unknown type "${body.requestedType}"`);
+      if (!known && !resolver.hasTypes) throw new NotFoundError(`Unknown type "${clip(body.requestedType)}"`);
       const account = checkAccount(app, body.account);
       const filter = resolver.hasFilters
         ? await resolver.checkFilter(account, body.filter, scope)
         : checkFilter(app, body.filter);
       const type = known ?? (await resolver.findType(body.requestedType, account, filter, scope));
-      if (!type) throw new NotFoundError(`Unknown type "${body.requestedType}"`);
-      const state = decodePageState(type.id, body.pagination);
+      if (!type) throw new NotFoundError(`Unknown type "${clip(body.requestedType)}"`);
+      const state = decodePageState(type.id, body.pagination, options.pageKeys);
       if (typeof state === 'string') throw new BadRequestError(state);
       // The app's own filter rules, before a sync starts; later pages reuse the checked filter.
       if (body.pagination == null) {
@@ -69,13 +71,18 @@ export function mountData({ router, app, options }: RouteKit): void {
         if (error instanceof BadItemError) throw new WeftError(error.message);
         throw error;
       }
-      return {
-        items: type.serialize(page.items),
-        pagination: page.next
-          ? { hasNext: true, nextPageConfig: encodePageState(type.id, page.next) }
-          : { hasNext: false },
-        synchronizationType: mode,
-      };
+      const served = { type, state, page, log: scope.log, operationId: body.operationId ?? undefined };
+      return sendPage(
+        res,
+        { ...served, replayWarningPages: options.replayWarningPages },
+        {
+          items: type.serialize(page.items),
+          pagination: page.next
+            ? { hasNext: true, nextPageConfig: encodePageState(type.id, page.next, options.pageKeys) }
+            : { hasNext: false },
+          synchronizationType: mode,
+        },
+      );
     }),
   );
 }

@@ -1,4 +1,5 @@
 import { NotFoundError, WeftError } from '../../errors/errors.js';
+import { clip } from '../../logging/clip.js';
 import { PROTOCOL_PATHS, datalistRequest, filterValidateRequest } from '../../protocol/index.js';
 import { checkAccount, checkFilter } from '../boundary.js';
 import { NO_CONTENT, handle } from '../handle.js';
@@ -16,8 +17,10 @@ export function mountDatalist({ router, app, options }: RouteKit): void {
   router.post(
     PROTOCOL_PATHS.datalist,
     handle(app, options, 'datalist', datalistRequest, async (body, scope) => {
-      const list = datalists[body.field];
-      if (!list) throw new NotFoundError(`"${body.field}" is not a datalist filter of this app`);
+      // Own properties only: a field named `constructor` or `__proto__` is just unknown.
+      const list = Object.hasOwn(datalists, body.field) ? datalists[body.field] : undefined;
+      if (typeof list !== 'function')
+        throw new NotFoundError(`"${clip(body.field)}" is not a datalist filter of this app`);
       const account = checkAccount(app, body.account);
       const items = await list({
         account,
@@ -27,7 +30,7 @@ export function mountDatalist({ router, app, options }: RouteKit): void {
         log: scope.log,
       });
       if (!Array.isArray(items))
-        throw new WeftError(`The datalist handler of "${body.field}" must return an array`);
+        throw new WeftError(`The datalist handler of "${clip(body.field)}" must return an array`);
       return { items: items.map((item) => ({ title: String(item.title), value: String(item.value) })) };
     }),
   );

@@ -1,4 +1,5 @@
 import { BadRequestError, NotFoundError } from '../../errors/errors.js';
+import { clip } from '../../logging/clip.js';
 import { PROTOCOL_PATHS, executeRequest } from '../../protocol/index.js';
 import { checkAccount } from '../boundary.js';
 import { handle } from '../handle.js';
@@ -16,12 +17,12 @@ export function mountExecute({ router, app, options }: RouteKit): void {
     handle(app, options, 'action/execute', executeRequest, async (body, scope) => {
       const id = body.action.action;
       const action = Object.hasOwn(actions, id) ? actions[id] : undefined;
-      if (!action) throw new NotFoundError(`Unknown action "${id}"`);
+      if (!action) throw new NotFoundError(`Unknown action "${clip(id)}"`);
       const account = checkAccount(app, body.account);
       const given = body.action.args ?? {};
       const args: Record<string, string> = {};
       for (const [argId, arg] of Object.entries(action.args)) {
-        const value = given[argId];
+        const value = Object.hasOwn(given, argId) ? given[argId] : undefined;
         if (value === undefined || value === null || value === '') {
           if (!arg.optional) throw new BadRequestError(`Argument "${argId}" of action "${id}" is required`);
           continue;

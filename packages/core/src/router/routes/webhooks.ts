@@ -1,6 +1,7 @@
 import express from 'express';
 import { NotFoundError, WeftError } from '../../errors/errors.js';
 import { MARKER } from '../../define/markers.js';
+import { clip } from '../../logging/clip.js';
 import {
   PROTOCOL_PATHS,
   SYNC_ACTION_FIELD,
@@ -83,7 +84,7 @@ export function mountWebhooks({ router, app, options }: RouteKit): void {
       const types = new Map<string, CompiledType>();
       for (const typeId of Object.keys(result ?? {})) {
         const type = await app.accountConfig.findType(typeId, account, filter, scope);
-        if (!type) throw new NotFoundError(`The webhook transform produced unknown type "${typeId}"`);
+        if (!type) throw new NotFoundError(`The webhook transform produced unknown type "${clip(typeId)}"`);
         types.set(typeId, type);
       }
       return { data: toDeltaRows(types, result) };

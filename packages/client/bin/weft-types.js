@@ -1,0 +1,2 @@
+#!/usr/bin/env node
+import '../dist/types-gen/cli.js';

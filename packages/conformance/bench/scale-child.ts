@@ -1,0 +1,30 @@
+// One conformance run in a process of its own, so that its peak RSS is the kit's alone:
+// `node --import tsx --expose-gc scale-child.ts <url>`. Prints one JSON line: the run's seconds,
+// the rows checked, peak RSS (bytes), the heap retained after GC at the end, and failed check ids.
+import { runConformance } from '../src/index.js';
+
+const url = process.argv[2];
+if (!url) throw new Error('usage: scale-child.ts <app-url>');
+const started = performance.now();
+const report = await runConformance(url, { maxPages: 100_000, timeoutMs: 60_000 });
+const seconds = (performance.now() - started) / 1000;
+(globalThis as { gc?: () => void }).gc?.();
+const heapUsed = process.memoryUsage().heapUsed;
+const rows = Object.values(report.sync).reduce((n, s) => n + s.count, 0);
+const deltaRows = Object.values(report.sync).reduce((n, s) => n + (s.delta?.count ?? 0), 0);
+console.log(
+  JSON.stringify({
+    seconds,
+    rows,
+    deltaRows,
+    // maxRSS is in kilobytes.
+    maxRss: process.resourceUsage().maxRSS * 1024,
+    heapUsed,
+    failed: report.checks
+      .filter((c) => c.status === 'fail')
+      .map((c) => `${c.id}: ${c.reason ?? ''}`.slice(0, 300)),
+    warned: report.checks.filter((c) => c.status === 'warn').map((c) => c.title),
+    // Kept reachable until here, so the heap measured above includes what the report holds.
+    checks: report.checks.length,
+  }),
+);

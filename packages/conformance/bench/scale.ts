@@ -1,0 +1,79 @@
+// The kit at scale: one full + delta run against a core app serving N generated rows (pages of
+// 1,000 with resume()), each run in a child process so that its peak RSS is measured alone.
+// Sizes: BENCH_KIT_SCALE_ROWS (comma-separated, default "100000,1000000").
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startScaleApp } from './scale-app.js';
+
+export interface ScaleRun {
+  rows: number;
+  seconds: number;
+  maxRss: number;
+  heapUsed: number;
+  deltaRows: number;
+  failed: string[];
+  warned: string[];
+}
+
+const CHILD = fileURLToPath(new URL('./scale-child.ts', import.meta.url));
+
+/** Runs the kit in a child process against a scale app of `rows` items (served by this process). */
+export async function runKitAt(rows: number): Promise<ScaleRun> {
+  const app = await startScaleApp({ rows });
+  try {
+    // The app answers from this process while the child runs, so the child must not block it.
+    const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', CHILD, app.url], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const line = out.trim().split('\n').at(-1) ?? '';
+    if (code !== 0 || !line.startsWith('{')) throw new Error(`kit child exited ${code}: ${out.slice(-500)}`);
+    return { ...(JSON.parse(line) as Omit<ScaleRun, 'rows'>), rows } as ScaleRun;
+  } finally {
+    await app.close();
+  }
+}
+
+function label(rows: number): string {
+  return rows >= 1e6 && rows % 1e6 === 0 ? `${rows / 1e6}M` : rows >= 1e3 ? `${rows / 1e3}k` : `${rows}`;
+}
+
+export async function benchKitScale(): Promise<boolean> {
+  const sizes = (process.env.BENCH_KIT_SCALE_ROWS ?? '100000,1000000')
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isInteger(n) && n > 0);
+  const runs: ScaleRun[] = [];
+  let ok = true;
+  for (const rows of sizes) {
+    const run = await runKitAt(rows);
+    runs.push(run);
+    if (run.failed.length > 0) {
+      console.error(`bench conformance-scale: ${label(rows)} run failed checks: ${run.failed.join('; ')}`);
+      ok = false;
+    }
+  }
+  const parts = runs.map(
+    (r) =>
+      `${label(r.rows)} rows ${Math.round(r.rows / r.seconds).toLocaleString('en-US')} rows/s, peak RSS ${Math.round(r.maxRss / 2 ** 20)} MB`,
+  );
+  const first = runs[0];
+  const last = runs.at(-1);
+  const linearity =
+    first && last && last !== first
+      ? `; per-row time ${label(last.rows)} vs ${label(first.rows)} ratio ${(last.seconds / last.rows / (first.seconds / first.rows)).toFixed(2)}`
+      : '';
+  const peak = Math.max(...runs.map((r) => r.maxRss));
+  console.log(
+    `bench conformance-scale: ${parts.join('; ')}${linearity}; peak RSS ${Math.round(peak / 2 ** 20)} MB, target 300 MB, ratio ${(peak / (300 * 2 ** 20)).toFixed(2)}`,
+  );
+  return ok;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (!(await benchKitScale())) process.exitCode = 1;
+}

@@ -1,0 +1,31 @@
+import express, { type RequestHandler } from 'express';
+import { PROTOCOL_PATHS } from '../protocol/paths.js';
+import { checkJsonDepth } from './json-depth.js';
+
+export const DEFAULT_BODY_LIMIT = '256kb';
+export const DEFAULT_LARGE_BODY_LIMIT = '10mb';
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+
+/** Routes whose bodies carry third-party payloads or file parameters: the large limit. */
+const LARGE_BODY_PATHS = new Set<string>([
+  PROTOCOL_PATHS.webhooks,
+  PROTOCOL_PATHS.webhooksVerify,
+  PROTOCOL_PATHS.webhooksTransform,
+  PROTOCOL_PATHS.resource,
+]);
+
+/**
+ * The JSON body parser: the small limit everywhere but webhook payloads and resources, and a
+ * nesting-depth check on the raw bytes before parsing. The service does not always label its
+ * JSON, so every body is parsed as JSON.
+ */
+export function jsonBodies(options: {
+  limit: string | number;
+  largeLimit: string | number;
+  maxDepth: number;
+}): RequestHandler {
+  const verify = (_req: unknown, _res: unknown, buffer: Buffer) => checkJsonDepth(buffer, options.maxDepth);
+  const small = express.json({ limit: options.limit, type: () => true, verify });
+  const large = express.json({ limit: options.largeLimit, type: () => true, verify });
+  return (req, res, next) => (LARGE_BODY_PATHS.has(req.path) ? large : small)(req, res, next);
+}
