@@ -28,6 +28,7 @@ describe('git-issues: conformance kit', () => {
       filter: { repositories: ['octo-org/handbook'] },
       // A fixed clock: the delta sync's `since`, and so the recorded requests, stay the same.
       now: '2026-10-02T12:00:00',
+      strict: true,
     });
     expect(report.summary.warned, JSON.stringify(report.checks.filter((c) => c.status === 'warn'))).toBe(0);
     expect(report.sync.issue?.count).toBe(5);

@@ -287,7 +287,7 @@ for (const run of runs) {
 
     it('passes the conformance kit without a warning, with and without the query', async () => {
       for (const filter of [{}, { query: 'SELECT code AS id, name, email FROM members' }]) {
-        const report = await expectConformant(app.url, { account: db.account, filter });
+        const report = await expectConformant(app.url, { account: db.account, filter, strict: true });
         expect(report.summary.warned, JSON.stringify(report.checks.filter((c) => c.status === 'warn'))).toBe(
           0,
         );
