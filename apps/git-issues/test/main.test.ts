@@ -1,0 +1,20 @@
+// The start script refuses a GITHUB_API_URL that is not an http(s) address: exit 1 and a
+// message, no stack trace.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const appDir = fileURLToPath(new URL('..', import.meta.url));
+
+describe('git-issues: start-up', () => {
+  it('exits 1 on a GITHUB_API_URL that is not http(s)', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: appDir,
+      env: { ...process.env, PORT: '0', GITHUB_API_URL: 'ftp://github.example' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe('Git issues cannot start: GITHUB_API_URL must be an http(s) address');
+  });
+});

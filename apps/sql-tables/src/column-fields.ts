@@ -1,0 +1,171 @@
+// How a Postgres column becomes a field of the service: which `type`/`subType` (see the field
+// table in docs/protocol.md), how to select it so both drivers return the same JavaScript value,
+// and how to turn that value into what the service takes.
+import { type SchemaFieldDefinition, field } from '@weft/core';
+import type { ColumnType } from './introspect.js';
+import { ident } from './sql.js';
+
+/** A column read as a field. */
+export interface ColumnReader {
+  /** The schema entry; undefined when the column is not synced (binary data). */
+  field: (options: { name: string; description?: string }) => SchemaFieldDefinition;
+  /** The select-list expression for the column, given its quoted reference. */
+  select: (ref: string) => string;
+  /** The driver's value → the item's value (null stays null). */
+  convert: (value: unknown) => unknown;
+}
+
+const INTEGER_TYPES = new Set(['int2', 'int4', 'int8', 'oid']);
+const FLOAT_TYPES = new Set(['float4', 'float8']);
+const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar', 'name', 'citext', 'char']);
+/** Types the app does not sync: binary data and search vectors mean nothing as a field. */
+const SKIPPED_TYPES = new Set(['bytea', 'tsvector', 'tsquery']);
+
+const asNumber = (value: unknown): number | null => {
+  if (value === null || value === undefined) return null;
+  const n = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(n) ? n : null;
+};
+const asText = (value: unknown): string | null =>
+  value === null || value === undefined ? null : typeof value === 'string' ? value : String(value);
+/** Postgres writes timestamps as `2026-01-02T03:04:05.123456` here (UTC): add the zone. */
+const asInstant = (value: unknown): string | null =>
+  typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value) ? `${value}Z` : null;
+/** `infinity` and BC dates are not dates the service can store. */
+const asDay = (value: unknown): string | null =>
+  typeof value === 'string' && /^\d{4}-\d\d-\d\d$/.test(value) ? value : null;
+
+/** A reader for a column of this type; undefined when the column is not synced. */
+export function columnReader(type: ColumnType, columnName: string): ColumnReader | undefined {
+  if (SKIPPED_TYPES.has(type.name)) return undefined;
+  if (INTEGER_TYPES.has(type.name)) {
+    return { field: (o) => field.integer(o), select: (r) => r, convert: asNumber };
+  }
+  if (type.name === 'numeric') {
+    return {
+      field: (o) => field.number(type.scale === undefined ? o : { ...o, precision: type.scale }),
+      select: (r) => r,
+      convert: asNumber,
+    };
+  }
+  if (FLOAT_TYPES.has(type.name))
+    return { field: (o) => field.number(o), select: (r) => r, convert: asNumber };
+  if (type.name === 'money') {
+    return {
+      field: (o) => field.number({ ...o, precision: 2 }),
+      select: (r) => `${r}::numeric`,
+      convert: asNumber,
+    };
+  }
+  if (type.name === 'bool') {
+    return {
+      field: (o) => field.bool(o),
+      select: (r) => r,
+      convert: (v) => (typeof v === 'boolean' ? v : null),
+    };
+  }
+  if (type.name === 'date') {
+    return { field: (o) => field.day(o), select: (r) => `to_json(${r}) #>> '{}'`, convert: asDay };
+  }
+  if (type.name === 'timestamptz') {
+    return {
+      field: (o) => field.date(o),
+      select: (r) => `to_json(${r} AT TIME ZONE 'UTC') #>> '{}'`,
+      convert: asInstant,
+    };
+  }
+  if (type.name === 'timestamp') {
+    // No zone stored: read as UTC (documented in the README).
+    return { field: (o) => field.date(o), select: (r) => `to_json(${r}) #>> '{}'`, convert: asInstant };
+  }
+  if (type.typtype === 'e') {
+    return {
+      field: (o) => field.singleSelect({ ...o, options: (type.labels ?? []).map((name) => ({ name })) }),
+      select: (r) => `${r}::text`,
+      convert: asText,
+    };
+  }
+  if (type.category === 'A' && type.element) {
+    const element = type.element;
+    const list = (v: unknown) =>
+      Array.isArray(v)
+        ? v.filter((x) => x !== null).map((x) => (typeof x === 'string' ? x : JSON.stringify(x)))
+        : null;
+    if (element.typtype === 'e') {
+      return {
+        field: (o) => field.multiSelect({ ...o, options: (element.labels ?? []).map((name) => ({ name })) }),
+        select: (r) => `to_json(${r})`,
+        convert: list,
+      };
+    }
+    return { field: (o) => field.textArray(o), select: (r) => `to_json(${r})`, convert: list };
+  }
+  if (type.name === 'daterange') {
+    return { field: (o) => field.dateRange(o), select: (r) => `${r}::text`, convert: dateRange };
+  }
+  if (type.name === 'tsrange' || type.name === 'tstzrange') {
+    const zone = type.name === 'tstzrange' ? ` AT TIME ZONE 'UTC'` : '';
+    return {
+      field: (o) => field.dateTimeRange(o),
+      select: (r) =>
+        `CASE WHEN lower_inf(${r}) OR upper_inf(${r}) OR isempty(${r}) THEN NULL ELSE json_build_array(to_json(lower(${r})${zone}) #>> '{}', to_json(upper(${r})${zone}) #>> '{}') END`,
+      convert: (v) => {
+        if (!Array.isArray(v)) return null;
+        const [start, end] = v.map(asInstant);
+        return start && end ? { start, end } : null;
+      },
+    };
+  }
+  if (type.name === 'point') {
+    return { field: (o) => field.location(o), select: (r) => `${r}::text`, convert: point };
+  }
+  if (TEXT_TYPES.has(type.name)) {
+    const lower = columnName.toLowerCase();
+    const kind = /(^|_)e?mail$/.test(lower)
+      ? 'email'
+      : /(^|_)(url|website|homepage|link)$/.test(lower)
+        ? 'url'
+        : 'text';
+    return {
+      field: (o) => (kind === 'email' ? field.email(o) : kind === 'url' ? field.url(o) : field.text(o)),
+      select: (r) => r,
+      convert: asText,
+    };
+  }
+  // uuid, json, jsonb, time, interval, inet, xml, other ranges, composite types...: their text.
+  return { field: (o) => field.text(o), select: (r) => `${r}::text`, convert: asText };
+}
+
+/** Whether a column of this type can hold an item's title. */
+export function isTitleType(type: ColumnType): boolean {
+  return TEXT_TYPES.has(type.name) || type.name === 'uuid' || type.typtype === 'e';
+}
+
+/** `[2020-01-01,2020-02-01)` → `{start: '2020-01-01', end: '2020-01-31'}` (the service's end is inclusive). */
+function dateRange(value: unknown): { start: string; end: string } | null {
+  if (typeof value !== 'string') return null;
+  const match = /^([[(])(\d{4}-\d\d-\d\d),(\d{4}-\d\d-\d\d)([\])])$/.exec(value);
+  if (!match) return null;
+  const start = match[1] === '[' ? match[2]! : shiftDay(match[2]!, 1);
+  const end = match[4] === ']' ? match[3]! : shiftDay(match[3]!, -1);
+  return { start, end };
+}
+
+function shiftDay(day: string, by: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + by);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Postgres `(x,y)` is (longitude, latitude) by the usual convention. */
+function point(value: unknown): { longitude: number; latitude: number } | null {
+  if (typeof value !== 'string') return null;
+  const match = /^\(([-\d.e+]+),([-\d.e+]+)\)$/.exec(value);
+  if (!match) return null;
+  return { longitude: Number(match[1]), latitude: Number(match[2]) };
+}
+
+/** The quoted reference of a column of the table being read. */
+export function columnRef(column: string): string {
+  return ident(column);
+}

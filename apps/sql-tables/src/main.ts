@@ -1,0 +1,24 @@
+import { startServer } from '@weft/core';
+import { createSqlTablesApp } from './app.js';
+import { databaseSource } from './databases.js';
+import { openDemoDatabase } from './demo.js';
+
+// Without DATABASE_URL the embedded demo database serves accounts that name no database; it is
+// created now rather than on the first request, which would otherwise wait for it.
+const databaseUrl = process.env.DATABASE_URL || undefined;
+if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+  // Say what is wrong and stop, without a stack trace (and without echoing the URL: it may hold a password).
+  console.error('SQL tables cannot start: DATABASE_URL must start with postgres:// or postgresql://');
+  process.exit(1);
+}
+const demo = databaseUrl ? undefined : openDemoDatabase();
+demo?.catch((error: Error) => {
+  console.error(`SQL tables cannot start the embedded database: ${error.message}`);
+  process.exit(1);
+});
+const source = databaseSource({
+  databaseUrl,
+  embedded: () => demo ?? openDemoDatabase(),
+});
+const running = await startServer(createSqlTablesApp({ source }), { defaultPort: 3105 });
+running.server.on('close', () => void source.close());

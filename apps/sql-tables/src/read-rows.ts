@@ -1,0 +1,163 @@
+// Reads a table (or the user's query) a page at a time in primary-key order ("keyset
+// pagination"): each query asks for the rows after the last key sent, so memory holds one page
+// whatever the table's size, and a later page costs the same as the first (no OFFSET).
+import { type JsonValue, type Marker, remove, resume } from '@weft/core';
+import type { Queryable } from './database.js';
+import { ident } from './sql.js';
+import type { TableModel } from './table-model.js';
+
+export interface ReadOptions {
+  /** `"schema"."table" AS <alias>`, or the user's query as a subquery `AS <alias>`. */
+  from: string;
+  /** The alias of `from`: every column is referred to through it, so no name is ambiguous. */
+  alias: string;
+  /** Rows per query; a page of the service is exactly one query. */
+  batch: number;
+  /** Delta sync: changes since this instant, with removals. Null: a full sync. */
+  since: Date | null;
+  /** Where the previous page stopped (a `resume()` state of this reader), or undefined. */
+  cursor: JsonValue | undefined;
+  /** Runs each query: the database, or a read-only transaction for the user's query. */
+  run: <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>;
+}
+
+/** An item: `id` is always set (from the key) before it is yielded. */
+type Item = { id: string | number } & Record<string, unknown>;
+
+/** The resume state: the phase (rows, then removals from the deletions table) and the last key. */
+interface Cursor {
+  p: 'rows' | 'gone';
+  k?: string[];
+  g?: string;
+}
+
+export function readCursor(value: JsonValue | undefined): Cursor | null {
+  if (value === undefined) return { p: 'rows' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { p, k, g } = value as Record<string, unknown>;
+  if (p !== 'rows' && p !== 'gone') return null;
+  if (k !== undefined && !(Array.isArray(k) && k.every((x) => typeof x === 'string'))) return null;
+  if (g !== undefined && typeof g !== 'string') return null;
+  return value as unknown as Cursor;
+}
+
+/** Items (and in a delta sync `remove()` markers), with a `resume()` after each query's rows. */
+export async function* readRows(
+  model: TableModel,
+  options: ReadOptions,
+): AsyncGenerator<ReadonlyArray<Item | Marker> | Marker> {
+  const cursor = readCursor(options.cursor);
+  if (!cursor) throw new Error('unreadable cursor'); // checked by the caller first
+  const delta = options.since && model.delta ? model.delta : null;
+  const since = options.since?.toISOString();
+  const ref = (column: string) => `${options.alias}.${ident(column)}`;
+  const keyRefs = model.key.map((c) => ref(c.name));
+  const keyTypes = model.key.map((c) => c.type.sql);
+  const readable = model.fields.filter((f) => f.column !== null);
+  const soft = model.delta?.softDelete;
+  const softRef = soft ? ref(soft.column) : '';
+  const selectList = [
+    ...readable.map((f) => f.reader.select(ref(f.column!))),
+    ...keyRefs.map((k) => `${k}::text`),
+    ...(delta && soft
+      ? [soft.kind === 'bool' ? `coalesce(${softRef}, false)` : `${softRef} IS NOT NULL`]
+      : []),
+  ].join(', ');
+  const converters = readable.map((f) => [f.id, f.reader.convert] as const);
+  const keyStart = readable.length;
+  const keyCount = model.key.length;
+  const idIndex = readable.findIndex((f) => f.id === 'id');
+  const compositeId = compositeIdOf(model);
+  const titleFromId = model.syntheticTitle ? `${singular(model.table.name)} ` : null;
+
+  if (cursor.p === 'rows') {
+    let after = cursor.k;
+    for (;;) {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (delta) {
+        params.push(since);
+        where.push(
+          soft?.kind === 'timestamp'
+            ? `(${ref(delta.updatedAt)} >= $1 OR ${softRef} >= $1)`
+            : `${ref(delta.updatedAt)} >= $1`,
+        );
+      } else if (soft) {
+        where.push(soft.kind === 'bool' ? `NOT coalesce(${softRef}, false)` : `${softRef} IS NULL`);
+      }
+      if (after) {
+        const from = params.length + 1;
+        params.push(...after);
+        where.push(`(${keyRefs.join(', ')}) > (${keyTypes.map((t, i) => `$${from + i}::${t}`).join(', ')})`);
+      }
+      const sql = `SELECT ${selectList} FROM ${options.from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${keyRefs.join(', ')} LIMIT ${options.batch + 1}`;
+      const rows = await options.run((q) => q.queryArrays(sql, params));
+      const more = rows.length > options.batch;
+      if (more) rows.pop();
+      const out: Array<Item | Marker> = new Array(rows.length);
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r]!;
+        const item = {} as Item;
+        for (let i = 0; i < converters.length; i++) {
+          const [id, convert] = converters[i]!;
+          const value = row[i];
+          item[id] = value === null || value === undefined ? null : convert(value);
+        }
+        if (idIndex < 0) item.id = compositeId(row.slice(keyStart, keyStart + keyCount));
+        if (titleFromId) {
+          item.name = `${titleFromId}${idIndex < 0 ? row.slice(keyStart, keyStart + keyCount).join(' / ') : item.id}`;
+        }
+        out[r] =
+          delta && soft && row[keyStart + keyCount] === true ? remove(item.id as string | number) : item;
+      }
+      if (out.length > 0) yield out;
+      if (!more) break;
+      const last = rows[rows.length - 1]!;
+      after = last.slice(keyStart, keyStart + keyCount) as string[];
+      yield resume({ p: 'rows', k: after });
+    }
+    if (!delta?.deletions) return;
+    yield resume({ p: 'gone' });
+  }
+
+  // Removals recorded in the deletions table since the last sync.
+  if (!delta?.deletions) return;
+  let afterGone = cursor.p === 'gone' ? cursor.g : undefined;
+  const numericId = model.key.length === 1 && model.fields[0]!.reader.convert('1') === 1;
+  for (;;) {
+    const params: unknown[] = [model.table.name, since];
+    if (afterGone !== undefined) params.push(afterGone);
+    const sql = `SELECT DISTINCT row_id FROM ${delta.deletions} WHERE table_name = $1 AND deleted_at >= $2${afterGone === undefined ? '' : ' AND row_id > $3'} ORDER BY row_id LIMIT ${options.batch + 1}`;
+    const rows = await options.run((q) => q.queryArrays(sql, params));
+    const more = rows.length > options.batch;
+    if (more) rows.pop();
+    if (rows.length > 0) {
+      yield rows.map((r) => {
+        const id = String(r[0]);
+        return remove(numericId && /^-?\d+$/.test(id) ? Number(id) : id);
+      });
+    }
+    if (!more) break;
+    afterGone = String(rows[rows.length - 1]![0]);
+    yield resume({ p: 'gone', g: afterGone });
+  }
+}
+
+/**
+ * The id of a row of a multi-column key: the key values (converted like their fields) as a JSON
+ * array, e.g. `["M-001",6]`. The deletions table records such rows by the same text.
+ */
+function compositeIdOf(model: TableModel): (texts: unknown[]) => string {
+  const readers = model.key.map((c) => model.fields.find((f) => f.column === c.name)?.reader);
+  return (texts) => JSON.stringify(texts.map((text, i) => (readers[i] ? readers[i].convert(text) : text)));
+}
+
+/** `books` → `Book`, for titles made from the id. */
+function singular(table: string): string {
+  const word = table.endsWith('ies')
+    ? `${table.slice(0, -3)}y`
+    : table.endsWith('s')
+      ? table.slice(0, -1)
+      : table;
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
