@@ -1,0 +1,112 @@
+// `pnpm start`: every sample app on its embedded default, and a local workspace with the
+// integration samples registered as sources and synced, so one address shows them all.
+// The apps keep their own default ports (PORT is for the workspace; passing it on would send
+// every app to the same port). The workspace keeps its data in WEFT_DATA_DIR (default .weft/) or
+// DATABASE_URL, and finds its sources again by URL on the next start.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  configFromEnv,
+  type HostedWorkspace,
+  startHostedWorkspace,
+} from '../packages/workspace/src/index.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The integration samples that run with no set-up; git-issues needs an OAuth sign-in. */
+const SOURCES = [
+  { name: 'Bookshelf', url: 'http://localhost:3101' },
+  { name: 'Calendar feed', url: 'http://localhost:3103' },
+  { name: 'SQL tables', url: 'http://localhost:3105', fields: { schemas: 'public' } },
+];
+
+function startApps(): ChildProcess {
+  const env = { ...process.env };
+  delete env.PORT;
+  const pnpm = process.env.npm_execpath;
+  const [command, args] =
+    pnpm && /pnpm/.test(pnpm)
+      ? [process.execPath, [pnpm, 'run', 'start:apps']]
+      : ['npx', ['-y', 'pnpm@10.34.8', 'run', 'start:apps']];
+  return spawn(command, args, { cwd: ROOT, env, stdio: 'inherit' });
+}
+
+async function waitFor(url: string, apps: ChildProcess, ms = 90_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && apps.exitCode === null) {
+    try {
+      if ((await fetch(url)).ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 300));
+  }
+  return false;
+}
+
+async function register(ws: HostedWorkspace, source: (typeof SOURCES)[number]): Promise<void> {
+  const known = (await ws.apps.list()).find((s) => s.url === source.url);
+  const added =
+    known ??
+    (await ws.apps.addSource({ url: source.url, ...(source.fields ? { fields: source.fields } : {}) }));
+  const run = await ws.apps.sync(added.id, { wait: true });
+  console.log(
+    run.status === 'succeeded'
+      ? `Synced ${source.name}: ${run.rowsSet} rows into ${added.types.length} types (${added.namespace})`
+      : `Sync of ${source.name} failed: ${run.error}`,
+  );
+}
+
+const apps = startApps();
+apps.on('exit', (code) => {
+  if (code) {
+    console.error(`The sample apps stopped (exit ${code}).`);
+    process.exit(code);
+  }
+});
+
+const env: NodeJS.ProcessEnv = { ...process.env, PORT: process.env.PORT ?? '3100' };
+if (!env.DATABASE_URL && !env.WEFT_DATA_DIR) env.WEFT_DATA_DIR = resolve(ROOT, '.weft');
+const config = configFromEnv(env);
+const keyDir =
+  env.WEFT_DATA_DIR && env.WEFT_DATA_DIR !== ':memory:' ? env.WEFT_DATA_DIR : resolve(ROOT, '.weft');
+let ws: HostedWorkspace;
+try {
+  ws = await startHostedWorkspace({ ...config, keyDir, log: (message) => console.error(message) });
+} catch (error) {
+  console.error(`The workspace could not start: ${(error as Error).message}`);
+  apps.kill('SIGTERM');
+  process.exit(1);
+}
+const workspaceUrl = ws.url.replace('127.0.0.1', 'localhost');
+console.log(`Workspace listening on ${workspaceUrl}`);
+if (ws.generatedAdminToken) console.log(`Admin token: ${ws.adminToken}`);
+
+for (const source of SOURCES) {
+  if (!(await waitFor(source.url, apps))) {
+    console.error(`${source.name} did not answer at ${source.url}; not registered.`);
+    continue;
+  }
+  try {
+    await register(ws, source);
+  } catch (error) {
+    console.error(`${source.name}: ${(error as Error).message}`);
+  }
+}
+
+console.log(`
+Ready. Open ${workspaceUrl}/ and sign in with the admin token (WEFT_ADMIN_TOKEN, or the one printed
+when the workspace first started), or ask the data API:
+  curl -s ${workspaceUrl}/api/commands -H "Authorization: Token <admin token>" \\
+    -H 'content-type: application/json' -d '[{"command":"svc.schema/query"}]'
+Check an app against the protocol: npx -y pnpm@10.34.8 weft check http://localhost:3101
+Ctrl-C stops everything.`);
+
+const stop = async () => {
+  apps.kill('SIGTERM');
+  await ws.close();
+  process.exit(0);
+};
+process.once('SIGINT', () => void stop());
+process.once('SIGTERM', () => void stop());
