@@ -1,0 +1,290 @@
+// Write and read throughput of the workspace against the physical limit of the same engine:
+// entities created through POST /api/commands (svc.command/batch of creates, rate limit off) vs a
+// COPY of the same rows into a hand-made typed table; two queries compiled from the query object vs
+// the same queries written by hand on that table. Runs on PGlite, and on Postgres when
+// WEFT_BENCH_DATABASE_URL (or WEFT_TEST_DATABASE_URL) is set. WEFT_BENCH_N sets the entity count
+// (default 1,000,000). Prints `bench <name>: weft X, <baseline> Y, ratio Z` lines.
+import { spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { DatabaseOption } from '../src/db/open-driver.js';
+import { startWorkspace } from '../src/start-workspace.js';
+
+const N = Number(process.env.WEFT_BENCH_N ?? 1_000_000);
+const BATCH = 1000;
+const GROUPS = 100;
+const PG_URL = process.env.WEFT_BENCH_DATABASE_URL ?? process.env.WEFT_TEST_DATABASE_URL;
+
+const fields: Array<[string, string]> = [
+  ['bench/n', 'svc/int'],
+  ['bench/score', 'svc/decimal'],
+  ['bench/flag', 'svc/bool'],
+  ['bench/day', 'svc/date'],
+  ['bench/at', 'svc/date-time'],
+  ['bench/note', 'svc/text'],
+  ['bench/email', 'svc/email'],
+  ['bench/k', 'svc/int'],
+];
+
+function row(i: number, groups: string[]) {
+  return {
+    'svc/id': randomUUID(),
+    'bench/name': `row ${i}`,
+    'bench/n': i,
+    'bench/score': `${i % 1000}.${i % 100}`,
+    'bench/flag': i % 2 === 0,
+    'bench/day': `2026-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`,
+    'bench/at': new Date(1_760_000_000_000 + i * 1000).toISOString(),
+    'bench/note': `note ${i % 977}`,
+    'bench/email': `u${i % 5000}@example.test`,
+    'bench/k': i % 31,
+    'bench/group': { 'svc/id': groups[i % GROUPS]! },
+  };
+}
+
+const fmt = (n: number) => (n >= 1000 ? `${Math.round(n).toLocaleString('en-US')}` : n.toFixed(2));
+const line = (name: string, weft: string, baseline: string, base: string, ratio: number) =>
+  console.log(`bench ${name}: weft ${weft}, ${baseline} ${base}, ratio ${ratio.toFixed(2)}`);
+
+async function median(times: number, fn: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)]!;
+}
+
+async function benchEngine(label: string, database: DatabaseOption, drop: () => Promise<void>) {
+  const ws = await startWorkspace({
+    database,
+    rateLimit: 0,
+    adminToken: 'bench-admin',
+    webhooks: false,
+    log: () => {},
+  });
+  try {
+    const post = async (commands: unknown) => {
+      const res = await fetch(`${ws.url}/api/commands`, {
+        method: 'POST',
+        headers: { authorization: 'Token bench-admin', 'content-type': 'application/json' },
+        body: JSON.stringify(commands),
+      });
+      const body = (await res.json()) as Array<{ success: boolean; error?: unknown }>;
+      if (!body.every((r) => r.success)) throw new Error(JSON.stringify(body.find((r) => !r.success)));
+      return body;
+    };
+    const typeFields = (name: string, extra: Array<[string, string, Record<string, unknown>?]>) => ({
+      'svc/name': name,
+      'svc/fields': [
+        { 'svc/name': 'bench/name', 'svc/type': 'svc/text', 'svc/meta': { 'ui/title?': true } },
+        ...extra.map(([n, t, m]) => ({ 'svc/name': n, 'svc/type': t, 'svc/meta': m ?? {} })),
+      ],
+    });
+    await post([
+      { command: 'schema.type/create', args: typeFields('bench/group', []) },
+      {
+        command: 'schema.type/create',
+        args: typeFields('bench/row', [...fields, ['bench/group', 'bench/group']]),
+      },
+    ]);
+    const groups = Array.from({ length: GROUPS }, () => randomUUID());
+    await post([
+      {
+        command: 'svc.command/batch',
+        args: {
+          commands: groups.map((id, i) => ({
+            command: 'svc.entity/create',
+            args: { type: 'bench/group', entity: { 'svc/id': id, 'bench/name': `group ${i}` } },
+          })),
+        },
+      },
+    ]);
+
+    // ---- write through the API ----
+    let t = performance.now();
+    for (let start = 0; start < N; start += BATCH) {
+      const commands = [];
+      for (let i = start; i < Math.min(N, start + BATCH); i++) {
+        commands.push({ command: 'svc.entity/create', args: { type: 'bench/row', entity: row(i, groups) } });
+      }
+      await post([{ command: 'svc.command/batch', args: { commands } }]);
+    }
+    const weftRate = N / ((performance.now() - t) / 1000);
+
+    // ---- the physical limit: COPY into a hand-made typed table ----
+    const d = ws.driver;
+    await d.exec(`
+      CREATE TABLE bench_groups (id uuid PRIMARY KEY, name text NOT NULL);
+      CREATE INDEX ON bench_groups (name);
+      CREATE TABLE bench_rows (id uuid PRIMARY KEY, public_id text NOT NULL, created timestamptz NOT NULL DEFAULT now(),
+        modified timestamptz NOT NULL DEFAULT now(), name text, n bigint, score numeric, flag boolean, day date,
+        at timestamptz, note text, email text, k bigint, group_id uuid REFERENCES bench_groups(id) ON DELETE SET NULL);
+      CREATE INDEX ON bench_rows (created, id); CREATE INDEX ON bench_rows (public_id);
+      CREATE INDEX ON bench_rows (name); CREATE INDEX ON bench_rows (group_id);`);
+    await d.query(
+      `INSERT INTO bench_groups SELECT unnest($1::uuid[]), 'group ' || generate_series(0, ${GROUPS - 1})`,
+      [groups],
+    );
+    const csvChunk = (from: number, to: number) => {
+      const out: string[] = [];
+      for (let i = from; i < to; i++) {
+        const r = row(i, groups);
+        out.push(
+          [
+            r['svc/id'],
+            String(i + 1),
+            r['bench/name'],
+            i,
+            r['bench/score'],
+            r['bench/flag'],
+            r['bench/day'],
+            r['bench/at'],
+            r['bench/note'],
+            r['bench/email'],
+            r['bench/k'],
+            r['bench/group']['svc/id'],
+          ].join(','),
+        );
+      }
+      return `${out.join('\n')}\n`;
+    };
+    const COPY =
+      'COPY bench_rows (id, public_id, name, n, score, flag, day, at, note, email, k, group_id) FROM';
+    const CHUNK = 50_000;
+    t = performance.now();
+    if (database.kind === 'postgres') {
+      const client = new pg.Client({
+        connectionString: database.url,
+        ...(database.schema ? { options: `-c search_path=${database.schema}` } : {}),
+      });
+      await client.connect();
+      try {
+        for (let s = 0; s < N; s += CHUNK) {
+          await pipeline(
+            Readable.from([csvChunk(s, Math.min(N, s + CHUNK))]),
+            client.query(copyFrom(`${COPY} STDIN WITH (FORMAT csv)`)),
+          );
+        }
+      } finally {
+        await client.end();
+      }
+    } else {
+      // PGlite takes COPY FROM '/dev/blob' with the data as a Blob: the same COPY path, in process.
+      const pglite = (
+        d as unknown as { raw?: { query: (sql: string, p: unknown[], o: unknown) => Promise<unknown> } }
+      ).raw;
+      if (!pglite) throw new Error('the PGlite driver does not expose COPY');
+      for (let s = 0; s < N; s += CHUNK) {
+        await pglite.query(`${COPY} '/dev/blob' WITH (FORMAT csv)`, [], {
+          blob: new Blob([csvChunk(s, Math.min(N, s + CHUNK))]),
+        });
+      }
+    }
+    const copyRate = N / ((performance.now() - t) / 1000);
+    line(
+      `workspace-write-${label}`,
+      `${fmt(weftRate)} entities/s`,
+      'COPY',
+      `${fmt(copyRate)} rows/s`,
+      weftRate / copyRate,
+    );
+
+    // ---- reads ----
+    await d.exec('ANALYZE');
+    const g = groups[7]!;
+    const select = ['svc/id', 'bench/name', ...fields.map(([n]) => n), 'bench/group'];
+    const exec = async (query: unknown, params: unknown) => {
+      const [r] = await ws.execute([{ command: 'svc.entity/query', args: { query, params } }]);
+      const expected = Math.min(100, Math.ceil((N - 7) / GROUPS));
+      if (!r?.success) throw new Error(`query failed: ${JSON.stringify(r?.error)}`);
+      const got = (r.result as unknown[]).length;
+      if (got !== expected) throw new Error(`query returned ${got} rows, not ${expected}`);
+    };
+    const cols = 'id, public_id, created, modified, name, n, score, flag, day, at, note, email, k, group_id';
+    const filtered = {
+      'q/from': 'bench/row',
+      'q/select': select,
+      'q/where': ['=', ['bench/group'], '$g'],
+      'q/order-by': [[['svc/creation-date'], 'q/desc']],
+      'q/limit': 100,
+    };
+    const w1 = await median(15, () => exec(filtered, { $g: { 'svc/id': g } }));
+    const h1 = await median(15, () =>
+      d.query(`SELECT ${cols} FROM bench_rows WHERE group_id = $1 ORDER BY created DESC, id LIMIT 100`, [g]),
+    );
+    line(
+      `workspace-read-filtered-${label}`,
+      `${w1.toFixed(2)} ms`,
+      'hand-written SQL',
+      `${h1.toFixed(2)} ms`,
+      h1 / w1,
+    );
+    const related = { ...filtered, 'q/where': ['=', ['bench/group', 'bench/name'], '$name'] };
+    const w2 = await median(15, () => exec(related, { $name: 'group 7' }));
+    const h2 = await median(15, () =>
+      d.query(
+        `SELECT r.id, r.public_id, r.created, r.modified, r.name, r.n, r.score, r.flag, r.day, r.at, r.note, r.email, r.k, r.group_id
+         FROM bench_rows r JOIN bench_groups g ON g.id = r.group_id WHERE g.name = $1 ORDER BY r.created DESC, r.id LIMIT 100`,
+        ['group 7'],
+      ),
+    );
+    line(
+      `workspace-read-relation-${label}`,
+      `${w2.toFixed(2)} ms`,
+      'hand-written SQL',
+      `${h2.toFixed(2)} ms`,
+      h2 / w2,
+    );
+  } finally {
+    await ws.close();
+    await drop();
+  }
+}
+
+const rssMb = () => process.resourceUsage().maxRSS / 1024;
+
+// Each engine runs in a child process of its own, so that each peak RSS is that engine's alone.
+const engine = process.argv[2];
+if (engine === 'pglite') {
+  await benchEngine('pglite', { kind: 'memory' }, async () => {});
+  const peak = rssMb();
+  console.log(
+    `bench workspace-peak-rss-pglite: weft ${peak.toFixed(0)} MB, target 500 MB, ratio ${(peak / 500).toFixed(2)}`,
+  );
+} else if (engine === 'postgres' && PG_URL) {
+  const schema = `weft_bench_${randomBytes(4).toString('hex')}`;
+  await benchEngine('postgres', { kind: 'postgres', url: PG_URL, schema }, async () => {
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await c.end();
+  });
+  const peak = rssMb();
+  console.log(
+    `bench workspace-peak-rss-postgres: weft ${peak.toFixed(0)} MB, target 500 MB, ratio ${(peak / 500).toFixed(2)}`,
+  );
+} else {
+  console.log(`workspace bench: ${N.toLocaleString('en-US')} entities per engine`);
+  const self = fileURLToPath(import.meta.url);
+  let failed = false;
+  for (const e of ['pglite', 'postgres']) {
+    if (e === 'postgres' && !PG_URL) {
+      console.log(
+        'workspace bench: Postgres skipped (set WEFT_BENCH_DATABASE_URL or WEFT_TEST_DATABASE_URL)',
+      );
+      continue;
+    }
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', self, e], {
+      stdio: 'inherit',
+    });
+    if (child.status !== 0) failed = true;
+  }
+  process.exitCode = failed ? 1 : 0;
+}

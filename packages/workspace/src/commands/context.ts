@@ -1,0 +1,19 @@
+import type { Principal } from '../auth/principal.js';
+import type { Queryable } from '../db/driver.js';
+
+/** A change a command made to an entity; webhooks deliver these. */
+export interface Effect {
+  effect: string;
+  id: string;
+  type: string;
+  [key: string]: unknown;
+}
+
+/** What every command handler gets: the open transaction, who acts, and where effects go. */
+export interface CommandContext {
+  tx: Queryable;
+  user: Principal;
+  effects: Effect[];
+  /** nesting depth: 0 for a top-level command, more inside svc.command/batch */
+  depth: number;
+}

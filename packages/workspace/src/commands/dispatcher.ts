@@ -1,0 +1,210 @@
+import type { Principal } from '../auth/principal.js';
+import { type Driver, sqlState } from '../db/driver.js';
+import { createEntities, changeCollection, deleteEntity, updateEntity } from '../entities/entity-store.js';
+import { badRequest, WorkspaceError } from '../errors.js';
+import { compileQuery } from '../query/compile-query.js';
+import { loadCatalog } from '../schema/catalog.js';
+import { enqueueDeliveries } from '../webhooks/outbox.js';
+import type { CommandContext } from './context.js';
+import { SCHEMA_CHANGES, schemaQuery } from './schema-commands.js';
+
+// POST /api/commands: each top-level command runs in its own transaction, in order, and reports
+// {success: true, result} or {success: false, error: {message, code}}; a failure does not stop the
+// commands after it. svc.command/batch and svc.schema/batch run inside their caller's transaction,
+// so a failing inner command rolls the whole batch back.
+
+type Args = Record<string, unknown>;
+type Handler = (ctx: CommandContext, args: Args) => Promise<unknown>;
+
+export type CommandResult =
+  | { success: true; result: unknown }
+  | { success: false; error: { message: string; code: string; status: number } };
+
+const isObject = (v: unknown): v is Args => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const ENTITY_COMMANDS: Record<string, Handler> = {
+  'svc.entity/query': async (ctx, a) => {
+    const catalog = await loadCatalog(ctx.tx);
+    if (a.params !== undefined && !isObject(a.params))
+      throw badRequest('params must be an object', 'invalid-args');
+    const { sql, values } = compileQuery(
+      { catalog, user: ctx.user, params: a.params as Args | undefined },
+      a.query,
+    );
+    const { rows } = await ctx.tx.query<{ r: unknown }>(sql, values);
+    return rows.map((r) => r.r);
+  },
+  'svc.entity/create': async (ctx, a) => {
+    const [result] = await createEntities(ctx, await loadCatalog(ctx.tx), a.type, [a.entity]);
+    return result;
+  },
+  'svc.entity/update': async (ctx, a) => updateEntity(ctx, await loadCatalog(ctx.tx), a.type, a.entity),
+  'svc.entity/delete': async (ctx, a) => deleteEntity(ctx, await loadCatalog(ctx.tx), a.type, a.entity),
+  'svc.entity/add-collection-items': async (ctx, a) => {
+    await changeCollection(ctx, await loadCatalog(ctx.tx), a, 'add');
+    // The service answers null for a comment link made inside a batch.
+    return ctx.depth > 0 && a.field === 'comments/comments' ? null : 'ok';
+  },
+  'svc.entity/remove-collection-items': async (ctx, a) => {
+    await changeCollection(ctx, await loadCatalog(ctx.tx), a, 'remove');
+    return 'ok';
+  },
+};
+
+function parseCommand(raw: unknown): { command: string; args: Args; correlationId?: string } {
+  if (!isObject(raw) || typeof raw.command !== 'string') {
+    throw badRequest(
+      'A command is an object {command: string, args?: object, correlationId?: string}',
+      'invalid-args',
+    );
+  }
+  if (raw.args !== undefined && raw.args !== null && !isObject(raw.args)) {
+    throw badRequest('args must be an object', 'invalid-args');
+  }
+  const correlationId = typeof raw.correlationId === 'string' ? raw.correlationId : undefined;
+  return {
+    command: raw.command,
+    args: (raw.args as Args | undefined) ?? {},
+    ...(correlationId ? { correlationId } : {}),
+  };
+}
+
+async function runInner(ctx: CommandContext, raw: unknown, schemaOnly: boolean): Promise<unknown> {
+  const { command, args } = parseCommand(raw);
+  if (schemaOnly && !SCHEMA_CHANGES[command]) {
+    throw badRequest(
+      `${command} is not a schema command and cannot run inside svc.schema/batch`,
+      'invalid-args',
+    );
+  }
+  return dispatch(ctx, command, args);
+}
+
+async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): Promise<unknown[]> {
+  if (!Array.isArray(args.commands)) throw badRequest('commands must be an array', 'invalid-args');
+  const inner: CommandContext = { ...ctx, depth: ctx.depth + 1 };
+  const results: unknown[] = [];
+  const commands = args.commands;
+  for (let i = 0; i < commands.length; i++) {
+    let at = i;
+    try {
+      // Consecutive creates of one type become one multi-row insert.
+      const run = schemaOnly ? 1 : createRun(commands, i);
+      if (run > 1) {
+        const first = commands[i] as Args;
+        const type = (first.args as Args).type;
+        const entities = commands.slice(i, i + run).map((c) => ((c as Args).args as Args).entity);
+        at = -1;
+        results.push(...(await createEntities(inner, await loadCatalog(ctx.tx), type, entities)));
+        i += run - 1;
+        continue;
+      }
+      results.push(await runInner(inner, commands[i], schemaOnly));
+    } catch (error) {
+      if (error instanceof WorkspaceError) {
+        // In a grouped create the failing entity's position comes with the error.
+        const k = at >= 0 ? at : i + (error.index ?? 0);
+        const name = isObject(commands[k]) ? String((commands[k] as Args).command) : 'command';
+        throw new WorkspaceError(error.status, error.code, `commands[${k}] (${name}): ${error.message}`);
+      }
+      throw error;
+    }
+  }
+  return results;
+}
+
+function createRun(commands: unknown[], i: number): number {
+  const isCreate = (c: unknown): c is Args =>
+    isObject(c) && c.command === 'svc.entity/create' && isObject(c.args) && typeof c.args.type === 'string';
+  const first = commands[i];
+  if (!isCreate(first)) return 1;
+  let n = 1;
+  while (i + n < commands.length) {
+    const next = commands[i + n];
+    if (!isCreate(next) || (next.args as Args).type !== (first.args as Args).type) break;
+    n++;
+  }
+  return n;
+}
+
+export async function dispatch(ctx: CommandContext, command: string, args: Args): Promise<unknown> {
+  if (ctx.depth > 8) throw badRequest('Batches nest at most 8 deep', 'invalid-args');
+  if (command === 'svc.command/batch') return runBatch(ctx, args, false);
+  if (command === 'svc.schema/batch') return runBatch(ctx, args, true);
+  if (command === 'svc.schema/query') return schemaQuery(ctx, args);
+  const handler = SCHEMA_CHANGES[command] ?? ENTITY_COMMANDS[command];
+  if (!handler) throw badRequest(`Unknown command ${JSON.stringify(command)}`, 'unknown-command');
+  return handler(ctx, args);
+}
+
+/** Turns anything thrown by a command into its failure result; bad input never becomes a 500. */
+export function failure(error: unknown, log?: (error: unknown) => void): CommandResult {
+  if (error instanceof WorkspaceError) {
+    return { success: false, error: { message: error.message, code: error.code, status: error.status } };
+  }
+  const state = sqlState(error);
+  // Data exceptions, constraint violations and program limits come from values the caller sent.
+  if (state && ['22', '23', '42', '54'].includes(state.slice(0, 2))) {
+    return {
+      success: false,
+      error: { message: (error as Error).message, code: 'invalid-value', status: 400 },
+    };
+  }
+  log?.(error);
+  return { success: false, error: { message: 'Internal error', code: 'internal', status: 500 } };
+}
+
+const READ_ONLY = new Set(['svc.entity/query', 'svc.schema/query']);
+
+/** Runs one top-level command in its own transaction, retrying on serialization conflicts. */
+export async function executeOne(
+  driver: Driver,
+  raw: unknown,
+  user: Principal,
+  log?: (error: unknown) => void,
+): Promise<CommandResult> {
+  let parsed: ReturnType<typeof parseCommand>;
+  try {
+    parsed = parseCommand(raw);
+  } catch (error) {
+    return failure(error, log);
+  }
+  // A top-level read is one statement (after the catalog check): no transaction round trips.
+  if (READ_ONLY.has(parsed.command)) {
+    try {
+      return {
+        success: true,
+        result: await dispatch({ tx: driver, user, effects: [], depth: 0 }, parsed.command, parsed.args),
+      };
+    } catch (error) {
+      return failure(error, log);
+    }
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const result = await driver.transaction(async (tx) => {
+        const ctx: CommandContext = { tx, user, effects: [], depth: 0 };
+        const value = await dispatch(ctx, parsed.command, parsed.args);
+        await enqueueDeliveries(tx, ctx.effects, user, parsed.correlationId);
+        return value;
+      });
+      return { success: true, result };
+    } catch (error) {
+      const state = sqlState(error);
+      if ((state === '40001' || state === '40P01') && attempt < 3) continue;
+      return failure(error, log);
+    }
+  }
+}
+
+export async function executeCommands(
+  driver: Driver,
+  commands: unknown,
+  user: Principal,
+  log?: (error: unknown) => void,
+): Promise<CommandResult[]> {
+  if (!Array.isArray(commands)) throw badRequest('The body must be an array of commands');
+  const results: CommandResult[] = [];
+  for (const c of commands) results.push(await executeOne(driver, c, user, log));
+  return results;
+}

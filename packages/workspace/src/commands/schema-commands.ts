@@ -1,0 +1,103 @@
+import { forbidden } from '../errors.js';
+import { loadCatalog } from '../schema/catalog.js';
+import { installMixins } from '../schema/mixins.js';
+import { schemaObject } from '../schema/schema-object.js';
+import {
+  createField,
+  createType,
+  deleteField,
+  deleteType,
+  renameField,
+  renameType,
+  setFieldMeta,
+  touchSchema,
+} from '../schema/schema-store.js';
+import type { CommandContext } from './context.js';
+
+type Args = Record<string, unknown>;
+type Handler = (ctx: CommandContext, args: Args) => Promise<unknown>;
+
+const flag = (v: unknown) => v === true;
+
+function adminOnly(ctx: CommandContext): void {
+  if (!ctx.user.admin) throw forbidden('Only an admin can change the schema');
+}
+
+/** The commands that change the schema (allowed inside svc.schema/batch). */
+export const SCHEMA_CHANGES: Record<string, Handler> = {
+  'schema.type/create': async (ctx, a) => {
+    adminOnly(ctx);
+    await createType(ctx.tx, {
+      name: a['svc/name'],
+      id: a['svc/id'],
+      meta: a['svc/meta'],
+      fields: a['svc/fields'],
+      description: a['svc/description'],
+    });
+    return 'ok';
+  },
+  'schema.type/rename': async (ctx, a) => {
+    adminOnly(ctx);
+    await renameType(ctx.tx, await loadCatalog(ctx.tx), a['from-name'], a['to-name']);
+    return 'ok';
+  },
+  'schema.type/delete': async (ctx, a) => {
+    adminOnly(ctx);
+    await deleteType(
+      ctx.tx,
+      await loadCatalog(ctx.tx),
+      a.name,
+      flag(a['delete-entities?']),
+      flag(a['delete-related-fields?']),
+    );
+    return 'ok';
+  },
+  'schema.field/create': async (ctx, a) => {
+    adminOnly(ctx);
+    await createField(ctx.tx, await loadCatalog(ctx.tx), {
+      holderType: a['svc/holder-type'],
+      name: a['svc/name'],
+      type: a['svc/type'],
+      meta: a['svc/meta'],
+      id: a['svc/id'],
+    });
+    return 'ok';
+  },
+  'schema.field/rename': async (ctx, a) => {
+    adminOnly(ctx);
+    await renameField(ctx.tx, await loadCatalog(ctx.tx), a['holder-type'], a['from-name'], a['to-name']);
+    return 'ok';
+  },
+  'schema.field/delete': async (ctx, a) => {
+    adminOnly(ctx);
+    await deleteField(ctx.tx, await loadCatalog(ctx.tx), a['holder-type'], a.name, flag(a['delete-values?']));
+    return 'ok';
+  },
+  'schema.field/set-meta': async (ctx, a) => {
+    adminOnly(ctx);
+    await setFieldMeta(ctx.tx, await loadCatalog(ctx.tx), a['holder-type'], a.name, a.key, a.value);
+    return 'ok';
+  },
+  'schema.enum/create': async (ctx, a) => {
+    adminOnly(ctx);
+    await createType(ctx.tx, {
+      name: a['svc/name'],
+      id: a['svc/id'],
+      meta: { 'svc/enum?': true },
+      fields: [
+        { 'svc/name': 'enum/name', 'svc/type': 'svc/text', 'svc/meta': { 'ui/title?': true } },
+        { 'svc/name': 'svc/rank', 'svc/type': 'svc/rank', 'svc/meta': {} },
+      ],
+    });
+    await touchSchema(ctx.tx);
+    return 'ok';
+  },
+  'svc.app/install-mixins': async (ctx, a) => {
+    adminOnly(ctx);
+    await installMixins(ctx.tx, a.types);
+    return 'ok';
+  },
+};
+
+export const schemaQuery: Handler = async (ctx, a) =>
+  schemaObject(await loadCatalog(ctx.tx), ctx.user, a['with-description?'] === true);

@@ -1,0 +1,34 @@
+import type { DatabaseOption } from './db/open-driver.js';
+import { DEFAULT_RATE_LIMIT } from './start-workspace.js';
+
+export const DEFAULT_PORT = 3100;
+export const DEFAULT_DATA_DIR = '.weft';
+
+/** The workspace's settings from the environment (PORT, HOST, DATABASE_URL, WEFT_*). */
+export function configFromEnv(env: NodeJS.ProcessEnv) {
+  const port = env.PORT ? Number(env.PORT) : DEFAULT_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const rate =
+    env.WEFT_RATE_LIMIT === undefined || env.WEFT_RATE_LIMIT === ''
+      ? DEFAULT_RATE_LIMIT
+      : Number(env.WEFT_RATE_LIMIT);
+  if (!Number.isFinite(rate) || rate < 0)
+    throw new Error('WEFT_RATE_LIMIT must be a number of requests per second (0: off)');
+  let database: DatabaseOption;
+  if (env.DATABASE_URL) {
+    const schema = env.WEFT_PG_SCHEMA;
+    if (schema !== undefined && schema !== '' && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+      throw new Error('WEFT_PG_SCHEMA must be a lower-case Postgres identifier');
+    }
+    database = { kind: 'postgres', url: env.DATABASE_URL, ...(schema ? { schema } : {}) };
+  } else if (env.WEFT_DATA_DIR === ':memory:') database = { kind: 'memory' };
+  else database = { kind: 'pglite', dataDir: env.WEFT_DATA_DIR || DEFAULT_DATA_DIR };
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    rateLimit: rate,
+    database,
+    ...(env.WEFT_ADMIN_TOKEN ? { adminToken: env.WEFT_ADMIN_TOKEN } : {}),
+  };
+}

@@ -1,0 +1,30 @@
+// One small interface over the two engines: PGlite in process, or a Postgres server through `pg`.
+// Everything above this layer speaks plain parameterised SQL ($1, $2, ...) and never knows which.
+
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+}
+
+export interface Driver extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** the engine's own client (PGlite instance or pg Pool), for engine-specific work */
+  readonly raw?: unknown;
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs several statements separated by semicolons (no parameters). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A database error carries Postgres' SQLSTATE in `code` on both engines. */
+export function sqlState(error: unknown): string | undefined {
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') {
+    return error.code.length === 5 ? error.code : undefined;
+  }
+  return undefined;
+}

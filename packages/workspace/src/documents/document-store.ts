@@ -1,0 +1,101 @@
+import { marked } from 'marked';
+import TurndownService from 'turndown';
+import type { Queryable } from '../db/driver.js';
+import { badRequest, notFound } from '../errors.js';
+import { COMMENT_TYPE } from '../schema/builtins.js';
+import { DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog } from '../schema/catalog.js';
+import { isUuid } from '../schema/values.js';
+
+// Rich-text documents keyed by their secret. A document is stored in the format it was written in
+// and converted on read (Markdown ⇄ HTML); `md` is the format when none is named.
+
+export type DocumentFormat = 'md' | 'html';
+export const FORMATS: readonly DocumentFormat[] = ['md', 'html'];
+
+export function parseFormat(value: unknown): DocumentFormat {
+  if (value === undefined || value === '') return 'md';
+  if (value === 'markdown') return 'md';
+  if (typeof value === 'string' && (FORMATS as readonly string[]).includes(value))
+    return value as DocumentFormat;
+  throw badRequest(`format must be one of ${FORMATS.join(', ')}`);
+}
+
+const turndown = new TurndownService({
+  headingStyle: 'atx',
+  bulletListMarker: '-',
+  codeBlockStyle: 'fenced',
+});
+
+export function convert(content: string, from: DocumentFormat, to: DocumentFormat): string {
+  if (from === to) return content;
+  if (from === 'md') return (marked.parse(content, { async: false }) as string).trimEnd();
+  return turndown.turndown(content);
+}
+
+function checkSecret(secret: unknown): string {
+  if (!isUuid(secret)) throw badRequest('A document secret is a uuid');
+  return secret;
+}
+
+/** Secrets that name a document even before any content was written to it. */
+async function knownSecret(q: Queryable, secret: string): Promise<boolean> {
+  const catalog = await loadCatalog(q);
+  for (const [typeName, fieldName] of [
+    [DOCUMENT_TYPE, DOCUMENT_SECRET],
+    [COMMENT_TYPE, 'comment/document-secret'],
+  ] as const) {
+    const type = catalog.findType(typeName);
+    const field = type?.byName.get(fieldName);
+    if (!type || !field || field.storage.kind !== 'column') continue;
+    const { rows } = await q.query(`SELECT 1 FROM ${type.table} WHERE ${field.storage.col} = $1 LIMIT 1`, [
+      secret,
+    ]);
+    if (rows.length > 0) return true;
+  }
+  return false;
+}
+
+export async function readDocument(
+  q: Queryable,
+  secretIn: unknown,
+  format: DocumentFormat,
+  missing: 'error' | 'null' = 'error',
+): Promise<{ secret: string; content: string | null }> {
+  const secret = checkSecret(secretIn);
+  const { rows } = await q.query<{ format: DocumentFormat; content: string }>(
+    `SELECT format, content FROM svc_documents WHERE secret = $1`,
+    [secret],
+  );
+  const row = rows[0];
+  if (row) return { secret, content: convert(row.content, row.format, format) };
+  if (await knownSecret(q, secret)) return { secret, content: '' };
+  if (missing === 'null') return { secret, content: null };
+  throw notFound(`No document ${secret}`);
+}
+
+export async function writeDocument(
+  q: Queryable,
+  secretIn: unknown,
+  content: unknown,
+  format: DocumentFormat,
+) {
+  const secret = checkSecret(secretIn);
+  if (typeof content !== 'string') throw badRequest('content must be a string');
+  const clean = content.replaceAll('\0', '');
+  await q.query(
+    `INSERT INTO svc_documents (secret, format, content) VALUES ($1, $2, $3)
+     ON CONFLICT (secret) DO UPDATE SET format = excluded.format, content = excluded.content, updated_at = now()`,
+    [secret, format, clean],
+  );
+  // A comment shows its text in comment/content once its document is written.
+  const catalog = await loadCatalog(q);
+  const comment = catalog.findType(COMMENT_TYPE);
+  const key = comment?.byName.get('comment/document-secret');
+  const text = comment?.byName.get('comment/content');
+  if (comment && key?.storage.kind === 'column' && text?.storage.kind === 'column') {
+    await q.query(
+      `UPDATE ${comment.table} SET ${text.storage.col} = $2, modified = clock_timestamp() WHERE ${key.storage.col} = $1`,
+      [secret, convert(clean, format, 'md')],
+    );
+  }
+}

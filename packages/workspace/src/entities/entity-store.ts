@@ -1,0 +1,387 @@
+import { randomUUID } from 'node:crypto';
+import { assertFieldAccess, canAccessField, type Principal } from '../auth/principal.js';
+import type { Queryable } from '../db/driver.js';
+import { sqlState } from '../db/driver.js';
+import { badRequest, conflict, notFound, WorkspaceError } from '../errors.js';
+import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
+import { DOCUMENT_SECRET, DOCUMENT_TYPE } from '../schema/catalog.js';
+import { allocatePublicIds, MANDATORY_FIELDS } from '../schema/schema-store.js';
+import { COLUMN_TYPE, inputValue, isUuid, outputExpr } from '../schema/values.js';
+import { jsonObject, SqlBuilder } from '../query/sql-builder.js';
+import type { CommandContext } from '../commands/context.js';
+
+// Entity behaviour over the typed tables: create (many rows in one statement), update, delete and
+// collection links. Every result is built as JSON by the database in RETURNING.
+
+type Row = Record<string, unknown>;
+const READONLY = new Set(['svc/public-id', 'svc/creation-date', 'svc/modification-date']);
+
+const isObject = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** SQL for the entity as the API returns it: primitive, single-select and entity fields. */
+export function entityJson(
+  catalog: Catalog,
+  type: TypeDef,
+  alias: string,
+  user: Principal,
+  b: SqlBuilder,
+): string {
+  const pairs: Array<[string, string]> = [];
+  for (const f of type.fields) {
+    if (f.kind === 'many' || f.storage.kind !== 'column' || !canAccessField(user, type, f)) continue;
+    const c = `${alias}.${f.storage.col}`;
+    pairs.push([
+      f.name,
+      f.kind === 'primitive'
+        ? outputExpr(f.fieldType, c)
+        : `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('svc/id', ${c}) END`,
+    ]);
+  }
+  void catalog;
+  return jsonObject(pairs, b);
+}
+
+function refValue(field: FieldDef, value: unknown): string | null {
+  if (value === null) return null;
+  const id = isObject(value) ? value['svc/id'] : value;
+  if (!isUuid(id)) {
+    throw new WorkspaceError(400, 'invalid-value', `Field ${field.name} takes {"svc/id": <uuid>} or null`);
+  }
+  return id;
+}
+
+/** Maps database errors that bad input can cause to command errors. */
+export function mapDbError(error: unknown, what: string): never {
+  const code = sqlState(error);
+  if (code === '23503')
+    throw new WorkspaceError(400, 'invalid-value', `${what}: a referenced entity does not exist`);
+  if (code === '23505') throw conflict(`${what}: an entity with this svc/id already exists`);
+  throw error;
+}
+
+/** The row a constraint error names in its detail, e.g. `Key (f_3)=(<uuid>) is not present`. */
+function offendingRow(error: unknown, cols: string[], values: unknown[][]): number | undefined {
+  const detail = (error as { detail?: unknown }).detail;
+  const m = typeof detail === 'string' ? /Key \((\w+)\)=\(([^)]*)\)/.exec(detail) : null;
+  if (!m) return undefined;
+  const c = cols.indexOf(m[1]!);
+  if (c < 0) return undefined;
+  const i = values[c]!.indexOf(m[2]);
+  return i < 0 ? undefined : i;
+}
+
+interface Prepared {
+  id: string;
+  columns: Map<string, unknown>;
+  docs: string[];
+}
+
+function prepareCreate(
+  catalog: Catalog,
+  type: TypeDef,
+  user: Principal,
+  entity: unknown,
+  now: string,
+): Prepared {
+  if (!isObject(entity)) throw badRequest('entity must be an object of field values', 'invalid-args');
+  const given = entity['svc/id'];
+  if (given !== undefined && given !== null && !isUuid(given)) {
+    throw new WorkspaceError(400, 'invalid-value', 'svc/id must be a uuid');
+  }
+  const id = (given as string | undefined) ?? randomUUID();
+  const columns = new Map<string, unknown>();
+  const docs: string[] = [];
+  for (const [name, value] of Object.entries(entity)) {
+    if (name === 'svc/id' || READONLY.has(name)) continue;
+    const f = catalog.field(type, name);
+    assertFieldAccess(user, type, f);
+    if (f.kind === 'many') {
+      throw badRequest(
+        `Collection field ${name} cannot be set at creation; add items afterwards`,
+        'invalid-args',
+      );
+    }
+    if (catalog.isRichText(f)) {
+      throw badRequest(
+        `Rich-text field ${name} cannot be set at creation; write its document`,
+        'invalid-args',
+      );
+    }
+    const col = (f.storage as { col: string }).col;
+    columns.set(col, f.kind === 'one' ? refValue(f, value) : inputValue(f.name, f.fieldType, value));
+  }
+  for (const f of type.fields) {
+    if (f.storage.kind !== 'column' || MANDATORY_FIELDS[f.name]) continue;
+    const col = f.storage.col;
+    if (catalog.isRichText(f)) {
+      const doc = randomUUID();
+      docs.push(doc);
+      columns.set(col, doc);
+      continue;
+    }
+    if (
+      !columns.has(col) &&
+      f.meta['svc/default-value'] !== undefined &&
+      f.meta['svc/default-value'] !== null
+    ) {
+      const d = f.meta['svc/default-value'];
+      if (f.kind === 'one') columns.set(col, refValue(f, d));
+      else if (d === '$now') columns.set(col, f.fieldType === 'svc/date' ? now.slice(0, 10) : now);
+      else columns.set(col, inputValue(f.name, f.fieldType, d));
+    }
+    if (f.meta['svc/required?'] === true && (columns.get(col) ?? null) === null) {
+      throw new WorkspaceError(400, 'invalid-value', `Field ${f.name} is required`);
+    }
+  }
+  return { id, columns, docs };
+}
+
+function columnType(type: TypeDef, col: string): string {
+  if (col === 'id') return 'uuid';
+  const f = type.fields.find((x) => x.storage.kind === 'column' && x.storage.col === col);
+  if (f?.kind !== 'primitive') return 'uuid';
+  return COLUMN_TYPE[f.fieldType as keyof typeof COLUMN_TYPE] ?? 'text';
+}
+
+/** Inserts rows given as column → values arrays, in one statement. Returns the RETURNING rows. */
+async function insertRows(
+  tx: Queryable,
+  type: TypeDef,
+  ids: string[],
+  firstPublicId: number,
+  columns: string[],
+  values: unknown[][],
+  returning: string,
+  b: SqlBuilder,
+): Promise<Row[]> {
+  const arrays = [
+    b.bind(ids, 'uuid[]'),
+    b.bind(
+      ids.map((_, i) => String(firstPublicId + i)),
+      'text[]',
+    ),
+  ];
+  for (let i = 0; i < columns.length; i++)
+    arrays.push(b.bind(values[i], `${columnType(type, columns[i]!)}[]`));
+  const names = ['id', 'public_id', ...columns];
+  const sql = `INSERT INTO ${type.table} AS r0 (${names.join(', ')}, created, modified)
+    SELECT *, clock_timestamp(), clock_timestamp() FROM unnest(${arrays.join(', ')}) AS v(${names.map((_, i) => `c${i}`).join(', ')})
+    RETURNING r0.id AS id, ${returning} AS r`;
+  const { rows } = await tx.query<Row>(sql, b.values);
+  return rows;
+}
+
+/** Creates entities of one type; results in the order given. */
+export async function createEntities(
+  ctx: CommandContext,
+  catalog: Catalog,
+  typeName: unknown,
+  entities: unknown[],
+): Promise<Row[]> {
+  const type = catalog.type(typeName);
+  if (type.name === DOCUMENT_TYPE)
+    throw badRequest('Documents are created with their owning entity', 'invalid-args');
+  const now = new Date().toISOString();
+  const prepared = entities.map((e, i) => {
+    try {
+      return prepareCreate(catalog, type, ctx.user, e, now);
+    } catch (error) {
+      if (error instanceof WorkspaceError) error.index = i;
+      throw error;
+    }
+  });
+  const ids = new Set<string>();
+  for (const p of prepared) {
+    if (ids.has(p.id)) throw conflict(`svc/id ${p.id} is given twice`);
+    ids.add(p.id);
+  }
+  // Rich-text documents first, so the owners' foreign keys find them.
+  const docIds = prepared.flatMap((p) => p.docs);
+  if (docIds.length > 0) {
+    const doc = catalog.type(DOCUMENT_TYPE);
+    const secret = doc.byName.get(DOCUMENT_SECRET)!;
+    const first = await allocatePublicIds(ctx.tx, doc.id, docIds.length);
+    const b = new SqlBuilder();
+    await insertRows(
+      ctx.tx,
+      doc,
+      docIds,
+      first,
+      [(secret.storage as { col: string }).col],
+      [docIds.map(() => randomUUID())],
+      'r0.id',
+      b,
+    );
+  }
+  const cols = [...new Set(prepared.flatMap((p) => [...p.columns.keys()]))];
+  const values = cols.map((c) => prepared.map((p) => (p.columns.has(c) ? p.columns.get(c) : null)));
+  const first = await allocatePublicIds(ctx.tx, type.id, prepared.length);
+  const b = new SqlBuilder();
+  const returning = entityJson(catalog, type, 'r0', ctx.user, b);
+  let rows: Row[];
+  try {
+    rows = await insertRows(
+      ctx.tx,
+      type,
+      prepared.map((p) => p.id),
+      first,
+      cols,
+      values,
+      returning,
+      b,
+    );
+  } catch (error) {
+    try {
+      mapDbError(error, `Creating ${type.name}`);
+    } catch (mapped) {
+      if (mapped instanceof WorkspaceError) mapped.index = offendingRow(error, cols, values);
+      throw mapped;
+    }
+  }
+  const byId = new Map(rows.map((r) => [r.id as string, r.r as Row]));
+  return prepared.map((p) => {
+    const result = byId.get(p.id)!;
+    ctx.effects.push({ effect: 'svc.entity/create', id: p.id, type: type.name, values: result });
+    return result;
+  });
+}
+
+export async function updateEntity(
+  ctx: CommandContext,
+  catalog: Catalog,
+  typeName: unknown,
+  entity: unknown,
+) {
+  const type = catalog.type(typeName);
+  if (!isObject(entity)) throw badRequest('entity must be an object with svc/id', 'invalid-args');
+  const id = entity['svc/id'];
+  if (!isUuid(id)) throw badRequest('entity must contain svc/id (a uuid)', 'invalid-args');
+  const b = new SqlBuilder();
+  const sets: string[] = [];
+  const changed: FieldDef[] = [];
+  for (const [name, value] of Object.entries(entity)) {
+    if (name === 'svc/id' || READONLY.has(name)) continue;
+    const f = catalog.field(type, name);
+    assertFieldAccess(ctx.user, type, f);
+    if (f.kind === 'many') {
+      throw badRequest(
+        `Collection field ${name} changes only through add/remove-collection-items`,
+        'invalid-args',
+      );
+    }
+    if (catalog.isRichText(f))
+      throw badRequest(`Rich-text field ${name} changes through its document`, 'invalid-args');
+    const col = (f.storage as { col: string }).col;
+    const v = f.kind === 'one' ? refValue(f, value) : inputValue(f.name, f.fieldType, value);
+    if (v === null && f.meta['svc/required?'] === true) {
+      throw new WorkspaceError(400, 'invalid-value', `Field ${f.name} is required`);
+    }
+    sets.push(
+      `${col} = ${b.bind(v, f.kind === 'one' ? 'uuid' : COLUMN_TYPE[f.fieldType as keyof typeof COLUMN_TYPE])}`,
+    );
+    changed.push(f);
+  }
+  const bb = new SqlBuilder();
+  const beforeSql = `SELECT ${entityJson(catalog, type, 'r0', ctx.user, bb)} AS r FROM ${type.table} r0 WHERE r0.id = ${bb.bind(id, 'uuid')} FOR UPDATE`;
+  const before = await ctx.tx.query<{ r: Row }>(beforeSql, bb.values);
+  if (before.rows.length === 0) throw notFound(`${type.name} ${id} does not exist`);
+  const returning = entityJson(catalog, type, 'r0', ctx.user, b);
+  const sql = `UPDATE ${type.table} AS r0 SET ${[...sets, 'modified = clock_timestamp()'].join(', ')}
+    WHERE r0.id = ${b.bind(id, 'uuid')} RETURNING ${returning} AS r`;
+  let rows: Array<{ r: Row }>;
+  try {
+    ({ rows } = await ctx.tx.query<{ r: Row }>(sql, b.values));
+  } catch (error) {
+    mapDbError(error, `Updating ${type.name}`);
+  }
+  const after = rows[0]!.r;
+  const prev = before.rows[0]!.r;
+  const values: Row = {};
+  const valuesBefore: Row = {};
+  for (const f of changed) {
+    values[f.name] = after[f.name];
+    valuesBefore[f.name] = prev[f.name];
+  }
+  ctx.effects.push({ effect: 'svc.entity/update', id, type: type.name, values, valuesBefore });
+  return after;
+}
+
+export async function deleteEntity(
+  ctx: CommandContext,
+  catalog: Catalog,
+  typeName: unknown,
+  entity: unknown,
+) {
+  const type = catalog.type(typeName);
+  const id = isObject(entity) ? entity['svc/id'] : undefined;
+  if (!isUuid(id)) throw badRequest('entity must be {"svc/id": <uuid>}', 'invalid-args');
+  const { rows } = await ctx.tx.query(`DELETE FROM ${type.table} WHERE id = $1 RETURNING id`, [id]);
+  if (rows.length === 0) throw notFound(`${type.name} ${id} does not exist`);
+  ctx.effects.push({ effect: 'svc.entity/delete', id, type: type.name });
+  return 'ok';
+}
+
+export async function changeCollection(
+  ctx: CommandContext,
+  catalog: Catalog,
+  args: Row,
+  mode: 'add' | 'remove',
+): Promise<void> {
+  const type = catalog.type(args.type);
+  const field = catalog.field(type, args.field);
+  assertFieldAccess(ctx.user, type, field);
+  if (field.kind !== 'many')
+    throw badRequest(`Field ${field.name} is not a collection field`, 'invalid-args');
+  const id = isObject(args.entity) ? args.entity['svc/id'] : undefined;
+  if (!isUuid(id)) throw badRequest('entity must be {"svc/id": <uuid>}', 'invalid-args');
+  if (!Array.isArray(args.items))
+    throw badRequest('items must be an array of {"svc/id": <uuid>}', 'invalid-args');
+  const items = [...new Set(args.items.map((i) => refValue(field, i)))].filter(
+    (i): i is string => i !== null,
+  );
+  const exists = await ctx.tx.query(`SELECT 1 FROM ${type.table} WHERE id = $1`, [id]);
+  if (exists.rows.length === 0) throw notFound(`${type.name} ${id} does not exist`);
+  const target = catalog.target(field);
+  const s = field.storage;
+  try {
+    if (s.kind === 'join') {
+      if (mode === 'add') {
+        await ctx.tx.query(
+          `INSERT INTO ${s.table} (${s.self}, ${s.other}) SELECT $1, x FROM unnest($2::uuid[]) AS x ON CONFLICT DO NOTHING`,
+          [id, items],
+        );
+      } else {
+        await ctx.tx.query(`DELETE FROM ${s.table} WHERE ${s.self} = $1 AND ${s.other} = ANY($2::uuid[])`, [
+          id,
+          items,
+        ]);
+      }
+    } else if (s.kind === 'reverse') {
+      const partner = catalog.fieldById(s.partner)!;
+      const pc = (partner.storage as { col: string }).col;
+      if (mode === 'add') {
+        const { rowCount } = await ctx.tx.query(
+          `UPDATE ${target.table} SET ${pc} = $1, modified = clock_timestamp() WHERE id = ANY($2::uuid[])`,
+          [id, items],
+        );
+        if (rowCount !== items.length) {
+          throw new WorkspaceError(400, 'invalid-value', `Some items are not entities of ${target.name}`);
+        }
+      } else {
+        await ctx.tx.query(
+          `UPDATE ${target.table} SET ${pc} = NULL, modified = clock_timestamp() WHERE id = ANY($2::uuid[]) AND ${pc} = $1`,
+          [id, items],
+        );
+      }
+    }
+  } catch (error) {
+    mapDbError(error, `Changing ${field.name}`);
+  }
+  ctx.effects.push({
+    effect: mode === 'add' ? 'svc.entity/add-collection-items' : 'svc.entity/remove-collection-items',
+    id,
+    type: type.name,
+    field: field.name,
+    items: items.map((i) => ({ 'svc/id': i })),
+  });
+}

@@ -1,0 +1,15 @@
+export type { Principal } from './auth/principal.js';
+export type { CommandResult } from './commands/dispatcher.js';
+export { configFromEnv, DEFAULT_DATA_DIR, DEFAULT_PORT } from './config.js';
+export type { Driver, Queryable, QueryResult } from './db/driver.js';
+export { type DatabaseOption, openDriver } from './db/open-driver.js';
+export { type ErrorCode, WorkspaceError } from './errors.js';
+export { compileQuery, DEFAULT_LIMIT } from './query/compile-query.js';
+export {
+  DEFAULT_RATE_LIMIT,
+  type RunningWorkspace,
+  type StartWorkspaceOptions,
+  startWorkspace,
+} from './start-workspace.js';
+export type { WebhookWorkerOptions } from './webhooks/webhook-worker.js';
+export { type OpenWorkspaceOptions, openWorkspace, type Workspace } from './workspace.js';

@@ -1,0 +1,484 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../db/driver.js';
+import { badRequest, conflict, WorkspaceError } from '../errors.js';
+import {
+  type Catalog,
+  DOCUMENT_SECRET,
+  DOCUMENT_TYPE,
+  type FieldDef,
+  type FieldKind,
+  isPrimitiveType,
+  loadCatalog,
+  type Storage,
+  type TypeDef,
+} from './catalog.js';
+import { COLUMN_TYPE, isUuid } from './values.js';
+
+// The schema's behaviour over storage: every change is DDL plus a catalog row, inside the caller's
+// transaction, and bumps the schema token so every process reloads its catalog.
+
+export const MANDATORY_FIELDS: Record<string, { type: string; col: string; meta: Record<string, unknown> }> =
+  {
+    'svc/id': {
+      type: 'svc/uuid',
+      col: 'id',
+      meta: { 'svc/id?': true, 'svc/readonly?': true, 'svc/secured?': false },
+    },
+    'svc/public-id': {
+      type: 'svc/text',
+      col: 'public_id',
+      meta: { 'svc/public-id?': true, 'svc/readonly?': true },
+    },
+    'svc/creation-date': {
+      type: 'svc/date-time',
+      col: 'created',
+      meta: { 'svc/creation-date?': true, 'svc/readonly?': true, 'svc/default-value': '$now' },
+    },
+    'svc/modification-date': {
+      type: 'svc/date-time',
+      col: 'modified',
+      meta: {
+        'svc/modification-date?': true,
+        'svc/required?': true,
+        'svc/readonly?': true,
+        'svc/default-value': '$now',
+      },
+    },
+  };
+
+// `<app>/<name>`; enum type names join two such names with `_` and so hold two slashes.
+const NAME_RE = /^[^/\s].*\/.*[^/\s]$/s;
+
+export function checkName(what: string, name: unknown): string {
+  if (typeof name !== 'string' || !NAME_RE.test(name) || name.includes('\0') || name.length > 200) {
+    throw badRequest(
+      `${what} must be a string of the form <app>/<name>, got ${JSON.stringify(name)}`,
+      'invalid-args',
+    );
+  }
+  return name;
+}
+
+const asMeta = (v: unknown): Record<string, unknown> => {
+  if (v === undefined || v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw badRequest('svc/meta must be an object', 'invalid-args');
+  return v as Record<string, unknown>;
+};
+
+async function nextName(tx: Queryable, prefix: string): Promise<string> {
+  const { rows } = await tx.query<{ n: number }>(`SELECT nextval('svc_name_seq')::int AS n`);
+  return `${prefix}${rows[0]!.n}`;
+}
+
+export async function touchSchema(tx: Queryable): Promise<void> {
+  await tx.query(`UPDATE svc_meta SET value = gen_random_uuid()::text WHERE key = 'schema_token'`);
+  await tx.query(`UPDATE svc_meta SET value = (value::bigint + 1)::text WHERE key = 'schema_version'`);
+}
+
+/** Reserves `n` consecutive public ids of a type; returns the first. */
+export async function allocatePublicIds(tx: Queryable, typeId: string, n: number): Promise<number> {
+  const { rows } = await tx.query<{ first: number }>(
+    `UPDATE svc_types SET next_public_id = next_public_id + $2 WHERE id = $1 RETURNING (next_public_id - $2)::int8 AS first`,
+    [typeId, n],
+  );
+  return Number(rows[0]!.first);
+}
+
+export interface TypeInput {
+  name: unknown;
+  id?: unknown;
+  meta?: unknown;
+  fields?: unknown;
+  description?: unknown;
+  builtin?: boolean;
+}
+
+export async function createType(tx: Queryable, input: TypeInput): Promise<TypeDef> {
+  const name = checkName('svc/name', input.name);
+  let catalog = await loadCatalog(tx);
+  if (catalog.findType(name)) throw conflict(`Type ${name} already exists`);
+  const id = input.id === undefined || input.id === null ? randomUUID() : input.id;
+  if (!isUuid(id)) throw badRequest('svc/id must be a uuid', 'invalid-args');
+  const { rows: taken } = await tx.query(`SELECT 1 FROM svc_types WHERE id = $1`, [id]);
+  if (taken.length > 0) throw conflict(`A type with svc/id ${id} already exists`);
+  const meta = { 'svc/domain?': false, 'ui/color': '#000000', ...asMeta(input.meta) };
+  if (input.fields !== undefined && !Array.isArray(input.fields))
+    throw badRequest('svc/fields must be an array', 'invalid-args');
+  const fields = (input.fields ?? []) as unknown[];
+  const table = await nextName(tx, 't_');
+  await tx.query(
+    `CREATE TABLE ${table} (id uuid PRIMARY KEY, public_id text NOT NULL,
+      created timestamptz NOT NULL DEFAULT now(), modified timestamptz NOT NULL DEFAULT now())`,
+  );
+  await tx.query(`CREATE INDEX ${table}_order ON ${table} (created, id)`);
+  await tx.query(`CREATE INDEX ${table}_public ON ${table} (public_id)`);
+  await tx.query(
+    `INSERT INTO svc_types (id, name, tbl, meta, description, builtin) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [
+      id,
+      name,
+      table,
+      JSON.stringify(meta),
+      typeof input.description === 'string' ? input.description : null,
+      input.builtin ?? false,
+    ],
+  );
+  // The mandatory fields map onto the table's fixed columns; a definition given for one keeps its id and meta.
+  const given = new Map<string, Record<string, unknown>>();
+  for (const f of fields) {
+    if (typeof f !== 'object' || f === null)
+      throw badRequest('each of svc/fields must be an object', 'invalid-args');
+    const n = (f as Record<string, unknown>)['svc/name'];
+    if (typeof n === 'string' && MANDATORY_FIELDS[n]) given.set(n, f as Record<string, unknown>);
+  }
+  for (const [fname, def] of Object.entries(MANDATORY_FIELDS)) {
+    const g = given.get(fname);
+    const fid = g?.['svc/id'] ?? randomUUID();
+    if (!isUuid(fid)) throw badRequest('svc/id of a field must be a uuid', 'invalid-args');
+    await insertField(tx, {
+      id: fid,
+      typeId: id,
+      name: fname,
+      fieldType: def.type,
+      kind: 'primitive',
+      target: null,
+      storage: { kind: 'column', col: def.col },
+      meta: { ...def.meta, ...asMeta(g?.['svc/meta']) },
+    });
+  }
+  await touchSchema(tx);
+  for (const f of fields) {
+    const r = f as Record<string, unknown>;
+    if (typeof r['svc/name'] === 'string' && MANDATORY_FIELDS[r['svc/name']]) continue;
+    catalog = await loadCatalog(tx);
+    await createField(tx, catalog, {
+      holderType: name,
+      name: r['svc/name'],
+      type: r['svc/type'],
+      meta: r['svc/meta'],
+      id: r['svc/id'],
+    });
+  }
+  catalog = await loadCatalog(tx);
+  return catalog.type(name);
+}
+
+interface FieldRowInput {
+  id: string;
+  typeId: string;
+  name: string;
+  fieldType: string;
+  kind: FieldKind;
+  target: string | null;
+  storage: Storage;
+  meta: Record<string, unknown>;
+}
+
+async function insertField(tx: Queryable, f: FieldRowInput): Promise<void> {
+  const { rows } = await tx.query(`SELECT 1 FROM svc_fields WHERE id = $1`, [f.id]);
+  if (rows.length > 0) throw conflict(`A field with svc/id ${f.id} already exists`);
+  await tx.query(
+    `INSERT INTO svc_fields (id, type_id, name, field_type, target_type, kind, storage, meta)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      f.id,
+      f.typeId,
+      f.name,
+      f.fieldType,
+      f.target,
+      f.kind,
+      JSON.stringify(f.storage),
+      JSON.stringify(f.meta),
+    ],
+  );
+}
+
+export interface FieldInput {
+  holderType: unknown;
+  name: unknown;
+  type: unknown;
+  meta?: unknown;
+  id?: unknown;
+}
+
+export async function createField(tx: Queryable, catalog: Catalog, input: FieldInput): Promise<FieldDef> {
+  const holder = catalog.type(input.holderType);
+  const name = checkName('svc/name', input.name);
+  if (holder.byName.has(name)) throw conflict(`Type ${holder.name} already has a field ${name}`);
+  if (typeof input.type !== 'string') throw badRequest('svc/type must be a string', 'invalid-args');
+  const meta = asMeta(input.meta);
+  const id = input.id === undefined || input.id === null ? randomUUID() : input.id;
+  if (!isUuid(id)) throw badRequest('svc/id of a field must be a uuid', 'invalid-args');
+  const type = input.type;
+  if (isPrimitiveType(type)) {
+    const col = await nextName(tx, 'f_');
+    await tx.query(`ALTER TABLE ${holder.table} ADD COLUMN ${col} ${COLUMN_TYPE[type]}`);
+    await insertField(tx, {
+      id,
+      typeId: holder.id,
+      name,
+      fieldType: type,
+      kind: 'primitive',
+      target: null,
+      storage: { kind: 'column', col },
+      meta,
+    });
+    if (meta['ui/title?'] === true)
+      await tx.query(`CREATE INDEX ${holder.table}_${col} ON ${holder.table} (${col})`);
+    await touchSchema(tx);
+    return (await loadCatalog(tx)).field((await loadCatalog(tx)).type(holder.name), name);
+  }
+  const target = catalog.findType(type);
+  if (!target) throw new WorkspaceError(400, 'unknown-type', `Unknown field type ${JSON.stringify(type)}`);
+  const relation = meta['svc/relation'];
+  if (relation !== undefined && !isUuid(relation))
+    throw badRequest('svc/relation must be a uuid', 'invalid-args');
+  const partner = relation
+    ? catalog.types
+        .flatMap((t) => t.fields)
+        .find(
+          (f) =>
+            f.meta['svc/relation'] === relation && f.targetTypeId === holder.id && f.typeId === target.id,
+        )
+    : undefined;
+  const many = meta['svc/collection?'] === true;
+  let storage: Storage;
+  if (!many) {
+    const col = await nextName(tx, 'f_');
+    await tx.query(
+      `ALTER TABLE ${holder.table} ADD COLUMN ${col} uuid REFERENCES ${target.table}(id) ON DELETE SET NULL`,
+    );
+    await tx.query(`CREATE INDEX ${holder.table}_${col} ON ${holder.table} (${col})`);
+    storage = { kind: 'column', col };
+    if (partner && partner.kind === 'many' && partner.storage.kind === 'join') {
+      // The collection side existed alone: its links move into this foreign key.
+      const j = partner.storage;
+      await tx.query(
+        `UPDATE ${holder.table} h SET ${col} = j.${j.self} FROM ${j.table} j WHERE h.id = j.${j.other}`,
+      );
+      await tx.query(`DROP TABLE ${j.table}`);
+      await tx.query(`UPDATE svc_fields SET storage = $2 WHERE id = $1`, [
+        partner.id,
+        JSON.stringify({ kind: 'reverse', partner: id }),
+      ]);
+    }
+    if (target.name === DOCUMENT_TYPE) await createDocumentsFor(tx, catalog, holder, col);
+  } else if (partner && partner.kind === 'one' && partner.storage.kind === 'column') {
+    storage = { kind: 'reverse', partner: partner.id };
+  } else if (partner && partner.kind === 'many' && partner.storage.kind === 'join') {
+    storage = {
+      kind: 'join',
+      table: partner.storage.table,
+      self: partner.storage.other,
+      other: partner.storage.self,
+    };
+  } else {
+    const table = await nextName(tx, 'j_');
+    await tx.query(
+      `CREATE TABLE ${table} (a uuid NOT NULL REFERENCES ${holder.table}(id) ON DELETE CASCADE,
+        b uuid NOT NULL REFERENCES ${target.table}(id) ON DELETE CASCADE, PRIMARY KEY (a, b))`,
+    );
+    await tx.query(`CREATE INDEX ${table}_b ON ${table} (b)`);
+    storage = { kind: 'join', table, self: 'a', other: 'b' };
+  }
+  await insertField(tx, {
+    id,
+    typeId: holder.id,
+    name,
+    fieldType: 'ref',
+    kind: many ? 'many' : 'one',
+    target: target.id,
+    storage,
+    meta,
+  });
+  await touchSchema(tx);
+  const after = await loadCatalog(tx);
+  return after.field(after.type(holder.name), name);
+}
+
+/** A rich-text field gets one document entity per existing entity of its type. */
+async function createDocumentsFor(
+  tx: Queryable,
+  catalog: Catalog,
+  holder: TypeDef,
+  col: string,
+): Promise<void> {
+  const doc = catalog.type(DOCUMENT_TYPE);
+  const secret = doc.byName.get(DOCUMENT_SECRET);
+  if (secret?.storage.kind !== 'column') return;
+  const { rows } = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${holder.table}`);
+  const n = rows[0]!.n;
+  if (n === 0) return;
+  const first = await allocatePublicIds(tx, doc.id, n);
+  await tx.query(
+    `WITH owners AS (SELECT id AS owner, gen_random_uuid() AS doc, row_number() OVER (ORDER BY created, id) AS k
+                     FROM ${holder.table}),
+          ins AS (INSERT INTO ${doc.table} (id, public_id, ${secret.storage.col})
+                  SELECT doc, ($1::int8 + k - 1)::text, gen_random_uuid() FROM owners)
+     UPDATE ${holder.table} h SET ${col} = owners.doc FROM owners WHERE h.id = owners.owner`,
+    [first],
+  );
+}
+
+export function relationPartner(catalog: Catalog, field: FieldDef): FieldDef | undefined {
+  if (field.kind === 'primitive') return undefined;
+  if (field.storage.kind === 'reverse') return catalog.fieldById(field.storage.partner);
+  const relation = field.meta['svc/relation'];
+  if (!relation) return undefined;
+  return catalog.types
+    .flatMap((t) => t.fields)
+    .find((f) => f.id !== field.id && f.meta['svc/relation'] === relation && f.targetTypeId === field.typeId);
+}
+
+/** Whether any entity has a value (or link) in this field. */
+export async function fieldHasValues(tx: Queryable, catalog: Catalog, field: FieldDef): Promise<boolean> {
+  const holder = catalog.typeById(field.typeId);
+  let sql: string;
+  if (field.storage.kind === 'column') {
+    sql = `SELECT 1 FROM ${holder.table} WHERE ${field.storage.col} IS NOT NULL LIMIT 1`;
+  } else if (field.storage.kind === 'join') {
+    sql = `SELECT 1 FROM ${field.storage.table} LIMIT 1`;
+  } else {
+    const partner = catalog.fieldById(field.storage.partner);
+    if (partner?.storage.kind !== 'column') return false;
+    sql = `SELECT 1 FROM ${catalog.typeById(partner.typeId).table} WHERE ${partner.storage.col} IS NOT NULL LIMIT 1`;
+  }
+  const { rows } = await tx.query(sql);
+  return rows.length > 0;
+}
+
+/** Drops a field's storage and catalog row; a relation goes as a pair (both of its fields). */
+export async function dropField(tx: Queryable, catalog: Catalog, field: FieldDef): Promise<void> {
+  const partner = relationPartner(catalog, field);
+  for (const f of partner ? [field, partner] : [field]) {
+    const holder = catalog.typeById(f.typeId);
+    if (f.storage.kind === 'column') {
+      await tx.query(`ALTER TABLE ${holder.table} DROP COLUMN IF EXISTS ${f.storage.col}`);
+    } else if (f.storage.kind === 'join') {
+      await tx.query(`DROP TABLE IF EXISTS ${f.storage.table}`);
+    }
+    await tx.query(`DELETE FROM svc_fields WHERE id = $1`, [f.id]);
+  }
+  await touchSchema(tx);
+}
+
+export async function deleteField(
+  tx: Queryable,
+  catalog: Catalog,
+  holderType: unknown,
+  name: unknown,
+  deleteValues: boolean,
+): Promise<void> {
+  const holder = catalog.type(holderType);
+  const field = catalog.field(holder, name);
+  if (MANDATORY_FIELDS[field.name])
+    throw badRequest(`Field ${field.name} is mandatory and cannot be deleted`, 'invalid-args');
+  if (!deleteValues && (await fieldHasValues(tx, catalog, field))) {
+    throw conflict(
+      `Field ${field.name} of ${holder.name} has values; pass delete-values? true to delete them`,
+      'not-empty',
+    );
+  }
+  await dropField(tx, catalog, field);
+}
+
+export async function deleteType(
+  tx: Queryable,
+  catalog: Catalog,
+  name: unknown,
+  deleteEntities: boolean,
+  deleteRelated: boolean,
+): Promise<void> {
+  const type = catalog.type(name);
+  if (type.builtin)
+    throw badRequest(`Type ${type.name} belongs to the service and cannot be deleted`, 'invalid-args');
+  const related = catalog.types
+    .filter((t) => t.id !== type.id)
+    .flatMap((t) => t.fields)
+    .filter((f) => f.targetTypeId === type.id);
+  const { rows } = await tx.query(`SELECT 1 FROM ${type.table} LIMIT 1`);
+  if (rows.length > 0 && !deleteEntities) {
+    throw conflict(`Type ${type.name} has entities; pass delete-entities? true to delete them`, 'not-empty');
+  }
+  if (related.length > 0 && !deleteRelated) {
+    throw conflict(
+      `Type ${type.name} is the target of ${related.map((f) => f.name).join(', ')}; pass delete-related-fields? true`,
+      'not-empty',
+    );
+  }
+  let current = catalog;
+  for (const f of related) {
+    const still = current.fieldById(f.id);
+    if (!still) continue;
+    await dropField(tx, current, still);
+    current = await loadCatalog(tx);
+  }
+  const own = current.typeById(type.id);
+  for (const f of own.fields) {
+    if (f.storage.kind === 'join') await tx.query(`DROP TABLE IF EXISTS ${f.storage.table}`);
+  }
+  // Fields of other types pointing here are gone; CASCADE removes foreign keys of self relations only.
+  await tx.query(`DROP TABLE ${type.table} CASCADE`);
+  await tx.query(`DELETE FROM svc_types WHERE id = $1`, [type.id]);
+  await touchSchema(tx);
+}
+
+export async function renameType(tx: Queryable, catalog: Catalog, from: unknown, to: unknown): Promise<void> {
+  const type = catalog.type(from);
+  const name = checkName('to-name', to);
+  if (catalog.findType(name)) throw conflict(`Type ${name} already exists`);
+  await tx.query(`UPDATE svc_types SET name = $2 WHERE id = $1`, [type.id, name]);
+  await touchSchema(tx);
+}
+
+export async function renameField(
+  tx: Queryable,
+  catalog: Catalog,
+  holderType: unknown,
+  from: unknown,
+  to: unknown,
+): Promise<void> {
+  const holder = catalog.type(holderType);
+  const field = catalog.field(holder, from);
+  if (MANDATORY_FIELDS[field.name])
+    throw badRequest(`Field ${field.name} is mandatory and cannot be renamed`, 'invalid-args');
+  const name = checkName('to-name', to);
+  if (holder.byName.has(name)) throw conflict(`Type ${holder.name} already has a field ${name}`);
+  await tx.query(`UPDATE svc_fields SET name = $2 WHERE id = $1`, [field.id, name]);
+  await touchSchema(tx);
+}
+
+export async function setFieldMeta(
+  tx: Queryable,
+  catalog: Catalog,
+  holderType: unknown,
+  name: unknown,
+  key: unknown,
+  value: unknown,
+): Promise<void> {
+  const holder = catalog.type(holderType);
+  const field = catalog.field(holder, name);
+  if (typeof key !== 'string' || key.length === 0)
+    throw badRequest('key must be a non-empty string', 'invalid-args');
+  if (key === 'svc/relation' || key === 'svc/collection?') {
+    throw badRequest(`${key} is fixed when a field is created`, 'invalid-args');
+  }
+  await tx.query(
+    `UPDATE svc_fields SET meta = meta || jsonb_build_object($2::text, $3::jsonb) WHERE id = $1`,
+    [field.id, key, JSON.stringify(value ?? null)],
+  );
+  await touchSchema(tx);
+}
+
+export async function setTypeMeta(
+  tx: Queryable,
+  typeId: string,
+  patch: Record<string, unknown>,
+): Promise<void> {
+  await tx.query(`UPDATE svc_types SET meta = meta || $2::jsonb WHERE id = $1`, [
+    typeId,
+    JSON.stringify(patch),
+  ]);
+  await touchSchema(tx);
+}

@@ -1,0 +1,151 @@
+import { WorkspaceError } from '../errors.js';
+import type { PrimitiveType } from './catalog.js';
+
+// How each primitive field type is stored, read back as JSON, and checked on the way in.
+
+export const COLUMN_TYPE: Record<PrimitiveType, string> = {
+  'svc/int': 'bigint',
+  'svc/decimal': 'numeric',
+  'svc/bool': 'boolean',
+  'svc/text': 'text',
+  'svc/email': 'text',
+  'svc/emoji': 'text',
+  'svc/date': 'date',
+  'svc/date-time': 'timestamptz',
+  'svc/date-range': 'jsonb',
+  'svc/date-time-range': 'jsonb',
+  'svc/location': 'jsonb',
+  'svc/uuid': 'uuid',
+  'svc/rank': 'bigint',
+  'svc/json-value': 'jsonb',
+};
+
+const TIMESTAMP_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+/** SQL turning a stored column into its JSON shape: decimals and dates as strings. */
+export function outputExpr(type: string, column: string): string {
+  switch (type) {
+    case 'svc/decimal':
+      return `(${column})::text`;
+    case 'svc/date':
+      return `to_char(${column}, 'YYYY-MM-DD')`;
+    case 'svc/date-time':
+      return `to_char((${column}) AT TIME ZONE 'UTC', ${TIMESTAMP_FORMAT})`;
+    default:
+      return column;
+  }
+}
+
+/** The SQL type a parameter compared with this field is cast to. */
+export function paramCast(type: string): string {
+  return COLUMN_TYPE[type as PrimitiveType] ?? 'text';
+}
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_RE.test(v);
+
+function isDate(v: unknown): v is string {
+  if (typeof v !== 'string' || !DATE_RE.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+}
+const isDateTime = (v: unknown): v is string =>
+  typeof v === 'string' && DATE_TIME_RE.test(v) && !Number.isNaN(Date.parse(v));
+/** Postgres text and jsonb cannot hold NUL characters: they are dropped from strings and keys. */
+function withoutNul(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('\0', '');
+  if (Array.isArray(value)) return value.map(withoutNul);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replaceAll('\0', ''), withoutNul(v)]));
+  }
+  return value;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function invalid(field: string, type: string, value: unknown): WorkspaceError {
+  const shown = JSON.stringify(value) ?? String(value);
+  return new WorkspaceError(
+    400,
+    'invalid-value',
+    `Field ${field} (${type}) cannot hold ${shown.length > 80 ? `${shown.slice(0, 80)}…` : shown}`,
+  );
+}
+
+/** Checks a value given for a primitive field and returns what to bind as the SQL parameter. */
+export function inputValue(field: string, type: string, value: unknown): unknown {
+  if (value === null) return null;
+  switch (type) {
+    case 'svc/int':
+    case 'svc/rank':
+      if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+      break;
+    case 'svc/decimal':
+      if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+      if (typeof value === 'string' && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value) && value.length <= 100)
+        return value;
+      break;
+    case 'svc/bool':
+      if (typeof value === 'boolean') return value;
+      break;
+    case 'svc/text':
+    case 'svc/email':
+    case 'svc/emoji':
+      if (typeof value === 'string') return value.replaceAll('\0', '');
+      break;
+    case 'svc/date':
+      if (isDate(value)) return value;
+      break;
+    case 'svc/date-time':
+      if (isDateTime(value)) return new Date(value).toISOString();
+      break;
+    case 'svc/date-range':
+      if (isPlainObject(value) && isDate(value.start) && isDate(value.end))
+        return JSON.stringify({ start: value.start, end: value.end });
+      break;
+    case 'svc/date-time-range':
+      if (isPlainObject(value) && isDateTime(value.start) && isDateTime(value.end))
+        return JSON.stringify({
+          start: new Date(value.start).toISOString(),
+          end: new Date(value.end).toISOString(),
+        });
+      break;
+    case 'svc/location':
+      if (
+        isPlainObject(value) &&
+        typeof value.longitude === 'number' &&
+        typeof value.latitude === 'number' &&
+        (value.fullAddress === undefined || typeof value.fullAddress === 'string') &&
+        (value.addressParts === undefined || isPlainObject(value.addressParts))
+      )
+        return JSON.stringify(withoutNul(value));
+      break;
+    case 'svc/uuid':
+      if (isUuid(value)) return value;
+      break;
+    case 'svc/json-value':
+      if (isPlainObject(value)) return JSON.stringify(withoutNul(value));
+      break;
+  }
+  throw invalid(field, type, value);
+}
+
+/** A filter parameter for a field: like an input value, but dates may be compared with date-times. */
+export function filterValue(field: string, type: string, value: unknown): unknown {
+  if (value === null) return null;
+  if (type === 'svc/date-time' && isDate(value)) return value;
+  if (type === 'svc/date' && isDateTime(value)) return value.slice(0, 10);
+  if (type === 'svc/json-value' || type === 'svc/location') return inputValue(field, type, value);
+  if (type === 'svc/date-range') {
+    if (isDate(value)) return value;
+  }
+  if (type === 'svc/date-time-range') {
+    if (isDateTime(value)) return new Date(value).toISOString();
+    if (isDate(value)) return value;
+  }
+  return inputValue(field, type, value);
+}

@@ -1,0 +1,60 @@
+import type { AddressInfo } from 'node:net';
+import type { DatabaseOption } from './db/open-driver.js';
+import { createApp } from './http/create-app.js';
+import { openWorkspace, type Workspace } from './workspace.js';
+import type { WebhookWorkerOptions } from './webhooks/webhook-worker.js';
+
+export const DEFAULT_RATE_LIMIT = 3;
+
+export interface StartWorkspaceOptions {
+  /** default: PGlite in memory */
+  database?: DatabaseOption;
+  /** default 0: any free port */
+  port?: number;
+  /** default 127.0.0.1 */
+  host?: string;
+  adminToken?: string;
+  /** requests per second per token (default 3); 0 turns the limit off */
+  rateLimit?: number;
+  webhooks?: WebhookWorkerOptions | false;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface RunningWorkspace extends Workspace {
+  /** base address, e.g. http://127.0.0.1:3100 */
+  readonly url: string;
+}
+
+/** Opens the workspace and serves the data API over HTTP. `close()` stops both. */
+export async function startWorkspace(options: StartWorkspaceOptions = {}): Promise<RunningWorkspace> {
+  const workspace = await openWorkspace({
+    ...(options.database ? { database: options.database } : {}),
+    ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    ...(options.webhooks !== undefined ? { webhooks: options.webhooks } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  const app = createApp(workspace, {
+    rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+    ...(options.log ? { log: options.log } : {}),
+  });
+  const host = options.host ?? '127.0.0.1';
+  const server = await new Promise<ReturnType<typeof app.listen>>((resolve, reject) => {
+    const s = app.listen(options.port ?? 0, host, (error?: Error) => (error ? reject(error) : resolve(s)));
+  }).catch(async (error) => {
+    await workspace.close();
+    throw error;
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost =
+    host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return Object.assign(Object.create(null) as object, workspace, {
+    url: `http://${shownHost}:${port}`,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await workspace.close();
+    },
+  }) as RunningWorkspace;
+}

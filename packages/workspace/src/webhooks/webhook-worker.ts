@@ -1,0 +1,152 @@
+import type { Driver } from '../db/driver.js';
+
+// Delivers queued webhook payloads. Deliveries live in svc_deliveries (written in the same
+// transaction as the change); a worker claims due ones with a lease (FOR UPDATE SKIP LOCKED, so
+// several processes never deliver the same one at once), POSTs them, records a run, and on failure
+// schedules the next attempt with exponential backoff. A process that stops mid-delivery leaves a
+// lease that expires: the delivery is retried (at least once).
+
+export interface WebhookWorkerOptions {
+  /** how often due deliveries are looked for, besides after every command (ms) */
+  pollMs?: number;
+  /** attempts before a delivery is given up (state `failed`) */
+  maxAttempts?: number;
+  /** delay before attempt n+1 after n failures (ms) */
+  backoffMs?: (failures: number) => number;
+  /** time limit of one POST (ms) */
+  timeoutMs?: number;
+  /** how long a claimed delivery is hidden from other workers (ms) */
+  leaseMs?: number;
+}
+
+export const RUNS_KEPT = 50;
+
+interface Claimed {
+  id: number;
+  webhook_id: number;
+  body: unknown;
+  attempts: number;
+  url: string;
+}
+
+export class WebhookWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private readonly pollMs: number;
+  private readonly maxAttempts: number;
+  private readonly backoffMs: (failures: number) => number;
+  private readonly timeoutMs: number;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly driver: Driver,
+    options: WebhookWorkerOptions,
+    private readonly log: (message: string, error?: unknown) => void,
+  ) {
+    this.pollMs = options.pollMs ?? 1000;
+    this.maxAttempts = options.maxAttempts ?? 8;
+    this.backoffMs = options.backoffMs ?? ((n) => Math.min(2 ** n * 1000, 5 * 60_000));
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.leaseMs = options.leaseMs ?? Math.max(60_000, this.timeoutMs * 3);
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.wake(), this.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Looks for due deliveries now (called after every command). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error) => {
+        if (!this.stopped) this.log('webhook delivery failed', error);
+      })
+      .finally(() => {
+        this.running = undefined;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Resolves once nothing is due any more (for tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.idle();
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const { rows } = await this.driver.query<Claimed>(
+        `UPDATE svc_deliveries d SET next_at = clock_timestamp() + make_interval(secs => $1::float8 / 1000),
+           attempts = d.attempts + 1
+         FROM svc_webhooks w
+         WHERE w.id = d.webhook_id AND d.id IN (
+           SELECT id FROM svc_deliveries WHERE state = 'pending' AND next_at <= clock_timestamp()
+           ORDER BY id LIMIT 10 FOR UPDATE SKIP LOCKED)
+         RETURNING d.id, d.webhook_id, d.body, d.attempts, w.url`,
+        [this.leaseMs],
+      );
+      if (rows.length === 0) return;
+      await Promise.all(rows.map((d) => this.deliver(d)));
+    }
+  }
+
+  private async deliver(d: Claimed): Promise<void> {
+    const requestTime = new Date();
+    const started = performance.now();
+    let status = '0';
+    try {
+      const res = await fetch(d.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'weft-workspace-webhooks/2' },
+        body: JSON.stringify(d.body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'manual',
+      });
+      status = String(res.status);
+      await res.body?.cancel().catch(() => {});
+    } catch {
+      status = '0';
+    }
+    const elapsed = String(Math.round(performance.now() - started));
+    const ok = status.startsWith('2');
+    if (this.stopped) return;
+    await this.driver.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO svc_webhook_runs (webhook_id, http_status, elapsed_time, request_time) VALUES ($1, $2, $3, $4)`,
+        [d.webhook_id, status, elapsed, requestTime.toISOString()],
+      );
+      await tx.query(
+        `DELETE FROM svc_webhook_runs WHERE webhook_id = $1 AND id NOT IN
+           (SELECT id FROM svc_webhook_runs WHERE webhook_id = $1 ORDER BY id DESC LIMIT ${RUNS_KEPT})`,
+        [d.webhook_id],
+      );
+      if (ok) {
+        await tx.query(`UPDATE svc_deliveries SET state = 'done' WHERE id = $1`, [d.id]);
+      } else if (d.attempts >= this.maxAttempts) {
+        await tx.query(`UPDATE svc_deliveries SET state = 'failed' WHERE id = $1`, [d.id]);
+      } else {
+        await tx.query(
+          `UPDATE svc_deliveries SET next_at = clock_timestamp() + make_interval(secs => $2::float8 / 1000) WHERE id = $1`,
+          [d.id, this.backoffMs(d.attempts)],
+        );
+      }
+    });
+  }
+}
