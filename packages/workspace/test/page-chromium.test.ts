@@ -84,12 +84,12 @@ describe.runIf(CHROMIUM)('page in Chromium', () => {
       await page.click('table#entities tbody tr:first-child a[href*="bookshelf%2Fauthor"]');
       await page.waitForSelector('table#entity');
       expect(page.url()).toContain(seeded.authors[0]);
-      expect(await page.locator('table#entity').innerText()).toContain('Ursula K. Le Guin');
+      expect(await page.locator('table#entity').textContent()).toContain('Ursula K. Le Guin');
 
       // And back through the collection side to the book, with its rich text rendered.
       await page.click('text=The Dispossessed');
       await page.waitForSelector('.rich h1');
-      expect(await page.locator('.rich h1').innerText()).toBe('An ambiguous utopia');
+      expect(await page.locator('.rich h1').textContent()).toBe('An ambiguous utopia');
       expect(await page.locator('.rich script').count()).toBe(0);
       const detail = await page.screenshot({ fullPage: true });
       writeFileSync(join(dir, 'page-entity.png'), detail);
