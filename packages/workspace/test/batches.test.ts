@@ -75,6 +75,21 @@ describeEachDatabase('batches, transactions and robustness', (target) => {
     expect(await count()).toBe(before + 2);
   });
 
+  it('entities created in one batch keep their order in the default ordering', async () => {
+    const type = 'b/ordered';
+    await h.run('schema.type/create', typeArgs(type, [['b/i', 'svc/int']]));
+    for (let round = 0; round < 2; round++) {
+      await h.run('svc.command/batch', {
+        commands: Array.from({ length: 40 }, (_, i) => ({
+          command: 'svc.entity/create',
+          args: { type, entity: { 'b/i': round * 40 + i } },
+        })),
+      });
+    }
+    const rows = await h.run('svc.entity/query', { query: { 'q/from': type, 'q/select': ['b/i'] } });
+    expect(rows.map((r: any) => r['b/i'])).toEqual(Array.from({ length: 80 }, (_, i) => i));
+  });
+
   it('svc.schema/batch runs schema commands in order, refuses others, and rolls DDL back on failure', async () => {
     await h.run('svc.schema/batch', {
       commands: [
@@ -128,6 +143,20 @@ describeEachDatabase('batches, transactions and robustness', (target) => {
     }
     const odd = await h.commands([null, 3, { command: 5 }, { command: 'svc.entity/create', args: [] }]);
     expect(odd.every((r) => r.success === false && r.error.code === 'invalid-args')).toBe(true);
+  });
+
+  it('deeply nested filters and sub-selects are refused as invalid queries', async () => {
+    let where: unknown = ['=', ['b/n'], '$a'];
+    for (let i = 0; i < 1000; i++) where = ['q/and', where];
+    let select: unknown = ['b/n'];
+    for (let i = 0; i < 100; i++) select = [{ 'b/ref': select }];
+    for (const query of [
+      { 'q/from': T, 'q/select': ['b/n'], 'q/where': where },
+      { 'q/from': T, 'q/select': select },
+    ]) {
+      const r = await h.attempt('svc.entity/query', { query, params: { $a: 1 } });
+      expect(r).toMatchObject({ success: false, error: { code: 'invalid-query' } });
+    }
   });
 
   // ---- fuzz ----

@@ -143,7 +143,10 @@ function columnType(type: TypeDef, col: string): string {
   return COLUMN_TYPE[f.fieldType as keyof typeof COLUMN_TYPE] ?? 'text';
 }
 
-/** Inserts rows given as column → values arrays, in one statement. Returns the RETURNING rows. */
+/**
+ * Inserts rows given as column → values arrays, in one statement. Creation dates follow the given
+ * order (a microsecond apart, after every existing entity), so the default order is creation order.
+ */
 async function insertRows(
   tx: Queryable,
   type: TypeDef,
@@ -165,7 +168,9 @@ async function insertRows(
     arrays.push(b.bind(values[i], `${columnType(type, columns[i]!)}[]`));
   const names = ['id', 'public_id', ...columns];
   const sql = `INSERT INTO ${type.table} AS r0 (${names.join(', ')}, created, modified)
-    SELECT *, clock_timestamp(), clock_timestamp() FROM unnest(${arrays.join(', ')}) AS v(${names.map((_, i) => `c${i}`).join(', ')})
+    SELECT ${names.map((_, i) => `v.c${i}`).join(', ')}, b.ts + v.k * interval '1 microsecond', b.ts + v.k * interval '1 microsecond'
+    FROM unnest(${arrays.join(', ')}) WITH ORDINALITY AS v(${names.map((_, i) => `c${i}`).join(', ')}, k),
+      (SELECT GREATEST(clock_timestamp(), (SELECT max(created) FROM ${type.table})) AS ts) b
     RETURNING r0.id AS id, ${returning} AS r`;
   const { rows } = await tx.query<Row>(sql, b.values);
   return rows;

@@ -97,6 +97,10 @@ export class Compiler {
   // ---- select ----
 
   selectObject(scope: Scope, type: TypeDef, alias: string, elements: unknown): string {
+    return this.nested(() => this.selectElements(scope, type, alias, elements));
+  }
+
+  selectElements(scope: Scope, type: TypeDef, alias: string, elements: unknown): string {
     if (!Array.isArray(elements)) throw invalid('q/select must be an array');
     const pairs: Array<[string, string]> = [];
     for (const el of elements) {
@@ -238,7 +242,23 @@ export class Compiler {
     throw invalid(`Parameter ${ref} is not in params`);
   }
 
+  private depth = 0;
+
+  /** Nesting guard: deeply nested filters or sub-selects are refused, not a stack overflow. */
+  nested<T>(fn: () => T): T {
+    if (++this.depth > 32) throw invalid('The query nests more than 32 levels deep');
+    try {
+      return fn();
+    } finally {
+      this.depth--;
+    }
+  }
+
   where(scope: Scope, expr: unknown): string {
+    return this.nested(() => this.whereExpr(scope, expr));
+  }
+
+  whereExpr(scope: Scope, expr: unknown): string {
     if (!Array.isArray(expr) || expr.length === 0 || typeof expr[0] !== 'string') {
       throw invalid(`Invalid q/where expression ${JSON.stringify(expr)}`);
     }
