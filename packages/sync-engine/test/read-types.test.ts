@@ -58,7 +58,8 @@ const app = defineApp({
             upstream.busyFor--;
             throw new TryLaterError('rate limited', { status: 429 });
           }
-          const start = typeof cursor?.offset === 'number' ? cursor.offset : 0;
+          const c = cursor as { offset?: number } | undefined;
+          const start = typeof c?.offset === 'number' ? c.offset : 0;
           for (let i = start; i < upstream.notes.length; i++) {
             const n = upstream.notes[i] as { id: string; title: string };
             yield { id: n.id, name: n.title };

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { Router } from 'express';
 import type { DatabaseOption } from './db/open-driver.js';
 import { createApp } from './http/create-app.js';
 import { openWorkspace, type Workspace } from './workspace.js';
@@ -18,6 +19,8 @@ export interface StartWorkspaceOptions {
   rateLimit?: number;
   webhooks?: WebhookWorkerOptions | false;
   log?: (message: string, error?: unknown) => void;
+  /** adds routes and a part to close first (the app host: see host/start-dev-workspace.ts) */
+  extend?: (workspace: Workspace) => Promise<{ router: Router; close(): Promise<void> }>;
 }
 
 export interface RunningWorkspace extends Workspace {
@@ -33,9 +36,16 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     ...(options.webhooks !== undefined ? { webhooks: options.webhooks } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
+  const extension = options.extend
+    ? await options.extend(workspace).catch(async (error) => {
+        await workspace.close();
+        throw error;
+      })
+    : undefined;
   const app = createApp(workspace, {
     rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
     ...(options.log ? { log: options.log } : {}),
+    ...(extension ? { router: extension.router } : {}),
   });
   const host = options.host ?? '127.0.0.1';
   const server = await new Promise<ReturnType<typeof app.listen>>((resolve, reject) => {
@@ -54,6 +64,7 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await extension?.close();
       await workspace.close();
     },
   }) as RunningWorkspace;

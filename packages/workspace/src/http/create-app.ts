@@ -17,6 +17,8 @@ export interface AppOptions {
   /** requests per second per token; 0 turns the limit off */
   rateLimit: number;
   log?: (message: string, error?: unknown) => void;
+  /** more routes (the app host), mounted after the data API's own */
+  router?: express.Router;
 }
 
 /** The data API over HTTP: authentication and the rate limit first, then one router per area. */
@@ -40,6 +42,7 @@ export function createApp(workspace: Workspace, options: AppOptions): express.Ex
   app.use(viewsRouter(workspace.driver));
   app.use(webhooksRouter(workspace.driver));
   app.use(automationsRouter(workspace.driver));
+  if (options.router) app.use(options.router);
   app.use((req: Request, res: Response) => {
     res.status(404).json({ message: `No route ${req.method} ${req.path}`, code: 'not-found' });
   });

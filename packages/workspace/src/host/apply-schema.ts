@@ -1,0 +1,193 @@
+import type { Workspace } from '../workspace.js';
+import { entityId } from './entity-ids.js';
+import type { MappedType } from './schema-mapping.js';
+
+// Creates the app's types and fields through the data API's own schema commands. Only what is
+// missing is created: a changed schema on a later sync adds fields and options, and never drops a
+// field or its data (a field whose type changed keeps its old type and is reported).
+
+type Json = Record<string, unknown>;
+const DOCUMENT_TYPE = 'Collaboration~Documents/Document';
+
+export async function run(workspace: Workspace, commands: Json[]): Promise<unknown[]> {
+  if (commands.length === 0) return [];
+  const [result] = await workspace.execute([{ command: 'svc.command/batch', args: { commands } }]);
+  if (!result?.success) throw new Error(result ? result.error.message : 'no result');
+  return result.result as unknown[];
+}
+
+async function currentSchema(workspace: Workspace): Promise<Map<string, Map<string, string>>> {
+  const [result] = await workspace.execute([{ command: 'svc.schema/query', args: {} }]);
+  if (!result?.success) throw new Error('cannot read the schema');
+  const types = (result.result as { 'svc/types': { 'svc/name': string; 'svc/fields': Json[] }[] })[
+    'svc/types'
+  ];
+  return new Map(
+    types.map((t) => [
+      t['svc/name'],
+      new Map(t['svc/fields'].map((f) => [String(f['svc/name']), String(f['svc/type'])])),
+    ]),
+  );
+}
+
+export const optionId = (enumType: string, name: string) => entityId('enum', enumType, name);
+
+/** Creates what is missing; returns warnings (fields whose type no longer matches). */
+export async function applySchema(workspace: Workspace, types: MappedType[]): Promise<string[]> {
+  const warnings: string[] = [];
+  let existing = await currentSchema(workspace);
+  const create: Json[] = [];
+  for (const t of types) {
+    if (existing.has(t.name)) continue;
+    create.push({
+      command: 'schema.type/create',
+      args: {
+        'svc/name': t.name,
+        'svc/meta': { 'svc/domain?': true },
+        'svc/fields': [
+          {
+            'svc/name': t.name.replace(/\/.*/, '/name'),
+            'svc/type': 'svc/text',
+            'svc/meta': { 'ui/title?': true },
+          },
+        ],
+      },
+    });
+  }
+  await run(
+    workspace,
+    [{ command: 'svc.schema/batch', args: { commands: create } }].filter(() => create.length > 0),
+  );
+  existing = await currentSchema(workspace);
+
+  for (const t of types) {
+    const have = existing.get(t.name) ?? new Map<string, string>();
+    const commands: Json[] = [];
+    const options: Json[] = [];
+    for (const f of t.fields) {
+      const wanted =
+        f.kind === 'primitive'
+          ? f.svcType
+          : f.kind === 'enum'
+            ? f.enumType
+            : f.kind === 'rich'
+              ? DOCUMENT_TYPE
+              : f.targetType;
+      const current = have.get(f.name);
+      if (current !== undefined) {
+        if (current !== wanted)
+          warnings.push(
+            `${t.name}: field ${f.name} is ${current}, the app now sends ${wanted}; kept as it is`,
+          );
+        if (f.kind === 'enum') options.push(...(await missingOptions(workspace, f.enumType, f.options)));
+        continue;
+      }
+      switch (f.kind) {
+        case 'primitive':
+          commands.push({
+            command: 'schema.field/create',
+            args: {
+              'svc/holder-type': t.name,
+              'svc/name': f.name,
+              'svc/type': f.svcType,
+              'svc/meta': f.meta,
+            },
+          });
+          break;
+        case 'rich':
+          commands.push({
+            command: 'schema.field/create',
+            args: {
+              'svc/holder-type': t.name,
+              'svc/name': f.name,
+              'svc/type': DOCUMENT_TYPE,
+              'svc/meta': { 'svc/entity-component?': true },
+            },
+          });
+          break;
+        case 'enum': {
+          if (!existing.has(f.enumType))
+            commands.push({ command: 'schema.enum/create', args: { 'svc/name': f.enumType } });
+          commands.push({
+            command: 'schema.field/create',
+            args: { 'svc/holder-type': t.name, 'svc/name': f.name, 'svc/type': f.enumType },
+          });
+          for (const [rank, o] of f.options.entries()) {
+            options.push({
+              command: 'svc.entity/create',
+              args: {
+                type: f.enumType,
+                entity: { 'svc/id': optionId(f.enumType, o.name), 'enum/name': o.name, 'svc/rank': rank },
+              },
+            });
+          }
+          const byDefault = f.options.find((o) => o.default);
+          if (byDefault)
+            options.push({
+              command: 'schema.field/set-meta',
+              args: {
+                'holder-type': t.name,
+                name: f.name,
+                key: 'svc/default-value',
+                value: { 'svc/id': optionId(f.enumType, byDefault.name) },
+              },
+            });
+          break;
+        }
+        case 'relation': {
+          commands.push({
+            command: 'schema.field/create',
+            args: {
+              'svc/holder-type': t.name,
+              'svc/name': f.name,
+              'svc/type': f.targetType,
+              'svc/meta': { 'svc/relation': f.relationId, ...(f.many ? { 'svc/collection?': true } : {}) },
+            },
+          });
+          commands.push({
+            command: 'schema.field/create',
+            args: {
+              'svc/holder-type': f.targetType,
+              'svc/name': f.partnerName,
+              'svc/type': t.name,
+              'svc/meta': {
+                'svc/relation': f.relationId,
+                ...(f.partnerMany ? { 'svc/collection?': true } : {}),
+                'svc/readonly?': true,
+              },
+            },
+          });
+          break;
+        }
+      }
+    }
+    if (commands.length > 0) await run(workspace, [{ command: 'svc.schema/batch', args: { commands } }]);
+    if (options.length > 0) await run(workspace, options);
+  }
+  return warnings;
+}
+
+async function missingOptions(
+  workspace: Workspace,
+  enumType: string,
+  options: { name: string }[],
+): Promise<Json[]> {
+  if (options.length === 0) return [];
+  const [result] = await workspace.execute([
+    {
+      command: 'svc.entity/query',
+      args: { query: { 'q/from': enumType, 'q/select': ['enum/name'], 'q/limit': 'q/no-limit' } },
+    },
+  ]);
+  const have = new Set(result?.success ? (result.result as Json[]).map((r) => r['enum/name']) : []);
+  return options
+    .map((o, rank) => ({ o, rank: rank + have.size }))
+    .filter(({ o }) => !have.has(o.name))
+    .map(({ o, rank }) => ({
+      command: 'svc.entity/create',
+      args: {
+        type: enumType,
+        entity: { 'svc/id': optionId(enumType, o.name), 'enum/name': o.name, 'svc/rank': rank },
+      },
+    }));
+}

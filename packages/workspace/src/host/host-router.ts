@@ -1,0 +1,118 @@
+import express, { type Request, type Response, Router } from 'express';
+import { z } from 'zod';
+import { principalOf } from '../auth/authenticate.js';
+import { WorkspaceError } from '../errors.js';
+import type { AppHost } from './app-host.js';
+import { sourceView } from './source-store.js';
+import { safeMessage } from './sync-run.js';
+
+// The app host's JSON API (docs/dev.md): /api/host/... behind the workspace token (admins only),
+// and /hooks/sources/:id, where third parties post the events of an app webhook (no token: the
+// app's `verify` decides).
+
+const json = z.record(z.string(), z.unknown());
+const addSource = z.object({
+  url: z.string().min(1),
+  authId: z.string().min(1).optional(),
+  fields: json.optional(),
+  types: z.array(z.string().min(1)).optional(),
+  filter: json.optional(),
+  keepUnsynced: z.boolean().optional(),
+  intervalSeconds: z.number().int().min(10).nullable().optional(),
+});
+const updateSource = addSource.pick({ types: true, filter: true, keepUnsynced: true, intervalSeconds: true });
+const datalist = z.object({ field: z.string().min(1), dependsOn: json.optional() });
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new WorkspaceError(
+      400,
+      'bad-request',
+      `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  return parsed.data;
+}
+
+function admin(res: Response): void {
+  if (!principalOf(res).admin) throw new WorkspaceError(403, 'forbidden', 'Only admins manage sources');
+}
+
+export function hostRouter(host: AppHost): Router {
+  const router = Router();
+  const param = (req: Request, key: string) => String(req.params[key]);
+
+  router.use('/api/host', (_req, res, next) => {
+    admin(res);
+    next();
+  });
+  router.get('/api/host/sources', async (_req, res) => {
+    res.json(await host.list());
+  });
+  router.post('/api/host/sources', async (req, res) => {
+    res.status(201).json(await host.addSource(parse(addSource, req.body)));
+  });
+  router.get('/api/host/sources/:id', async (req, res) => {
+    res.json(sourceView(await host.source(param(req, 'id'))));
+  });
+  router.patch('/api/host/sources/:id', async (req, res) => {
+    res.json(await host.updateSource(param(req, 'id'), parse(updateSource, req.body)));
+  });
+  router.delete('/api/host/sources/:id', async (req, res) => {
+    await host.removeSource(param(req, 'id'));
+    res.status(204).end();
+  });
+  router.get('/api/host/sources/:id/logo', async (req, res) => {
+    const source = await host.source(param(req, 'id'));
+    if (!source.logo) return void res.status(204).end();
+    res
+      .type('image/svg+xml')
+      .set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+      .send(source.logo);
+  });
+  router.post('/api/host/sources/:id/datalist', async (req, res) => {
+    const { field, dependsOn } = parse(datalist, req.body);
+    res.json({ items: await host.datalist(param(req, 'id'), field, dependsOn) });
+  });
+  router.post('/api/host/sources/:id/syncs', async (req, res) => {
+    const wait = req.query.wait === 'true' || req.query.wait === '1';
+    const run = await host.sync(param(req, 'id'), { wait });
+    res.status(wait ? 200 : 202).json(run);
+  });
+  router.get('/api/host/sources/:id/runs', async (req, res) => {
+    res.json(await host.runs(param(req, 'id')));
+  });
+  router.get('/api/host/runs/:id', async (req, res) => {
+    res.json(await host.run(param(req, 'id')));
+  });
+  router.post('/api/host/sources/:id/webhook', async (req, res) => {
+    await host.refreshWebhook(await host.source(param(req, 'id')));
+    res.json(sourceView(await host.source(param(req, 'id'))));
+  });
+
+  // Third-party events: any content type; the raw body is kept for the app's signature check.
+  router.post('/hooks/sources/:id', express.raw({ type: () => true, limit: '16mb' }), async (req, res) => {
+    // A JSON body was already parsed by the workspace's JSON middleware; anything else arrives raw.
+    let payload: unknown = req.body ?? {};
+    if (Buffer.isBuffer(req.body)) {
+      const raw = req.body.toString('utf8');
+      try {
+        payload = raw.length > 0 ? JSON.parse(raw) : {};
+      } catch {
+        payload = raw;
+      }
+    }
+    const params: Record<string, unknown> = { ...req.headers, ...req.query };
+    try {
+      const result = await host.webhookEvent(param(req, 'id'), params, payload);
+      res.json({ ok: true, rowsSet: result.rowsSet, rowsRemoved: result.rowsRemoved });
+    } catch (error) {
+      if (error instanceof WorkspaceError) throw error;
+      const status = (error as { status?: number }).status;
+      res.status(status === 404 ? 404 : 400).json({ message: safeMessage(error) });
+    }
+  });
+  return router;
+}

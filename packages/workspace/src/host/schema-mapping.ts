@@ -1,0 +1,208 @@
+import type { SchemaField, SchemaResponse } from '@weft/core/protocol';
+import { entityId } from './entity-ids.js';
+
+// How an app's schema becomes workspace types in the app's own namespace `<ns>`: type `<ns>/<type>`,
+// field `<ns>/<field>`. The app's `name` field (or its text/title field) is the type's mandatory
+// title `<ns>/name`; `__syncAction` is never stored. Each type/subType pair maps as the service
+// maps it (see docs/dev.md for the table).
+
+export type Conversion =
+  | 'text'
+  | 'email'
+  | 'emoji'
+  | 'int'
+  | 'decimal'
+  | 'bool'
+  | 'date'
+  | 'date-time'
+  | 'date-range'
+  | 'date-time-range'
+  | 'location'
+  | 'list';
+
+export type MappedField =
+  | {
+      appId: string;
+      name: string;
+      kind: 'primitive';
+      svcType: string;
+      convert: Conversion;
+      meta: Record<string, unknown>;
+    }
+  | {
+      appId: string;
+      name: string;
+      kind: 'enum';
+      enumType: string;
+      options: { name: string; default?: boolean; final?: boolean }[];
+    }
+  | { appId: string; name: string; kind: 'rich'; format: 'md' | 'html' }
+  | {
+      appId: string;
+      name: string;
+      kind: 'relation';
+      many: boolean;
+      targetAppType: string;
+      targetType: string;
+      targetFieldId: string;
+      partnerName: string;
+      partnerMany: boolean;
+      relationId: string;
+    };
+
+export interface MappedType {
+  appType: string;
+  name: string;
+  title: string;
+  /** the app field that fills `<ns>/name` */
+  titleField: string | undefined;
+  fields: MappedField[];
+}
+
+export const SYNC_ACTION = '__syncAction';
+
+const slug = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/[^\w\s-]/g, '')
+    .trim()
+    .replace(/[\s_]+/g, '-')
+    .toLowerCase() || 'field';
+
+/** A namespace for an app from its name: lower-case letters, digits and dashes. */
+export function namespaceFor(appName: string): string {
+  return (
+    slug(appName)
+      .replace(/[^a-z0-9-]/g, '')
+      .slice(0, 40) || 'app'
+  );
+}
+
+function primitive(field: SchemaField): { svcType: string; convert: Conversion } | 'rich' | 'enum' {
+  const sub = field.subType;
+  switch (field.type) {
+    case 'id':
+      return { svcType: 'svc/text', convert: 'text' };
+    case 'number':
+      return sub === 'integer'
+        ? { svcType: 'svc/int', convert: 'int' }
+        : { svcType: 'svc/decimal', convert: 'decimal' };
+    case 'date':
+      if (sub === 'day') return { svcType: 'svc/date', convert: 'date' };
+      if (sub === 'date-range') return { svcType: 'svc/date-range', convert: 'date-range' };
+      if (sub === 'date-time-range') return { svcType: 'svc/date-time-range', convert: 'date-time-range' };
+      return { svcType: 'svc/date-time', convert: 'date-time' };
+    case 'array[text]':
+      return { svcType: 'svc/text', convert: 'list' };
+    default:
+      switch (sub) {
+        case 'email':
+          return { svcType: 'svc/email', convert: 'email' };
+        case 'boolean':
+          return { svcType: 'svc/bool', convert: 'bool' };
+        case 'icon':
+          return { svcType: 'svc/emoji', convert: 'emoji' };
+        case 'md':
+        case 'html':
+          return 'rich';
+        case 'single-select':
+        case 'workflow':
+          return 'enum';
+        case 'multi-select':
+        case 'file':
+        case 'files':
+          return { svcType: 'svc/text', convert: 'list' };
+        case 'date-range':
+          return { svcType: 'svc/date-range', convert: 'date-range' };
+        case 'date-time-range':
+          return { svcType: 'svc/date-time-range', convert: 'date-time-range' };
+        case 'location':
+          return { svcType: 'svc/location', convert: 'location' };
+        default:
+          return { svcType: 'svc/text', convert: 'text' };
+      }
+  }
+}
+
+function numberMeta(field: SchemaField): Record<string, unknown> {
+  const f = field.format;
+  if (!f) return {};
+  const unit = f.format === 'Money' ? f.currencyCode : f.format === 'Percent' ? '%' : f.unit;
+  return unit ? { 'ui/number-unit': unit } : {};
+}
+
+/** The workspace types for the selected app types (relations to unselected types are left out). */
+export function mapSchema(
+  ns: string,
+  sourceId: string,
+  schema: SchemaResponse,
+  selected: string[],
+): MappedType[] {
+  const typeName = (t: string) => `${ns}/${slug(t)}`;
+  const out: MappedType[] = [];
+  const taken = new Map<string, Set<string>>();
+  for (const t of selected) taken.set(typeName(t), new Set([`${ns}/name`]));
+  for (const appType of selected) {
+    const fields = schema[appType] ?? {};
+    const name = typeName(appType);
+    const names = taken.get(name) as Set<string>;
+    const entries = Object.entries(fields);
+    const titleField =
+      entries.find(([id]) => id === 'name')?.[0] ?? entries.find(([, f]) => f.subType === 'title')?.[0];
+    const mapped: MappedType = { appType, name, title: appType, titleField, fields: [] };
+    for (const [appId, field] of entries) {
+      if (appId === SYNC_ACTION || appId === titleField) continue;
+      let fname = `${ns}/${slug(appId)}`;
+      if (names.has(fname)) fname = `${fname}-${names.size}`;
+      names.add(fname);
+      const base = { appId, name: fname };
+      if (field.relation) {
+        const r = field.relation;
+        if (!selected.includes(r.targetType)) continue;
+        const target = typeName(r.targetType);
+        const targetNames = taken.get(target) as Set<string>;
+        let partner = `${ns}/${slug(r.targetName)}`;
+        if (targetNames.has(partner)) partner = `${partner}-of-${slug(appType)}`;
+        targetNames.add(partner);
+        mapped.fields.push({
+          ...base,
+          kind: 'relation',
+          many: r.cardinality === 'many-to-many',
+          targetAppType: r.targetType,
+          targetType: target,
+          targetFieldId: r.targetFieldId,
+          partnerName: partner,
+          partnerMany: r.cardinality !== 'one-to-one',
+          relationId: entityId(sourceId, 'relation', `${appType}.${appId}`),
+        });
+        continue;
+      }
+      const p = primitive(field);
+      if (p === 'rich')
+        mapped.fields.push({ ...base, kind: 'rich', format: field.subType === 'html' ? 'html' : 'md' });
+      else if (p === 'enum')
+        mapped.fields.push({
+          ...base,
+          kind: 'enum',
+          enumType: `${fname}_${name}`,
+          options: (field.options ?? []).map((o) => ({
+            name: o.name,
+            ...(o.default ? { default: true } : {}),
+            ...(o.final ? { final: true } : {}),
+          })),
+        });
+      else
+        mapped.fields.push({
+          ...base,
+          kind: 'primitive',
+          ...p,
+          meta: {
+            ...(field.type === 'number' ? numberMeta(field) : {}),
+            ...(field.readonly ? { 'svc/readonly?': true } : {}),
+          },
+        });
+    }
+    out.push(mapped);
+  }
+  return out;
+}

@@ -1,0 +1,377 @@
+import { writeDocument } from '../documents/document-store.js';
+import type { Workspace } from '../workspace.js';
+import { optionId, run } from './apply-schema.js';
+import { convertValue } from './convert-value.js';
+import { entityId } from './entity-ids.js';
+import type { MappedType } from './schema-mapping.js';
+
+// Writes synced rows into the workspace through its command API (so every change produces the
+// workspace's own webhook deliveries): a page becomes one batch of creates (new ids) and updates
+// (known ids). Relation values wait in weft_host_links until both sides are in (resolveLinks).
+
+type Json = Record<string, unknown>;
+
+export interface WriteContext {
+  workspace: Workspace;
+  sourceId: string;
+  runId: string;
+  types: Map<string, MappedType>;
+  /** enum type -> option names known to exist */
+  options: Map<string, Set<string>>;
+}
+
+const QUERY_CHUNK = 1000;
+
+async function query(workspace: Workspace, query: Json, params?: Json): Promise<Json[]> {
+  const [result] = await workspace.execute([
+    { command: 'svc.entity/query', args: { query, ...(params ? { params } : {}) } },
+  ]);
+  if (!result?.success) throw new Error(result ? result.error.message : 'query failed');
+  return result.result as Json[];
+}
+
+/** The ids among `ids` that exist in `type`. */
+export async function existingIds(workspace: Workspace, type: string, ids: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < ids.length; i += QUERY_CHUNK) {
+    const rows = await query(
+      workspace,
+      {
+        'q/from': type,
+        'q/select': ['svc/id'],
+        'q/where': ['q/in', ['svc/id'], '$ids'],
+        'q/limit': 'q/no-limit',
+      },
+      { $ids: ids.slice(i, i + QUERY_CHUNK) },
+    );
+    for (const r of rows) found.add(String(r['svc/id']));
+  }
+  return found;
+}
+
+async function ensureOptions(ctx: WriteContext, enumType: string, names: Set<string>): Promise<void> {
+  let known = ctx.options.get(enumType);
+  if (!known) {
+    const rows = await query(ctx.workspace, {
+      'q/from': enumType,
+      'q/select': ['enum/name'],
+      'q/limit': 'q/no-limit',
+    });
+    known = new Set(rows.map((r) => String(r['enum/name'])));
+    ctx.options.set(enumType, known);
+  }
+  const missing = [...names].filter((n) => !known.has(n));
+  if (missing.length === 0) return;
+  // Options the schema did not list are inferred from the data, as the service does.
+  await run(
+    ctx.workspace,
+    missing.map((name, i) => ({
+      command: 'svc.entity/create',
+      args: {
+        type: enumType,
+        entity: { 'svc/id': optionId(enumType, name), 'enum/name': name, 'svc/rank': known.size + i },
+      },
+    })),
+  );
+  for (const n of missing) known.add(n);
+}
+
+export interface WriteResult {
+  set: number;
+  /** values that did not fit their field and were stored empty */
+  badValues: number;
+}
+
+export async function writeRows(ctx: WriteContext, type: MappedType, items: Json[]): Promise<WriteResult> {
+  const ns = type.name.slice(0, type.name.indexOf('/'));
+  // The last row of a page wins when an id repeats.
+  const byId = new Map<string, Json>();
+  for (const item of items) byId.set(entityId(ctx.sourceId, type.appType, String(item.id)), item);
+  const ids = [...byId.keys()];
+  if (ids.length === 0) return { set: 0, badValues: 0 };
+  const known = await existingIds(ctx.workspace, type.name, ids);
+
+  const optionNames = new Map<string, Set<string>>();
+  for (const f of type.fields) {
+    if (f.kind !== 'enum') continue;
+    const names = new Set<string>();
+    for (const item of byId.values()) {
+      const v = item[f.appId];
+      if (v !== null && v !== undefined && v !== '') names.add(String(v));
+    }
+    if (names.size > 0) optionNames.set(f.enumType, names);
+  }
+  for (const [enumType, names] of optionNames) await ensureOptions(ctx, enumType, names);
+
+  // Relations by id whose targets are already stored are set with the row itself.
+  const inline = new Map<string, Map<string, string>>();
+  for (const f of type.fields) {
+    if (f.kind !== 'relation' || f.targetFieldId !== 'id') continue;
+    const target = ctx.types.get(f.targetAppType);
+    if (!target) continue;
+    const values = new Set<string>();
+    for (const item of byId.values()) {
+      const raw = item[f.appId];
+      for (const v of Array.isArray(raw) ? raw : raw === null || raw === undefined || raw === '' ? [] : [raw])
+        values.add(String(v));
+    }
+    const uuids = new Map([...values].map((v) => [v, entityId(ctx.sourceId, target.appType, v)]));
+    const present = await existingIds(ctx.workspace, target.name, [...uuids.values()]);
+    inline.set(f.name, new Map([...uuids].filter(([, u]) => present.has(u))));
+  }
+  const collections: { field: string; id: string; items: string[] }[] = [];
+
+  let badValues = 0;
+  const commands: Json[] = [];
+  const links: [string, string, string][] = [];
+  const docs: { field: string; format: 'md' | 'html'; id: string; content: string }[] = [];
+  for (const [id, item] of byId) {
+    const entity: Json = { 'svc/id': id };
+    if (type.titleField) {
+      const title = item[type.titleField];
+      entity[`${ns}/name`] = title === null || title === undefined ? null : String(title);
+    }
+    for (const f of type.fields) {
+      if (!Object.hasOwn(item, f.appId)) continue;
+      const raw = item[f.appId];
+      switch (f.kind) {
+        case 'primitive': {
+          const v = convertValue(f.convert, raw);
+          if (v === undefined) badValues++;
+          entity[f.name] = v ?? null;
+          break;
+        }
+        case 'enum':
+          entity[f.name] =
+            raw === null || raw === undefined || raw === ''
+              ? null
+              : { 'svc/id': optionId(f.enumType, String(raw)) };
+          break;
+        case 'rich':
+          docs.push({
+            field: f.name,
+            format: f.format,
+            id,
+            content: raw === null || raw === undefined ? '' : String(raw),
+          });
+          break;
+        case 'relation': {
+          const targets = (
+            Array.isArray(raw) ? raw : raw === null || raw === undefined || raw === '' ? [] : [raw]
+          ).map(String);
+          const direct = inline.get(f.name);
+          if (direct) {
+            // The targets already in are set now; the others wait for the end of the run.
+            const ids = targets.map((t) => direct.get(t)).filter((u): u is string => u !== undefined);
+            if (!f.many) entity[f.name] = ids[0] ? { 'svc/id': ids[0] } : null;
+            else if (ids.length > 0) collections.push({ field: f.name, id, items: ids });
+            if (ids.length === targets.length) break;
+          }
+          links.push([f.name, id, JSON.stringify(targets)]);
+          break;
+        }
+      }
+    }
+    commands.push({
+      command: known.has(id) ? 'svc.entity/update' : 'svc.entity/create',
+      args: { type: type.name, entity },
+    });
+  }
+  // Creates first so that consecutive creates become one multi-row insert.
+  commands.sort((a, b) => (a.command === b.command ? 0 : a.command === 'svc.entity/create' ? -1 : 1));
+  for (const c of collections) {
+    commands.push({
+      command: 'svc.entity/add-collection-items',
+      args: {
+        type: type.name,
+        field: c.field,
+        entity: { 'svc/id': c.id },
+        items: c.items.map((i) => ({ 'svc/id': i })),
+      },
+    });
+  }
+  await run(ctx.workspace, commands);
+
+  if (docs.length > 0) await writeDocuments(ctx, type, docs);
+  if (links.length > 0) {
+    await ctx.workspace.driver.query(
+      `INSERT INTO weft_host_links (run_id, type, field, entity_id, targets)
+       SELECT $1, $2, f, e::uuid, t::jsonb FROM unnest($3::text[], $4::text[], $5::text[]) AS x(f, e, t)
+       ON CONFLICT (run_id, type, field, entity_id) DO UPDATE SET targets = excluded.targets`,
+      [ctx.runId, type.appType, links.map((l) => l[0]), links.map((l) => l[1]), links.map((l) => l[2])],
+    );
+  }
+  return { set: byId.size, badValues };
+}
+
+async function writeDocuments(
+  ctx: WriteContext,
+  type: MappedType,
+  docs: { field: string; format: 'md' | 'html'; id: string; content: string }[],
+): Promise<void> {
+  const fields = [...new Set(docs.map((d) => d.field))];
+  const rows = await query(
+    ctx.workspace,
+    {
+      'q/from': type.name,
+      'q/select': ['svc/id', ...fields.map((f) => ({ [f]: ['Collaboration~Documents/secret'] }))],
+      'q/where': ['q/in', ['svc/id'], '$ids'],
+      'q/limit': 'q/no-limit',
+    },
+    { $ids: [...new Set(docs.map((d) => d.id))] },
+  );
+  const secrets = new Map<string, string>();
+  for (const r of rows) {
+    for (const f of fields) {
+      const ref = r[f] as Json | null;
+      const secret = ref?.['Collaboration~Documents/secret'];
+      if (typeof secret === 'string') secrets.set(`${r['svc/id']}\0${f}`, secret);
+    }
+  }
+  await ctx.workspace.driver.transaction(async (tx) => {
+    for (const d of docs) {
+      const secret = secrets.get(`${d.id}\0${d.field}`);
+      if (secret) await writeDocument(tx, secret, d.content, d.format);
+    }
+  });
+}
+
+/** Deletes the rows the app removed; returns how many existed. */
+export async function removeRows(ctx: WriteContext, type: MappedType, appIds: string[]): Promise<number> {
+  const ids = [...new Set(appIds.map((a) => entityId(ctx.sourceId, type.appType, a)))];
+  const known = [...(await existingIds(ctx.workspace, type.name, ids))];
+  await deleteEntities(ctx.workspace, type.name, known);
+  return known.length;
+}
+
+export async function deleteEntities(workspace: Workspace, type: string, ids: string[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += QUERY_CHUNK) {
+    await run(
+      workspace,
+      ids
+        .slice(i, i + QUERY_CHUNK)
+        .map((id) => ({ command: 'svc.entity/delete', args: { type, entity: { 'svc/id': id } } })),
+    );
+  }
+}
+
+/** Full sync: removes the rows of `type` not written since `since` (not sent by this run). */
+export async function removeUnsent(workspace: Workspace, type: string, since: string): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const rows = await query(
+      workspace,
+      {
+        'q/from': type,
+        'q/select': ['svc/id'],
+        'q/where': ['<', ['svc/modification-date'], '$since'],
+        'q/limit': QUERY_CHUNK,
+      },
+      { $since: since },
+    );
+    if (rows.length === 0) return removed;
+    await deleteEntities(
+      workspace,
+      type,
+      rows.map((r) => String(r['svc/id'])),
+    );
+    removed += rows.length;
+  }
+}
+
+/** Sets the relation fields recorded by this run, now that both sides are in. */
+export async function resolveLinks(ctx: WriteContext): Promise<void> {
+  const { driver } = ctx.workspace;
+  let after: [string, string, string] = ['', '', '00000000-0000-0000-0000-000000000000'];
+  for (;;) {
+    const { rows } = await driver.query<{
+      type: string;
+      field: string;
+      entity_id: string;
+      targets: string[];
+    }>(
+      `SELECT type, field, entity_id::text, targets FROM weft_host_links
+        WHERE run_id = $1 AND (type, field, entity_id) > ($2, $3, $4::uuid)
+        ORDER BY type, field, entity_id LIMIT 1000`,
+      [ctx.runId, ...after],
+    );
+    if (rows.length === 0) break;
+    const last = rows[rows.length - 1] as (typeof rows)[number];
+    after = [last.type, last.field, last.entity_id];
+    const groups = new Map<string, typeof rows>();
+    for (const r of rows)
+      groups.set(`${r.type}\0${r.field}`, [...(groups.get(`${r.type}\0${r.field}`) ?? []), r]);
+    for (const group of groups.values()) await resolveGroup(ctx, group);
+  }
+  await driver.query(`DELETE FROM weft_host_links WHERE run_id = $1`, [ctx.runId]);
+}
+
+async function resolveGroup(
+  ctx: WriteContext,
+  rows: { type: string; field: string; entity_id: string; targets: string[] }[],
+): Promise<void> {
+  const first = rows[0];
+  const type = first && ctx.types.get(first.type);
+  const field = type?.fields.find((f) => f.name === first?.field);
+  if (!type || !field || field.kind !== 'relation') return;
+  const target = ctx.types.get(field.targetAppType);
+  if (!target) return;
+  // targetFieldId names the target field matched with the value; `id` is the row's own id.
+  const values = [...new Set(rows.flatMap((r) => r.targets))];
+  const toUuid = new Map<string, string>();
+  if (field.targetFieldId === 'id') {
+    for (const v of values) toUuid.set(v, entityId(ctx.sourceId, target.appType, v));
+    const present = await existingIds(ctx.workspace, target.name, [...toUuid.values()]);
+    for (const [v, u] of toUuid) if (!present.has(u)) toUuid.delete(v);
+  } else {
+    const tf =
+      field.targetFieldId === target.titleField
+        ? `${target.name.slice(0, target.name.indexOf('/'))}/name`
+        : target.fields.find((f) => f.appId === field.targetFieldId)?.name;
+    if (!tf) return;
+    for (let i = 0; i < values.length; i += QUERY_CHUNK) {
+      const found = await query(
+        ctx.workspace,
+        {
+          'q/from': target.name,
+          'q/select': ['svc/id', tf],
+          'q/where': ['q/in', [tf], '$v'],
+          'q/limit': 'q/no-limit',
+        },
+        { $v: values.slice(i, i + QUERY_CHUNK) },
+      );
+      for (const r of found) toUuid.set(String(r[tf]), String(r['svc/id']));
+    }
+  }
+  const present = await existingIds(
+    ctx.workspace,
+    type.name,
+    rows.map((r) => r.entity_id),
+  );
+  const commands: Json[] = [];
+  for (const r of rows) {
+    if (!present.has(r.entity_id)) continue;
+    const ids = r.targets.map((t) => toUuid.get(t)).filter((u): u is string => u !== undefined);
+    if (field.many) {
+      if (ids.length > 0)
+        commands.push({
+          command: 'svc.entity/add-collection-items',
+          args: {
+            type: type.name,
+            field: field.name,
+            entity: { 'svc/id': r.entity_id },
+            items: ids.map((id) => ({ 'svc/id': id })),
+          },
+        });
+    } else {
+      commands.push({
+        command: 'svc.entity/update',
+        args: {
+          type: type.name,
+          entity: { 'svc/id': r.entity_id, [field.name]: ids[0] ? { 'svc/id': ids[0] } : null },
+        },
+      });
+    }
+  }
+  await run(ctx.workspace, commands);
+}
