@@ -22,9 +22,20 @@ export const titleField = (t: TypeDef): FieldDef | undefined =>
 export const isRichText = (catalog: Catalog, f: FieldDef): boolean =>
   f.kind === 'one' && f.targetTypeId !== null && catalog.target(f).name === DOCUMENT_TYPE;
 
-/** Fields shown as columns: primitives and to-one relations (not rich text, not collections). */
+const DETAIL_ONLY = new Set(['svc/id', 'svc/creation-date', 'svc/modification-date']);
+
+/**
+ * Fields shown as table columns: the public id and title first, then primitives and to-one
+ * relations (not rich text, not collections; ids and dates are on the entity's own page).
+ */
 export function columns(catalog: Catalog, t: TypeDef): FieldDef[] {
-  return t.fields.filter((f) => f.kind === 'primitive' || (f.kind === 'one' && !isRichText(catalog, f)));
+  const title = titleField(t);
+  const shown = t.fields.filter(
+    (f) =>
+      !DETAIL_ONLY.has(f.name) && (f.kind === 'primitive' || (f.kind === 'one' && !isRichText(catalog, f))),
+  );
+  const first = shown.filter((f) => f.name === 'svc/public-id' || f === title);
+  return [...first, ...shown.filter((f) => !first.includes(f))];
 }
 
 function selectFor(catalog: Catalog, f: FieldDef): unknown {
@@ -63,7 +74,7 @@ export async function loadTablePage(
   const cols = columns(catalog, t);
   const q: Row = {
     'q/from': t.name,
-    'q/select': cols.map((f) => selectFor(catalog, f)),
+    'q/select': ['svc/id', ...cols.map((f) => selectFor(catalog, f))],
     'q/limit': PAGE_SIZE + 1,
     'q/offset': r.page * PAGE_SIZE,
   };

@@ -2,19 +2,20 @@ import type { Driver } from '../db/driver.js';
 import type { Catalog } from '../schema/catalog.js';
 import type { Workspace } from '../workspace.js';
 import { typeHref } from './entity-views.js';
+import { hostView } from './host-views.js';
 import { type Html, html } from './html.js';
 import { badge } from './layout.js';
 
 const time = (v: unknown) => (v instanceof Date ? v.toISOString() : v ? String(v) : '');
 
-export async function overviewView(_workspace: Workspace, catalog: Catalog): Promise<Html> {
+export async function overviewView(workspace: Workspace, catalog: Catalog): Promise<Html> {
   const types = catalog.types.filter((t) => !t.builtin).sort((a, b) => a.name.localeCompare(b.name));
   const byApp = new Map<string, string[]>();
   for (const t of types) {
     const app = t.name.split('/')[0]!;
     byApp.set(app, [...(byApp.get(app) ?? []), t.name]);
   }
-  return html`<h2>Types</h2>
+  return html`${await hostView(workspace.driver)}<h2>Types</h2>
 ${types.length === 0 ? html`<p>No types yet: sync an app or create types through the data API.</p>` : ''}
 <table id="types"><tr><th>app</th><th>types</th></tr>
 ${[...byApp].map(

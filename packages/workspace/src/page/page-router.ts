@@ -8,6 +8,7 @@ import type { Workspace } from '../workspace.js';
 import { columns, loadEntity, loadTablePage, type TableRequest } from './entity-queries.js';
 import { entityView, tableView } from './entity-views.js';
 import { type Html, html } from './html.js';
+import { hasHost, syncRunRows } from './host-views.js';
 import { layout, loginPage } from './layout.js';
 import { LIVE_JS } from './live.js';
 import { automationsView, overviewView, webhooksView } from './other-views.js';
@@ -126,18 +127,22 @@ export function pageRouter(workspace: Workspace): Router {
       'cache-control': 'no-store',
       connection: 'keep-alive',
     });
-    let seen = '';
+    const seen = { runs: '', syncs: '' };
     let stopped = false;
+    const host = await hasHost(workspace.driver);
+    const emit = (event: 'runs' | 'syncs', rows: unknown[]) => {
+      const snapshot = JSON.stringify(rows);
+      if (snapshot === seen[event]) return;
+      seen[event] = snapshot;
+      res.write(`event: ${event}\ndata: ${snapshot}\n\n`);
+    };
     const tick = async () => {
       if (stopped) return;
       const { rows } = await workspace.driver.query<{ id: string; state: string; message: string | null }>(
         `SELECT id::text, state, message FROM weft_automation_runs ORDER BY id DESC LIMIT 20`,
       );
-      const snapshot = JSON.stringify(rows);
-      if (snapshot !== seen) {
-        seen = snapshot;
-        res.write(`event: runs\ndata: ${snapshot}\n\n`);
-      }
+      emit('runs', rows);
+      if (host) emit('syncs', await syncRunRows(workspace.driver));
     };
     const timer = setInterval(() => void tick().catch(() => {}), 1000);
     req.on('close', () => {
