@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createChatNotifyApp } from '../../../apps/chat-notify/src/app.js';
 import { type ChatServer, startChatServer } from '../../../apps/chat-notify/test/chat-server.js';
-import { createServer as createAppServer } from '../../core/src/index.js';
+import { createServer as createAppServer, silentLogger } from '@weft/core';
 import { AUTHOR, BOOK, type Seeded, seedBookshelf, waitFor } from './support/bookshelf-seed.js';
 import { describeEachDatabase, useWorkspace } from './support/databases.js';
 
@@ -19,7 +19,10 @@ describeEachDatabase('automations', (target) => {
 
   beforeAll(async () => {
     chat = await startChatServer();
-    app = createAppServer(createChatNotifyApp({ timeoutMs: 3000 })).listen(0, '127.0.0.1');
+    app = createAppServer(createChatNotifyApp({ timeoutMs: 3000 }), { logger: silentLogger }).listen(
+      0,
+      '127.0.0.1',
+    );
     await new Promise((r) => app.once('listening', r));
     appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
     seeded = await seedBookshelf(h);

@@ -27,9 +27,10 @@ export async function createAutomation(q: Queryable, input: unknown): Promise<Au
     throw badRequest(`${issue.path.join('.') || 'automation'}: ${issue.message}`, 'invalid-args');
   }
   const a = parsed.data;
+  // A rule may name a type its app's first sync has not created yet; a known type is checked.
   const catalog = await loadCatalog(q);
-  const type = catalog.type(a.type);
-  if (a.field) catalog.field(type, a.field);
+  const type = catalog.findType(a.type);
+  if (type && a.field) catalog.field(type, a.field);
   const id = randomUUID();
   await q.query(
     `INSERT INTO weft_automations (id, name, trigger, type_name, field, action, enabled) VALUES ($1,$2,$3,$4,$5,$6,$7)`,
