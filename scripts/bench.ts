@@ -14,4 +14,10 @@ for (const dir of ['packages', 'apps']) {
     if (run.status !== 0) failed = true;
   }
 }
+// Benchmarks beside a package's own index (the workspace's app host sync).
+for (const entry of ['packages/workspace/bench/host-sync.ts']) {
+  if (!existsSync(entry) || (only.length > 0 && !only.includes('host-sync'))) continue;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', entry], { stdio: 'inherit' });
+  if (run.status !== 0) failed = true;
+}
 process.exit(failed ? 1 : 0);

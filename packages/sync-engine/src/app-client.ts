@@ -83,7 +83,12 @@ export class AppClient {
     if (body !== undefined) init.body = JSON.stringify(body);
     let response: Response;
     try {
-      response = await fetch(this.baseUrl + path, init);
+      response = await fetch(this.baseUrl + path, init).catch((error: { cause?: { code?: string } }) => {
+        // A kept-alive connection the app closed meanwhile: one new connection is tried.
+        if (error?.cause?.code === 'UND_ERR_SOCKET' || error?.cause?.code === 'ECONNRESET')
+          return fetch(this.baseUrl + path, init);
+        throw error;
+      });
     } catch (error) {
       const e = error as { name?: string; cause?: { code?: string } };
       const why =

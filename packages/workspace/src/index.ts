@@ -13,3 +13,5 @@ export {
 } from './start-workspace.js';
 export type { WebhookWorkerOptions } from './webhooks/webhook-worker.js';
 export { type OpenWorkspaceOptions, openWorkspace, type Workspace } from './workspace.js';
+// The app host (sources, syncs, app webhooks): see docs/dev.md.
+export * from './host/index.js';

@@ -270,6 +270,16 @@ export class AppHost {
     return sourceView(await this.source(id));
   }
 
+  /** The app moved (a restarted local app on a new port): same source, new address. */
+  async setUrl(id: string, url: string) {
+    await this.source(id);
+    await this.workspace.driver.query(`UPDATE weft_host_sources SET url = $2 WHERE id = $1`, [
+      id,
+      url.replace(/\/+$/, ''),
+    ]);
+    return sourceView(await this.source(id));
+  }
+
   async removeSource(id: string): Promise<void> {
     const source = await this.source(id);
     this.running.get(id)?.controller.abort();

@@ -1,0 +1,275 @@
+// `weft dev <app module or URL>`: the local workspace playing the service towards one app. Starts
+// the workspace (PGlite in .weft/, or DATABASE_URL), starts the app when given a module (again
+// whenever its files change), registers it as a source, runs a first sync with a progress bar and
+// keeps serving until Ctrl-C. See docs/dev.md.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, watch } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { configFromEnv, type HostedWorkspace, startHostedWorkspace } from '@weft/workspace';
+import type { WeftCommand } from '../command.js';
+import { type CliIo, EXIT, UsageError } from '../io.js';
+
+interface DevOptions {
+  account?: string;
+  types?: string;
+  filter?: string;
+  interval?: string;
+  sync?: boolean;
+  watch?: boolean;
+}
+
+function jsonArg(io: CliIo, name: string, value: string | undefined): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim().startsWith('{') ? value : readFileSync(resolve(io.cwd, value), 'utf8');
+  try {
+    const parsed = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error();
+    return parsed;
+  } catch {
+    throw new UsageError(`--${name} must be a JSON object or a file holding one`);
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+    s.once('error', fail);
+  });
+
+async function waitForApp(url: string, child: ChildProcess, ms = 30_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`the app exited with status ${child.exitCode}`);
+    try {
+      const r = await fetch(`${url}/`, { signal: AbortSignal.timeout(1000) });
+      if (r.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`the app did not answer on ${url} within ${ms / 1000} s`);
+}
+
+/** Runs the app module with tsx on a fixed port, restarting it when files of its folder change. */
+class AppProcess {
+  child: ChildProcess | undefined;
+  private watcher: ReturnType<typeof watch> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly file: string,
+    readonly port: number,
+    private readonly io: CliIo,
+  ) {}
+
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const loader = import.meta.resolve('tsx');
+    this.child = spawn(process.execPath, ['--import', loader, this.file], {
+      env: { ...this.io.env, PORT: String(this.port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    this.child.stderr?.on('data', (chunk: Buffer) => this.io.stderr.write(chunk.toString()));
+    await waitForApp(this.url, this.child);
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((done) => {
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+    });
+  }
+
+  watch(onRestart: () => void): void {
+    const dir = dirname(this.file);
+    this.watcher = watch(dir, { recursive: true }, (_event, name) => {
+      if (name && /node_modules|\.weft/.test(String(name))) return;
+      clearTimeout(this.timer);
+      this.timer = setTimeout(async () => {
+        this.io.stdout.write('App files changed: restarting the app\n');
+        await this.stop();
+        try {
+          await this.start();
+          onRestart();
+        } catch (error) {
+          this.io.stderr.write(`weft dev: ${(error as Error).message}\n`);
+        }
+      }, 200);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.watcher?.close();
+    clearTimeout(this.timer);
+    await this.stop();
+  }
+}
+
+function progressBar(io: CliIo, types: string[]) {
+  const state = new Map<string, { pages: number; done: boolean }>(
+    types.map((t) => [t, { pages: 0, done: false }]),
+  );
+  let rows = 0;
+  const width = 24;
+  return {
+    update(type: string, kind: string, totalRows: number) {
+      const s = state.get(type);
+      if (!s) return;
+      if (kind === 'page') s.pages++;
+      if (kind === 'done') s.done = true;
+      rows = totalRows;
+      const done = [...state.values()].filter((v) => v.done).length;
+      const filled = Math.round((done / state.size) * width);
+      const detail = [...state].map(([t, v]) => `${t} ${v.done ? '✓' : `p${v.pages}`}`).join(' · ');
+      const line = `Syncing [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${rows} rows · ${detail}`;
+      io.stdout.write(io.stdout.isTTY ? `\r${line}\u001b[K` : `${line}\n`);
+    },
+    end() {
+      if (io.stdout.isTTY) io.stdout.write('\n');
+    },
+  };
+}
+
+async function dev(target: string, options: DevOptions, io: CliIo): Promise<number> {
+  const isUrl = /^https?:\/\//.test(target);
+  const file = isUrl ? undefined : resolve(io.cwd, target);
+  if (file && !existsSync(file)) throw new UsageError(`no such app module: ${target}`);
+  const fields = jsonArg(io, 'account', options.account);
+  const filter = jsonArg(io, 'filter', options.filter);
+  const types = options.types
+    ? options.types
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean)
+    : undefined;
+  const interval = options.interval === undefined ? undefined : Number(options.interval);
+  if (interval !== undefined && (!Number.isInteger(interval) || interval < 10))
+    throw new UsageError('--interval must be a whole number of seconds, 10 or more');
+
+  const env = { ...io.env };
+  if (!env.DATABASE_URL && !env.WEFT_DATA_DIR) env.WEFT_DATA_DIR = resolve(io.cwd, '.weft');
+  const config = configFromEnv(env as NodeJS.ProcessEnv);
+  const keyDir =
+    env.WEFT_DATA_DIR && env.WEFT_DATA_DIR !== ':memory:'
+      ? resolve(io.cwd, env.WEFT_DATA_DIR)
+      : resolve(io.cwd, '.weft');
+
+  let app: AppProcess | undefined;
+  if (file) {
+    app = new AppProcess(file, Number(env.WEFT_APP_PORT) || (await freePort()), io);
+    io.stdout.write(`Starting the app ${target}\n`);
+    await app.start();
+  }
+  const appUrl = app ? app.url : target;
+  let ws: HostedWorkspace | undefined;
+  try {
+    ws = await startHostedWorkspace({ ...config, keyDir, log: (m) => io.stderr.write(`${m}\n`) });
+    io.stdout.write(`Workspace listening on ${ws.url}\n`);
+    if (ws.generatedAdminToken) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
+
+    // One source per app: found again by its URL, or by its name when a restarted app moved.
+    const descriptor = await ws.apps.client(appUrl).descriptor();
+    const existing =
+      (await ws.apps.list()).find((s) => s.url === appUrl.replace(/\/+$/, '')) ??
+      (await ws.apps.list()).find((s) => s.name === descriptor.name);
+    let source = existing
+      ? await ws.apps.setUrl(existing.id, appUrl)
+      : await ws.apps.addSource({
+          url: appUrl,
+          ...(fields ? { fields } : {}),
+          ...(types ? { types } : {}),
+          ...(filter ? { filter } : {}),
+          ...(interval ? { intervalSeconds: interval } : {}),
+        });
+    if (existing && (types || filter || interval)) {
+      source = await ws.apps.updateSource(source.id, {
+        ...(types ? { types } : {}),
+        ...(filter ? { filter } : {}),
+        ...(interval ? { intervalSeconds: interval } : {}),
+      });
+    }
+    io.stdout.write(`Source ${source.name} (${source.namespace}): types ${source.types.join(', ')}\n`);
+    if (app && options.watch !== false) {
+      const id = source.id;
+      const running = ws;
+      app.watch(() => void running.apps.setUrl(id, (app as AppProcess).url));
+    }
+
+    if (options.sync !== false) {
+      const bar = progressBar(io, source.types);
+      const off = ws.apps.onProgress((sourceId, event, totals) => {
+        if (sourceId === source.id && event.kind !== 'retry')
+          bar.update(event.type, event.kind, Number(totals.rowsSet));
+      });
+      const run = await ws.apps.sync(source.id, { wait: true });
+      off();
+      bar.end();
+      if (run.status === 'succeeded')
+        io.stdout.write(
+          `Synced ${run.rowsSet} rows (${run.rowsRemoved} removed) in ${run.pages} pages, ${run.durationMs} ms\n`,
+        );
+      else io.stdout.write(`Sync failed: ${run.error}\n`);
+    }
+    io.stdout.write('Ready. Ctrl-C stops the workspace.\n');
+    await new Promise<void>((done) => {
+      process.once('SIGINT', () => done());
+      process.once('SIGTERM', () => done());
+    });
+    return EXIT.ok;
+  } finally {
+    await ws?.close();
+    await app?.close();
+  }
+}
+
+export const devCommand: WeftCommand = {
+  name: 'dev',
+  register(program, io, done) {
+    program
+      .command('dev')
+      .summary('run the local workspace with your app synced into it')
+      .description(
+        'Starts the local workspace (PGlite in .weft/, or DATABASE_URL), starts the app module (restarting it when its files change) or uses the app URL, adds it as a source and runs a first sync.',
+      )
+      .argument('<app>', 'the app module (e.g. src/main.ts, listening on PORT) or its URL')
+      .option('--account <json|file>', 'account field values, e.g. \'{"token":"..."}\'')
+      .option('--types <list>', "app types to sync, comma-separated (default: the app's defaults, else all)")
+      .option('--filter <json|file>', 'filter values; date filters may be phrases ("last 3 months")')
+      .option('--interval <seconds>', 'sync again every so many seconds')
+      .option('--no-sync', 'do not run the first sync')
+      .option('--no-watch', 'do not restart the app when its files change')
+      .addHelpText(
+        'after',
+        `
+Environment: PORT (workspace port, default 3100), WEFT_ADMIN_TOKEN, WEFT_DATA_DIR (default .weft),
+DATABASE_URL (Postgres instead of PGlite), WEFT_SECRET_KEY (encrypts stored accounts), WEFT_APP_PORT.
+
+Examples:
+  weft dev src/main.ts
+  weft dev http://localhost:3101 --types book,author --filter '{"published":"last 3 years"}'
+
+Exit status: 0 ok, 1 the workspace or the app failed to start, 2 usage error (0 also after Ctrl-C).`,
+      )
+      .action(async (target: string, options: DevOptions) => {
+        try {
+          done(await dev(target, options, io));
+        } catch (error) {
+          if (error instanceof UsageError) throw error;
+          const cause = (error as { cause?: { code?: string } }).cause?.code;
+          io.stderr.write(`weft dev: ${(error as Error).message}${cause ? ` (${cause})` : ''}\n`);
+          done(EXIT.findings);
+        }
+      });
+  },
+};

@@ -1,0 +1,201 @@
+// The app host's sync against the data API's own bulk write: N rows of one type from a core app
+// synced into a fresh workspace, against the same rows written straight through the command API
+// in batches (what any client of the data API could do). Both on PGlite and, with
+// WEFT_TEST_DATABASE_URL, on Postgres. Peak RSS is sampled during the sync.
+// WEFT_BENCH_HOST_ROWS sets N (default 20,000).
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { auth, createServer, defineApp, field, resume, silentLogger } from '@weft/core';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { type DatabaseOption, openWorkspace } from '../src/index.js';
+import { AppHost } from '../src/host/app-host.js';
+import { SecretBox } from '../src/host/secret-box.js';
+
+const N = Number(process.env.WEFT_BENCH_HOST_ROWS ?? 20_000);
+const BATCH = 1000;
+
+const row = (i: number) => ({
+  id: `r${i}`,
+  name: `Row ${i}`,
+  count: i,
+  amount: (i % 1000) / 10,
+  when: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+  flag: i % 2 === 0,
+  note: `note ${i % 97}`,
+});
+
+const app = defineApp({
+  id: 'bulk',
+  name: 'Bulk',
+  version: '1.0.0',
+  description: 'many rows',
+  website: 'http://127.0.0.1/',
+  authentication: [auth.none({ name: 'None' })],
+  pageSize: BATCH,
+  sync: {
+    types: {
+      item: {
+        name: 'Items',
+        fields: {
+          id: field.id(),
+          name: field.title({ name: 'Name' }),
+          count: field.integer(),
+          amount: field.number(),
+          when: field.date(),
+          flag: field.bool(),
+          note: field.text(),
+        },
+        async *data({ cursor }) {
+          const start = (cursor as { at?: number } | undefined)?.at ?? 0;
+          for (let i = start; i < N; i++) {
+            yield row(i);
+            if ((i + 1) % BATCH === 0) yield resume({ at: i + 1 });
+          }
+        },
+      },
+    },
+  },
+});
+
+async function target(
+  kind: 'pglite' | 'postgres',
+): Promise<{ database: DatabaseOption; drop(): Promise<void> }> {
+  if (kind === 'pglite') return { database: { kind: 'memory' }, drop: async () => {} };
+  const url = process.env.WEFT_TEST_DATABASE_URL as string;
+  const schema = `weft_bench_${randomBytes(5).toString('hex')}`;
+  return {
+    database: { kind: 'postgres', url, schema },
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+/** The data API's own figure: the same rows created through svc.command/batch, BATCH at a time. */
+async function bulkWrite(kind: 'pglite' | 'postgres'): Promise<number> {
+  const t = await target(kind);
+  const ws = await openWorkspace({ database: t.database, webhooks: false, log: () => {} });
+  try {
+    const fields = [
+      ['b/count', 'svc/int'],
+      ['b/amount', 'svc/decimal'],
+      ['b/when', 'svc/date-time'],
+      ['b/flag', 'svc/bool'],
+      ['b/note', 'svc/text'],
+      ['b/id', 'svc/text'],
+    ];
+    await ws.execute([
+      {
+        command: 'schema.type/create',
+        args: {
+          'svc/name': 'b/item',
+          'svc/fields': [
+            { 'svc/name': 'b/name', 'svc/type': 'svc/text', 'svc/meta': { 'ui/title?': true } },
+            ...fields.map(([n, t]) => ({ 'svc/name': n, 'svc/type': t })),
+          ],
+        },
+      },
+    ]);
+    const started = performance.now();
+    for (let i = 0; i < N; i += BATCH) {
+      const commands = [];
+      for (let j = i; j < Math.min(N, i + BATCH); j++) {
+        const r = row(j);
+        commands.push({
+          command: 'svc.entity/create',
+          args: {
+            type: 'b/item',
+            entity: {
+              'b/id': r.id,
+              'b/name': r.name,
+              'b/count': r.count,
+              'b/amount': r.amount,
+              'b/when': r.when,
+              'b/flag': r.flag,
+              'b/note': r.note,
+            },
+          },
+        });
+      }
+      const [result] = await ws.execute([{ command: 'svc.command/batch', args: { commands } }]);
+      if (!result?.success) throw new Error(JSON.stringify(result));
+    }
+    return N / ((performance.now() - started) / 1000);
+  } finally {
+    await ws.close();
+    await t.drop();
+  }
+}
+
+async function hostSync(kind: 'pglite' | 'postgres'): Promise<{ rate: number }> {
+  const server = await new Promise<ReturnType<ReturnType<typeof createServer>['listen']>>((resolve) => {
+    const s = createServer(app, { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const t = await target(kind);
+  const ws = await openWorkspace({ database: t.database, webhooks: false, log: () => {} });
+  const host = await AppHost.open(ws, {
+    box: new SecretBox('bench'),
+    publicUrl: () => 'http://127.0.0.1',
+    scheduleEveryMs: 0,
+    log: () => {},
+  });
+  try {
+    const source = await host.addSource({ url });
+    const started = performance.now();
+    const run = await host.sync(source.id, { wait: true });
+    const seconds = (performance.now() - started) / 1000;
+    if (run.status !== 'succeeded' || run.rowsSet !== N)
+      throw new Error(`sync ${run.status}: ${run.error} (${run.rowsSet} rows)`);
+    return { rate: N / seconds };
+  } finally {
+    await host.close();
+    await ws.close();
+    await t.drop();
+    server.close();
+    server.closeAllConnections();
+  }
+}
+
+// Each measurement runs in a process of its own, so each peak RSS is its own (PGlite keeps its memory).
+const [mode, kindArg] = process.argv.slice(2);
+if (mode === 'host' || mode === 'bulk') {
+  const kind = kindArg as 'pglite' | 'postgres';
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  const rate = mode === 'host' ? (await hostSync(kind)).rate : await bulkWrite(kind);
+  clearInterval(sampler);
+  console.log(JSON.stringify({ rate, peakMb: peak / 1024 / 1024 }));
+} else {
+  const kinds: ('pglite' | 'postgres')[] = ['pglite'];
+  if (process.env.WEFT_TEST_DATABASE_URL) kinds.push('postgres');
+  else console.log('bench host-sync: the Postgres run is skipped because WEFT_TEST_DATABASE_URL is not set');
+  const measure = (m: string, kind: string) => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), m, kind], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
+    const line = child.stdout.trim().split('\n').pop() ?? '';
+    if (child.status !== 0)
+      throw new Error(`bench host-sync ${m} ${kind} failed: ${child.stderr.slice(-500)}`);
+    return JSON.parse(line) as { rate: number; peakMb: number };
+  };
+  for (const kind of kinds) {
+    const host = measure('host', kind);
+    const bulk = measure('bulk', kind);
+    const fmt = (v: number) => `${Math.round(v).toLocaleString('en')} rows/s`;
+    console.log(
+      `bench host-sync ${kind} (${N.toLocaleString('en')} rows): weft ${fmt(host.rate)}, data API bulk write ${fmt(bulk.rate)}, ratio ${(host.rate / bulk.rate).toFixed(2)}`,
+    );
+    console.log(
+      `bench host-sync ${kind} peak RSS: weft ${Math.round(host.peakMb)} MB, data API bulk write ${Math.round(bulk.peakMb)} MB, ratio ${(host.peakMb / bulk.peakMb).toFixed(2)} (budget 500 MB)`,
+    );
+  }
+}

@@ -1,0 +1,10 @@
+export { type AddSourceInput, AppHost, type AppHostOptions, type UpdateSourceInput } from './app-host.js';
+export { entityId } from './entity-ids.js';
+export { hostRouter } from './host-router.js';
+export { mapSchema, namespaceFor } from './schema-mapping.js';
+export { SecretBox } from './secret-box.js';
+export {
+  type HostedWorkspace,
+  type StartHostedWorkspaceOptions,
+  startHostedWorkspace,
+} from './start-hosted-workspace.js';
