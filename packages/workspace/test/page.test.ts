@@ -94,6 +94,30 @@ describeEachDatabase('page', (target) => {
     );
   });
 
+  it('shows automations and their buttons without their app accounts', async () => {
+    const created = await h.request('POST', '/api/automations', {
+      name: 'Tell the channel',
+      trigger: 'button',
+      type: BOOK,
+      action: {
+        kind: 'app',
+        url: 'http://127.0.0.1:9/',
+        action: 'send-message',
+        args: { text: '{{Name}}' },
+        account: { webhookUrl: 'http://127.0.0.1:9/very-secret-path', token: 'sekrit-token-value' },
+      },
+    });
+    expect(created.status).toBe(201);
+    const list = await get('/ui/automations');
+    expect(list.text).toContain('Tell the channel');
+    const entity = await get(`/ui/entity?type=${encodeURIComponent(BOOK)}&id=${seeded.books[1]}`);
+    expect(entity.text).toContain('<button>Tell the channel</button>');
+    for (const page of [list.text, entity.text, (await get('/ui')).text]) {
+      expect(page).not.toContain('very-secret-path');
+      expect(page).not.toContain('sekrit-token-value');
+    }
+  });
+
   it('shows automation runs and streams their states as server-sent events', async () => {
     const res = await get('/ui/automations');
     expect(res.status).toBe(200);
