@@ -52,17 +52,6 @@ describe.runIf(CHROMIUM)('page in Chromium', () => {
       hostOptions: { scheduleEveryMs: 0 },
       log: () => {},
     });
-    const api = async (path: string, body?: unknown) => {
-      const res = await fetch(ws.url + path, {
-        method: 'POST',
-        headers: { authorization: `Token ${TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body ?? {}),
-      });
-      return res.json() as Promise<Record<string, any>>;
-    };
-    const source = await api('/api/host/sources', { url: app.url });
-    const run = await api(`/api/host/sources/${source.id}/syncs?wait=true`);
-    expect(run.status).toBe('succeeded');
   });
   afterAll(async () => {
     await ws?.close();
@@ -99,8 +88,23 @@ describe.runIf(CHROMIUM)('page in Chromium', () => {
         httpOnly: true,
         sameSite: 'Strict',
       });
+
+      // Add apps/bookshelf through the page (the host validates it), then sync it and watch the
+      // run's state change live (server-sent events) until it succeeds.
+      await page.click('a[href="/ui/sources/new"]');
+      await page.fill('input[name=url]', app.url);
+      await page.click('form button');
+      await page.click('text=Add and validate');
+      await page.waitForURL(`${ws.url}/ui`);
       expect(await page.locator('table#sources').textContent()).toContain('Bookshelf');
-      expect(await page.locator('table#sync-runs .state').first().textContent()).toBe('succeeded');
+      await page.click('text=Sync now');
+      await page.waitForURL(`${ws.url}/ui`);
+      await page.waitForFunction(
+        "document.querySelector('table#sync-runs .state .badge')?.textContent === 'succeeded'",
+        undefined,
+        { timeout: 60_000 },
+      );
+      await page.reload();
       const overview = await page.screenshot({ fullPage: true });
       writeFileSync(join(dir, 'page-overview.png'), overview);
       expect(greyDeviation(overview)).toBeGreaterThan(10);

@@ -36,11 +36,13 @@ export async function hostView(driver: Driver): Promise<Html> {
   );
   const runs = await syncRunRows(driver);
   return html`<h2>Sources and accounts</h2>
-<table id="sources"><tr><th>source</th><th>address</th><th>account</th><th>types</th><th>schedule</th><th>app webhooks</th></tr>
+<p><a href="/ui/sources/new">Add a source</a></p>
+<table id="sources"><tr><th>source</th><th>address</th><th>account</th><th>types</th><th>schedule</th><th>app webhooks</th><th></th></tr>
 ${sources.map(
   (s) => html`<tr><td>${s.name} <small>(${s.namespace})</small></td><td>${s.url}</td>
 <td>${s.account_name ?? '—'} <small>(${s.auth_id})</small></td><td>${(s.types as string[]).join(', ')}</td>
-<td>${s.interval_seconds ? `every ${s.interval_seconds} s` : 'manual'}</td><td>${s.webhooks_enabled ? 'on' : 'off'}</td></tr>`,
+<td>${s.interval_seconds ? `every ${s.interval_seconds} s` : 'manual'}</td><td>${s.webhooks_enabled ? 'on' : 'off'}</td>
+<td><form class="inline" method="post" action="/ui/sources/${s.id}/sync"><button>Sync now</button></form></td></tr>`,
 )}</table>
 <h2>Sync runs <small>(live)</small></h2>
 <table id="sync-runs"><tr><th>source</th><th>kind</th><th>state</th><th>pages</th><th>rows set</th><th>removed</th><th>retries</th><th>error</th><th>started</th></tr>

@@ -9,6 +9,7 @@ import { columns, loadEntity, loadTablePage, type TableRequest } from './entity-
 import { entityView, tableView } from './entity-views.js';
 import { type Html, html } from './html.js';
 import { hasHost, syncRunRows } from './host-views.js';
+import { sourceForms } from './source-forms.js';
 import { layout, loginPage } from './layout.js';
 import { LIVE_JS } from './live.js';
 import { automationsView, overviewView, webhooksView } from './other-views.js';
@@ -50,7 +51,7 @@ export function pageRouter(workspace: Workspace): Router {
       res.status(401);
       return send(res, loginPage('That token is not valid for this workspace.'));
     }
-    setSessionCookie(res, sessions.create(user), req.secure);
+    setSessionCookie(res, sessions.create(user, token!.trim()), req.secure);
     res.redirect(303, '/ui');
   });
   router.post('/ui/logout', (req, res) => {
@@ -68,6 +69,8 @@ export function pageRouter(workspace: Workspace): Router {
     const catalog = await loadCatalog(workspace.driver);
     send(res, layout('Overview', await overviewView(workspace, catalog)));
   });
+
+  router.use(sourceForms(sessions));
 
   router.get('/ui/type', async (req, res) => {
     const catalog = await loadCatalog(workspace.driver);

@@ -3,19 +3,24 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Principal } from '../auth/principal.js';
 
 // Page sessions: logging in with a workspace token gives a random session id in an HttpOnly,
-// SameSite=Strict cookie; the token itself never travels again (not in URLs, not in the page).
+// SameSite=Strict cookie; the token itself never travels to the browser again (not in URLs, not in
+// the page). The server keeps it with the session to call the app host's JSON API for the user.
 // Sessions are kept in this process's memory: a restart logs everyone out, which is fine locally.
 
 export const COOKIE = 'weft_page';
 const TTL_MS = 12 * 60 * 60 * 1000;
 
 export class Sessions {
-  private readonly byId = new Map<string, { user: Principal; expires: number }>();
+  private readonly byId = new Map<string, { user: Principal; token: string; expires: number }>();
 
-  create(user: Principal): string {
+  create(user: Principal, token: string): string {
     const id = randomBytes(32).toString('base64url');
-    this.byId.set(id, { user, expires: Date.now() + TTL_MS });
+    this.byId.set(id, { user, token, expires: Date.now() + TTL_MS });
     return id;
+  }
+
+  token(id: string | undefined): string | undefined {
+    return this.get(id) ? this.byId.get(id!)?.token : undefined;
   }
 
   get(id: string | undefined): Principal | undefined {
