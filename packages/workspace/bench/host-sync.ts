@@ -101,6 +101,7 @@ async function bulkWrite(kind: 'pglite' | 'postgres'): Promise<number> {
         },
       },
     ]);
+    sampleFromNow();
     const started = performance.now();
     for (let i = 0; i < N; i += BATCH) {
       const commands = [];
@@ -147,6 +148,7 @@ async function hostSync(kind: 'pglite' | 'postgres'): Promise<{ rate: number }> 
   });
   try {
     const source = await host.addSource({ url });
+    sampleFromNow();
     const started = performance.now();
     const run = await host.sync(source.id, { wait: true });
     const seconds = (performance.now() - started) / 1000;
@@ -163,14 +165,22 @@ async function hostSync(kind: 'pglite' | 'postgres'): Promise<{ rate: number }> 
 }
 
 // Each measurement runs in a process of its own, so each peak RSS is its own (PGlite keeps its memory).
+// PGlite's start-up briefly takes several hundred MB: the peak is sampled from the first write on.
 const [mode, kindArg] = process.argv.slice(2);
+let peak = 0;
+let sampler: NodeJS.Timeout | undefined;
+function sampleFromNow(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+  peak = process.memoryUsage().rss;
+  clearInterval(sampler);
+  sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+}
 if (mode === 'host' || mode === 'bulk') {
   const kind = kindArg as 'pglite' | 'postgres';
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 50);
   const rate = mode === 'host' ? (await hostSync(kind)).rate : await bulkWrite(kind);
+  peak = Math.max(peak, process.memoryUsage().rss);
   clearInterval(sampler);
   console.log(JSON.stringify({ rate, peakMb: peak / 1024 / 1024 }));
 } else {
@@ -178,10 +188,14 @@ if (mode === 'host' || mode === 'bulk') {
   if (process.env.WEFT_TEST_DATABASE_URL) kinds.push('postgres');
   else console.log('bench host-sync: the Postgres run is skipped because WEFT_TEST_DATABASE_URL is not set');
   const measure = (m: string, kind: string) => {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), m, kind], {
-      encoding: 'utf8',
-      maxBuffer: 1 << 20,
-    });
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--expose-gc', fileURLToPath(import.meta.url), m, kind],
+      {
+        encoding: 'utf8',
+        maxBuffer: 1 << 20,
+      },
+    );
     const line = child.stdout.trim().split('\n').pop() ?? '';
     if (child.status !== 0)
       throw new Error(`bench host-sync ${m} ${kind} failed: ${child.stderr.slice(-500)}`);
