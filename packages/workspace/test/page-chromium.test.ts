@@ -74,6 +74,7 @@ describe.runIf(CHROMIUM)('page in Chromium', () => {
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1100, height: 640 } });
+      page.setDefaultTimeout(20_000);
       const blank = greyDeviation(await page.screenshot());
       expect(blank).toBe(0);
 
@@ -93,17 +94,17 @@ describe.runIf(CHROMIUM)('page in Chromium', () => {
       // run's state change live (server-sent events) until it succeeds.
       await page.click('a[href="/ui/sources/new"]');
       await page.fill('input[name=url]', app.url);
-      await page.click('form button');
+      await page.click('form[action="/ui/sources/new"] button');
       await page.click('text=Add and validate');
       await page.waitForURL(`${ws.url}/ui`);
       expect(await page.locator('table#sources').textContent()).toContain('Bookshelf');
       await page.click('text=Sync now');
       await page.waitForURL(`${ws.url}/ui`);
-      await page.waitForFunction(
-        "document.querySelector('table#sync-runs .state .badge')?.textContent === 'succeeded'",
-        undefined,
-        { timeout: 60_000 },
-      );
+      // (Only the page's script changes the badge after the page was served.)
+      await page
+        .locator('table#sync-runs .state .badge', { hasText: 'succeeded' })
+        .first()
+        .waitFor({ timeout: 60_000 });
       await page.reload();
       const overview = await page.screenshot({ fullPage: true });
       writeFileSync(join(dir, 'page-overview.png'), overview);
@@ -137,5 +138,5 @@ describe.runIf(CHROMIUM)('page in Chromium', () => {
     } finally {
       await browser.close();
     }
-  });
+  }, 120_000);
 });

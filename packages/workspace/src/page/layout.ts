@@ -9,7 +9,7 @@ table{border-collapse:collapse;background:#fff;width:100%;margin:8px 0 18px}
 th,td{border:1px solid #d9dde5;padding:5px 8px;text-align:left;vertical-align:top}
 th{background:#e9edf4}th a{color:#1d2330}a{color:#2453a6}
 .badge{display:inline-block;padding:1px 7px;border-radius:9px;background:#e2e8f2;font-size:12px}
-.done{background:#d5f0dc}.failed{background:#f7d6d6}.running{background:#fbeec6}.queued{background:#e2e8f2}
+.done,.succeeded{background:#d5f0dc}.failed{background:#f7d6d6}.running{background:#fbeec6}.queued{background:#e2e8f2}
 .rich{background:#fff;border:1px solid #d9dde5;padding:4px 14px}
 .error{background:#f7d6d6;padding:8px 12px;border-radius:4px}
 form.inline{display:inline}
