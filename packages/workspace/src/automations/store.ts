@@ -96,6 +96,8 @@ export async function enqueueAutomationRuns(
     [types],
   );
   if (rows.length === 0) return;
+  const automationIds: string[] = [];
+  const entityIds: string[] = [];
   for (const a of rows.map(fromRow)) {
     for (const e of relevant) {
       if (e.type !== a.type) continue;
@@ -108,12 +110,17 @@ export async function enqueueAutomationRuns(
           if (!(a.field in values) || same(values[a.field], before[a.field])) continue;
         } else if (Object.keys(values).every((k) => same(values[k], before[k]))) continue;
       }
-      await tx.query(
-        `INSERT INTO weft_automation_runs (automation_id, entity_ids, user_id) VALUES ($1, ARRAY[$2]::uuid[], $3)`,
-        [a.id, e.id, user.id],
-      );
+      automationIds.push(a.id);
+      entityIds.push(e.id);
     }
   }
+  if (automationIds.length === 0) return;
+  // One statement for all of them: a sync page of a thousand rows is one insert, not a thousand.
+  await tx.query(
+    `INSERT INTO weft_automation_runs (automation_id, entity_ids, user_id)
+     SELECT a, ARRAY[e], $3 FROM unnest($1::uuid[], $2::uuid[]) AS t(a, e)`,
+    [automationIds, entityIds, user.id],
+  );
 }
 
 export interface RunRecord {
