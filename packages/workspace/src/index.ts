@@ -4,6 +4,7 @@ export { configFromEnv, DEFAULT_DATA_DIR, DEFAULT_PORT } from './config.js';
 export type { Driver, Queryable, QueryResult } from './db/driver.js';
 export { type DatabaseOption, openDriver } from './db/open-driver.js';
 export { type ErrorCode, WorkspaceError } from './errors.js';
+export { type AppOptions, createApp } from './http/create-app.js';
 export { compileQuery, DEFAULT_LIMIT } from './query/compile-query.js';
 export {
   DEFAULT_RATE_LIMIT,

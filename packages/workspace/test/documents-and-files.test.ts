@@ -70,6 +70,14 @@ describeEachDatabase('documents, comments and files', (target) => {
     expect((await h.request('GET', `/api/documents/${secret}`)).body.content).toBe('Hello _you_');
   });
 
+  it('deleting an entity deletes its rich-text documents', async () => {
+    const note = await h.run('svc.entity/create', { type: 'd/note', entity: {} });
+    const secret = await secretOf(note['svc/id']);
+    await h.request('PUT', `/api/documents/${secret}`, { content: 'bye' });
+    await h.run('svc.entity/delete', { type: 'd/note', entity: { 'svc/id': note['svc/id'] } });
+    expect((await h.request('GET', `/api/documents/${secret}`)).status).toBe(404);
+  });
+
   it('document errors: unknown format 400, bad secret 400, unknown secret 404, content not a string 400', async () => {
     const secret = await secretOf(
       (await h.run('svc.entity/create', { type: 'd/note', entity: {} }))['svc/id'],

@@ -20,7 +20,7 @@ const isObject = (v: unknown): v is Row => typeof v === 'object' && v !== null &
 
 /** SQL for the entity as the API returns it: primitive, single-select and entity fields. */
 export function entityJson(
-  catalog: Catalog,
+  _catalog: Catalog,
   type: TypeDef,
   alias: string,
   user: Principal,
@@ -37,7 +37,6 @@ export function entityJson(
         : `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('svc/id', ${c}) END`,
     ]);
   }
-  void catalog;
   return jsonObject(pairs, b);
 }
 
@@ -320,8 +319,25 @@ export async function deleteEntity(
   const type = catalog.type(typeName);
   const id = isObject(entity) ? entity['svc/id'] : undefined;
   if (!isUuid(id)) throw badRequest('entity must be {"svc/id": <uuid>}', 'invalid-args');
-  const { rows } = await ctx.tx.query(`DELETE FROM ${type.table} WHERE id = $1 RETURNING id`, [id]);
+  // Rich-text documents belong to their entity: they go with it.
+  const docCols = type.fields
+    .filter((f) => catalog.isRichText(f))
+    .map((f) => (f.storage as { col: string }).col);
+  const { rows } = await ctx.tx.query<Row>(
+    `DELETE FROM ${type.table} WHERE id = $1 RETURNING ${['id', ...docCols].join(', ')}`,
+    [id],
+  );
   if (rows.length === 0) throw notFound(`${type.name} ${id} does not exist`);
+  const docIds = docCols.map((c) => rows[0]![c]).filter((d): d is string => typeof d === 'string');
+  if (docIds.length > 0) {
+    const doc = catalog.type(DOCUMENT_TYPE);
+    const secret = (doc.byName.get(DOCUMENT_SECRET)!.storage as { col: string }).col;
+    await ctx.tx.query(
+      `WITH gone AS (DELETE FROM ${doc.table} WHERE id = ANY($1::uuid[]) RETURNING ${secret} AS secret)
+       DELETE FROM svc_documents WHERE secret IN (SELECT secret FROM gone)`,
+      [docIds],
+    );
+  }
   ctx.effects.push({ effect: 'svc.entity/delete', id, type: type.name });
   return 'ok';
 }

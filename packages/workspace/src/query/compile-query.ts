@@ -100,7 +100,7 @@ export class Compiler {
     return this.nested(() => this.selectElements(scope, type, alias, elements));
   }
 
-  selectElements(scope: Scope, type: TypeDef, alias: string, elements: unknown): string {
+  selectElements(_scope: Scope, type: TypeDef, alias: string, elements: unknown): string {
     if (!Array.isArray(elements)) throw invalid('q/select must be an array');
     const pairs: Array<[string, string]> = [];
     for (const el of elements) {
@@ -113,18 +113,16 @@ export class Compiler {
         throw invalid(`Invalid q/select element ${JSON.stringify(el)}`);
       }
     }
-    void scope;
     return jsonObject(pairs, this.b);
   }
 
   /** The JSON value of one field: primitives formatted, to-one as {svc/id}, collections as [{svc/id}]. */
-  valueOf(type: TypeDef, alias: string, f: FieldDef): string {
+  valueOf(_type: TypeDef, alias: string, f: FieldDef): string {
     if (f.kind === 'primitive') return outputExpr(f.fieldType, `${alias}.${col(f)}`);
     if (f.kind === 'one') {
       const c = `${alias}.${col(f)}`;
       return `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('svc/id', ${c}) END`;
     }
-    void type;
     const x = this.b.alias();
     const src = this.collectionSource(f, alias, x);
     return `(SELECT coalesce(json_agg(json_build_object('svc/id', ${x}.id) ORDER BY ${x}.created, ${x}.id), '[]'::json)
@@ -181,14 +179,12 @@ export class Compiler {
     const scope = new Scope(this, target, x);
     const src = this.collectionSource(f, alias, x);
     const rest = path.slice(1) as string[];
-    const from = `FROM ${src.from} ${scope.joins.join(' ')}`;
     if (op === 'q/count' && (rest.length === 0 || (rest.length === 1 && rest[0] === 'svc/id'))) {
       return `(SELECT count(*) FROM ${src.from} WHERE ${src.where})`;
     }
     if (rest.length === 0) throw invalid(`${op} needs a sub field: [${f.name}, <field>]`);
     const { expr, field } = this.scalarPath(scope, rest);
     const fromWithJoins = `FROM ${src.from} ${scope.joins.join(' ')}`;
-    void from;
     const t = field.kind === 'primitive' ? field.fieldType : 'svc/uuid';
     if (op === 'q/count') return `(SELECT count(${expr}) ${fromWithJoins} WHERE ${src.where})`;
     if (JSON_TYPES.has(t)) throw invalid(`${op} cannot aggregate ${field.name}`);
