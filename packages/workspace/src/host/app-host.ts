@@ -34,8 +34,10 @@ export interface AppHostOptions {
   /** per app request; default 60 s */
   timeoutMs?: number;
   retry?: RetryPolicy;
-  /** how often the scheduler looks for sources due a sync; default 5 s; 0 turns it off */
+  /** how often the scheduler looks for sources due a sync and runs left by a dead process; default 5 s; 0 turns it off */
   scheduleEveryMs?: number;
+  /** how long a running sync's lease lasts without a heartbeat before another process takes it over; default 30 s */
+  leaseMs?: number;
 }
 
 export interface AddSourceInput {
@@ -73,6 +75,8 @@ export class AppHost {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** this process, as the owner of the runs it leases */
+  readonly instance = randomUUID();
   private readonly listeners = new Set<(sourceId: string, event: SyncEvent, totals: Json) => void>();
 
   private constructor(workspace: Workspace, options: AppHostOptions) {
@@ -86,7 +90,14 @@ export class AppHost {
     const host = new AppHost(workspace, options);
     const every = options.scheduleEveryMs ?? 5000;
     if (every > 0) {
-      host.timer = setInterval(() => void host.runDue().catch((e) => host.log('scheduler', e)), every);
+      host.timer = setInterval(
+        () =>
+          void host
+            .runDue()
+            .then(() => host.resumeStale())
+            .catch((e) => host.log('scheduler', e)),
+        every,
+      );
       host.timer.unref();
     }
     return host;
@@ -124,7 +135,7 @@ export class AppHost {
   }
 
   /** Reads the app's descriptor, logo and config, validates the account, checks the filter, stores the source. */
-  async addSource(input: AddSourceInput) {
+  async addSource(input: AddSourceInput, oauthValues?: Json) {
     let url: URL;
     try {
       url = new URL(input.url);
@@ -140,10 +151,11 @@ export class AppHost {
       ? descriptor.authentication.find((a) => a.id === input.authId)
       : descriptor.authentication[0];
     if (!auth) throw badRequest(`The app has no authentication ${JSON.stringify(input.authId)}`);
-    if (auth.id === 'oauth' || auth.id === 'oauth2')
-      throw badRequest('OAuth accounts are not supported by this workspace yet');
-    const fields: Json = {};
-    for (const f of auth.fields ?? []) {
+    if (auth.id === 'oauth') throw badRequest('OAuth 1 accounts are not supported by this workspace yet');
+    if (auth.id === 'oauth2' && !oauthValues)
+      throw badRequest('An OAuth 2 account is connected through POST /api/host/oauth2/start');
+    const fields: Json = { ...oauthValues };
+    for (const f of oauthValues ? [] : (auth.fields ?? [])) {
       const v = input.fields?.[f.id];
       if (f.type === 'link') continue;
       if ((v === undefined || v === '') && !f.optional)
@@ -270,6 +282,56 @@ export class AppHost {
     return sourceView(await this.source(id));
   }
 
+  /** The OAuth 2 callback address apps are given: the provider sends the user back here. */
+  oauthCallbackUrl(): string {
+    return `${this.options.publicUrl().replace(/\/+$/, '')}/hooks/oauth2/callback`;
+  }
+
+  /**
+   * First step of an OAuth 2 account: asks the app for the provider's authorization address with
+   * this workspace's callback and a fresh `state`; the rest of the request waits (sealed) for the
+   * callback.
+   */
+  async startOAuth2(
+    input: Omit<AddSourceInput, 'authId' | 'fields'>,
+  ): Promise<{ redirectUri: string; state: string }> {
+    const client = this.client(input.url);
+    const descriptor = await client.descriptor().catch((e) => {
+      throw appFailure(e);
+    });
+    if (!descriptor.authentication.some((a) => a.id === 'oauth2'))
+      throw badRequest('The app has no OAuth 2 authentication');
+    const state = randomUUID();
+    const redirectUri = await client.oauth2Authorize(this.oauthCallbackUrl(), state).catch((e) => {
+      throw appFailure(e);
+    });
+    await this.workspace.driver.query(
+      `DELETE FROM weft_host_oauth WHERE created_at < now() - interval '1 hour'`,
+    );
+    await this.workspace.driver.query(`INSERT INTO weft_host_oauth (state, request_enc) VALUES ($1, $2)`, [
+      state,
+      this.options.box.seal(input),
+    ]);
+    return { redirectUri, state };
+  }
+
+  /** The provider's callback: the app exchanges the code for the account's tokens; the source is created. */
+  async finishOAuth2(state: string, code: string) {
+    const { rows } = await this.workspace.driver.query<{ request_enc: string }>(
+      `DELETE FROM weft_host_oauth WHERE state = $1 AND created_at > now() - interval '1 hour' RETURNING request_enc`,
+      [state],
+    );
+    const row = rows[0];
+    if (!row) throw badRequest('Unknown or expired OAuth state');
+    const input = this.options.box.open<Omit<AddSourceInput, 'authId' | 'fields'>>(row.request_enc);
+    const values = await this.client(input.url)
+      .oauth2AccessToken(this.oauthCallbackUrl(), code)
+      .catch((e) => {
+        throw appFailure(e);
+      });
+    return this.addSource({ ...input, authId: 'oauth2' }, values);
+  }
+
   /** The app moved (a restarted local app on a new port): same source, new address. */
   async setUrl(id: string, url: string) {
     await this.source(id);
@@ -355,8 +417,9 @@ export class AppHost {
     const lastSynchronizedAt = await lastSuccess(this.workspace.driver, id);
     const runId = randomUUID();
     await this.workspace.driver.query(
-      `INSERT INTO weft_host_runs (id, source_id, kind, status, last_synchronized_at) VALUES ($1, $2, $3, 'running', $4)`,
-      [runId, id, options.kind ?? 'manual', lastSynchronizedAt],
+      `INSERT INTO weft_host_runs (id, source_id, kind, status, last_synchronized_at, lease_owner, lease_until)
+       VALUES ($1, $2, $3, 'running', $4, $5, clock_timestamp() + make_interval(secs => $6))`,
+      [runId, id, options.kind ?? 'manual', lastSynchronizedAt, this.instance, this.leaseSeconds],
     );
     const run = (await getRun(this.workspace.driver, runId)) as RunRow;
     const controller = new AbortController();
@@ -366,9 +429,50 @@ export class AppHost {
     return runView((await getRun(this.workspace.driver, runId)) as RunRow);
   }
 
+  private get leaseSeconds(): number {
+    return (this.options.leaseMs ?? 30_000) / 1000;
+  }
+
+  /**
+   * Takes over one run whose process stopped renewing its lease (it died mid-sync) and resumes it
+   * from the pages its progress records. Several processes on one database each take a different
+   * run (SKIP LOCKED).
+   */
+  async resumeStale(): Promise<boolean> {
+    if (this.closed) return false;
+    const { rows } = await this.workspace.driver.query<RunRow>(
+      `UPDATE weft_host_runs SET lease_owner = $1, lease_until = clock_timestamp() + make_interval(secs => $2)
+        WHERE id = (SELECT id FROM weft_host_runs WHERE status = 'running' AND kind <> 'webhook'
+                      AND lease_until < clock_timestamp() ORDER BY started_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING *`,
+      [this.instance, this.leaseSeconds],
+    );
+    const run = rows[0];
+    if (!run) return false;
+    const source = await getSource(this.workspace.driver, run.source_id);
+    if (!source || this.running.has(source.id)) return false;
+    this.log(`resuming sync run ${run.id} of source ${source.id} left by another process`);
+    const controller = new AbortController();
+    const done = this.execute(source, run, controller.signal).finally(() => this.running.delete(source.id));
+    this.running.set(source.id, { controller, done });
+    return true;
+  }
+
   private async execute(source: SourceRow, run: RunRow, signal: AbortSignal): Promise<void> {
     const client = this.client(source.url);
-    const started = Date.now();
+    const started = Date.now() - (run.duration_ms ?? 0);
+    // The lease is renewed while this process works on the run.
+    const heartbeat = setInterval(
+      () =>
+        void this.workspace.driver
+          .query(
+            `UPDATE weft_host_runs SET lease_until = clock_timestamp() + make_interval(secs => $3)
+              WHERE id = $1 AND lease_owner = $2`,
+            [run.id, this.instance, this.leaseSeconds],
+          )
+          .catch(() => {}),
+      Math.max(100, (this.options.leaseMs ?? 30_000) / 3),
+    );
     try {
       let account = this.account(source);
       // The service validates the account before every sync and keeps what /validate returns.
@@ -414,6 +518,8 @@ export class AppHost {
           [run.id, Date.now() - started, message],
         )
         .catch((e) => this.log('recording a failed run', e));
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 

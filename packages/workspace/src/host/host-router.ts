@@ -92,6 +92,21 @@ export function hostRouter(host: AppHost): Router {
     res.json(sourceView(await host.source(param(req, 'id'))));
   });
 
+  router.post('/api/host/oauth2/start', async (req, res) => {
+    const input = parse(addSource.omit({ authId: true, fields: true }), req.body);
+    res.json(await host.startOAuth2(input));
+  });
+  // The user's browser comes back here from the provider (no token: the state identifies the request).
+  router.get('/hooks/oauth2/callback', async (req, res) => {
+    const state = typeof req.query.state === 'string' ? req.query.state : '';
+    const code = typeof req.query.code === 'string' ? req.query.code : '';
+    if (!state || !code) {
+      const error = typeof req.query.error === 'string' ? req.query.error.slice(0, 100) : 'no code';
+      throw new WorkspaceError(400, 'bad-request', `The authorization did not complete (${error})`);
+    }
+    res.json({ ok: true, source: await host.finishOAuth2(state, code) });
+  });
+
   // Third-party events: any content type; the raw body is kept for the app's signature check.
   router.post('/hooks/sources/:id', express.raw({ type: () => true, limit: '16mb' }), async (req, res) => {
     // A JSON body was already parsed by the workspace's JSON middleware; anything else arrives raw.

@@ -17,8 +17,11 @@ CREATE TABLE IF NOT EXISTS weft_host_runs (
   started_at timestamptz NOT NULL DEFAULT clock_timestamp(), finished_at timestamptz,
   pages integer NOT NULL DEFAULT 0, rows_set integer NOT NULL DEFAULT 0,
   rows_removed integer NOT NULL DEFAULT 0, retries integer NOT NULL DEFAULT 0,
-  error text, duration_ms integer, progress jsonb NOT NULL DEFAULT '{}');
+  error text, duration_ms integer, progress jsonb NOT NULL DEFAULT '{}',
+  lease_owner text, lease_until timestamptz);
 CREATE INDEX IF NOT EXISTS weft_host_runs_source ON weft_host_runs (source_id, started_at DESC);
+CREATE TABLE IF NOT EXISTS weft_host_oauth (
+  state text PRIMARY KEY, request_enc text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
 CREATE TABLE IF NOT EXISTS weft_host_links (
   run_id uuid NOT NULL, type text NOT NULL, field text NOT NULL, entity_id uuid NOT NULL,
   targets jsonb NOT NULL, PRIMARY KEY (run_id, type, field, entity_id));

@@ -1,0 +1,210 @@
+// An OAuth 2 source end to end against a real local provider (oidc-provider): the workspace asks
+// the app for the authorization address with its own callback, the user approves at the
+// provider, the provider sends the browser to the workspace's callback, the app exchanges the
+// code, the source syncs with the token, and /validate before each sync refreshes the token that
+// nears expiry, the refreshed account being stored sealed.
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { auth, createServer, defineApp, field, InvalidAccountError, silentLogger } from '@weft/core';
+import Provider from 'oidc-provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SecretBox } from './secret-box.js';
+import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-workspace.js';
+
+const CLIENT_ID = 'weft-host-client';
+const CLIENT_SECRET = 'weft-host-client-secret-0123456789abcdef';
+const TOKEN = 'oauth-test-admin-token';
+
+let providerServer: Server;
+let issuer: string;
+let appServer: Server;
+let appUrl: string;
+let ws: HostedWorkspace;
+const box = new SecretBox('oauth-test-key');
+
+async function userinfo(accessToken: string, signal?: AbortSignal) {
+  const res = await fetch(`${issuer}/me`, {
+    headers: { Authorization: `Bearer ${accessToken}` },
+    ...(signal ? { signal } : {}),
+  });
+  if (res.status === 401) throw new InvalidAccountError('The provider refused the access token');
+  if (!res.ok) throw new Error(`userinfo answered ${res.status}`);
+  return (await res.json()) as { sub: string; name: string };
+}
+
+function oauthApp() {
+  return defineApp({
+    id: 'profile',
+    name: 'Profile',
+    version: '1.0.0',
+    description: 'The signed-in user, through OAuth 2',
+    website: 'http://127.0.0.1/',
+    authentication: [
+      auth.oauth2({
+        authorizeUrl: `${issuer}/auth`,
+        tokenUrl: `${issuer}/token`,
+        scopes: ['openid', 'profile'],
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        account: async ({ accessToken, signal }) => {
+          const me = await userinfo(accessToken, signal);
+          return { name: me.name, accountId: me.sub };
+        },
+      }),
+    ],
+    sync: {
+      types: {
+        me: {
+          name: 'Me',
+          fields: { id: field.id(), name: field.title({ name: 'Name' }) },
+          async *data({ account, signal }) {
+            const me = await userinfo(String((account as { access_token?: string }).access_token), signal);
+            yield { id: me.sub, name: me.name };
+          },
+        },
+      },
+    },
+  });
+}
+
+/** Plays the user's browser at the provider: cookies, login and consent forms, until the workspace's callback. */
+async function approve(authorizeUrl: string, callbackPrefix: string): Promise<string> {
+  const jar = new Map<string, string>();
+  let url = authorizeUrl;
+  let body: string | undefined;
+  for (let step = 0; step < 20; step++) {
+    const res = await fetch(url, {
+      method: body ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(body ? { body } : {}),
+    });
+    for (const cookie of res.headers.getSetCookie()) {
+      const pair = cookie.split(';')[0] ?? '';
+      jar.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
+    }
+    if (res.status >= 300 && res.status < 400) {
+      const location = new URL(res.headers.get('location') ?? '', url).href;
+      if (location.startsWith(callbackPrefix)) return location;
+      url = location;
+      body = undefined;
+      continue;
+    }
+    const html = await res.text();
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+    if (!action) throw new Error(`no form at the provider (HTTP ${res.status})`);
+    body = html.includes('name="login"')
+      ? new URLSearchParams({ prompt: 'login', login: 'ada', password: 'any' }).toString()
+      : new URLSearchParams({ prompt: 'consent' }).toString();
+    url = new URL(action, url).href;
+  }
+  throw new Error('the authorization never reached the callback');
+}
+
+beforeAll(async () => {
+  ws = await startHostedWorkspace({
+    adminToken: TOKEN,
+    rateLimit: 0,
+    webhooks: false,
+    box,
+    hostOptions: { scheduleEveryMs: 0 },
+    log: () => {},
+  });
+  providerServer = createHttpServer();
+  await new Promise<void>((resolve) => providerServer.listen(0, '127.0.0.1', resolve));
+  issuer = `http://127.0.0.1:${(providerServer.address() as AddressInfo).port}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: [ws.apps.oauthCallbackUrl()],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+    ],
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: true } },
+    issueRefreshToken: async () => true,
+    rotateRefreshToken: () => true,
+    // Access tokens live 60 s, inside the app's 300 s refresh margin: every /validate refreshes.
+    ttl: {
+      AccessToken: 60,
+      AuthorizationCode: 60,
+      RefreshToken: 3600,
+      Grant: 3600,
+      Session: 3600,
+      Interaction: 3600,
+      IdToken: 3600,
+    },
+    claims: { openid: ['sub'], profile: ['name'] },
+    findAccount: async (_ctx, sub) => ({
+      accountId: sub,
+      claims: async () => ({ sub, name: `User ${sub}` }),
+    }),
+    cookies: { keys: ['weft-host-cookie-key'] },
+  });
+  providerServer.on('request', provider.callback());
+  appServer = await new Promise<Server>((resolve) => {
+    const s = createServer(oauthApp(), { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  appUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await ws?.close();
+  for (const s of [appServer, providerServer]) {
+    s?.closeAllConnections();
+    await new Promise((r) => s?.close(r));
+  }
+});
+
+const api = async (method: string, path: string, body?: unknown) => {
+  const r = await fetch(ws.url + path, {
+    method,
+    headers: { authorization: `Token ${TOKEN}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: r.status, body: (await r.json().catch(() => undefined)) as Record<string, any> };
+};
+
+describe('an OAuth 2 source', () => {
+  it('connects through the workspace callback, syncs, and refreshes the token through /validate', async () => {
+    expect((await api('POST', '/api/host/sources', { url: appUrl })).status).toBe(400);
+    const start = await api('POST', '/api/host/oauth2/start', { url: appUrl });
+    expect(start.status).toBe(200);
+    const callback = await approve(start.body.redirectUri, ws.apps.oauthCallbackUrl());
+    expect(new URL(callback).searchParams.get('state')).toBe(start.body.state);
+
+    const done = await fetch(callback);
+    expect(done.status).toBe(200);
+    const { source } = (await done.json()) as { source: { id: string; authId: string; accountName: string } };
+    expect(source).toMatchObject({ authId: 'oauth2', accountName: 'User ada' });
+    // The same callback cannot be used twice.
+    expect((await fetch(callback)).status).toBe(400);
+
+    const { rows } = await ws.driver.query<{ account_enc: string }>(
+      `SELECT account_enc FROM weft_host_sources`,
+    );
+    const first = box.open<{ access_token: string; refresh_token: string }>(rows[0]?.account_enc as string);
+    expect(first.access_token).toBeTruthy();
+    expect(JSON.stringify(rows)).not.toContain(first.access_token);
+
+    const { body: run } = await api('POST', `/api/host/sources/${source.id}/syncs?wait=true`);
+    expect(run).toMatchObject({ status: 'succeeded', rowsSet: 1 });
+    const after = await ws.driver.query<{ account_enc: string }>(`SELECT account_enc FROM weft_host_sources`);
+    const refreshed = box.open<{ access_token: string }>(after.rows[0]?.account_enc as string);
+    expect(refreshed.access_token).not.toBe(first.access_token);
+
+    const [result] = await ws.execute([
+      {
+        command: 'svc.entity/query',
+        args: { query: { 'q/from': 'profile/me', 'q/select': ['profile/name'] } },
+      },
+    ]);
+    expect((result as { result: unknown[] }).result).toEqual([{ 'profile/name': 'User ada' }]);
+  });
+});

@@ -1,0 +1,121 @@
+// Several workspace processes on one Postgres: a process killed in the middle of a sync leaves its
+// run, and another process takes it over from its last recorded page, with nothing lost or
+// duplicated.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { auth, createServer, defineApp, field, resume, silentLogger } from '@weft/core';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openWorkspace } from '../workspace.js';
+import { AppHost } from './app-host.js';
+import { SecretBox } from './secret-box.js';
+
+const PG_URL = process.env.WEFT_TEST_DATABASE_URL;
+if (!PG_URL)
+  console.log(
+    'host takeover test: skipped because WEFT_TEST_DATABASE_URL is not set (it needs a shared Postgres)',
+  );
+
+const N = 60;
+const requests: number[] = [];
+const app = defineApp({
+  id: 'slow',
+  name: 'Slow',
+  version: '1.0.0',
+  description: 'pages slowly',
+  website: 'http://127.0.0.1/',
+  authentication: [auth.none({ name: 'None' })],
+  pageSize: 5,
+  sync: {
+    types: {
+      item: {
+        name: 'Items',
+        fields: { id: field.id(), name: field.title({ name: 'Name' }) },
+        async *data({ cursor }) {
+          const at = (cursor as { at?: number } | undefined)?.at ?? 0;
+          requests.push(at);
+          await new Promise((r) => setTimeout(r, 150));
+          for (let i = at; i < Math.min(N, at + 5); i++) yield { id: `i${i}`, name: `Item ${i}` };
+          if (at + 5 < N) yield resume({ at: at + 5 });
+        },
+      },
+    },
+  },
+});
+
+const schema = `weft_takeover_${randomBytes(5).toString('hex')}`;
+afterAll(async () => {
+  if (!PG_URL) return;
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await c.end();
+});
+
+describe.runIf(PG_URL)('a sync taken over by another process', () => {
+  it('completes from the last page of a killed process, every row once', async () => {
+    const server = await new Promise<ReturnType<ReturnType<typeof createServer>['listen']>>((resolve) => {
+      const s = createServer(app, { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./fixtures/sync-process.ts', import.meta.url))],
+      {
+        env: { ...process.env, DATABASE_URL: PG_URL, WEFT_PG_SCHEMA: schema, APP_URL: appUrl },
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const until = Date.now() + 60_000;
+    while (!out.includes('page 4') && Date.now() < until && child.exitCode === null)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(out).toContain('page 4');
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('exit', r));
+    const pagesBefore = requests.length;
+
+    const workspace = await openWorkspace({
+      database: { kind: 'postgres', url: PG_URL as string, schema },
+      webhooks: false,
+      log: () => {},
+    });
+    const host = await AppHost.open(workspace, {
+      box: new SecretBox('takeover'),
+      publicUrl: () => 'http://127.0.0.1',
+      scheduleEveryMs: 200,
+      leaseMs: 1000,
+      log: () => {},
+    });
+    try {
+      const [source] = await host.list();
+      let run = (await host.runs(source?.id as string))[0];
+      expect(run?.status).toBe('running');
+      while (run?.status === 'running' && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 100));
+        run = (await host.runs(source?.id as string))[0];
+      }
+      expect(run?.status).toBe('succeeded');
+      // The second process asked only for the pages after the last one recorded.
+      const resumedFrom = requests.slice(pagesBefore);
+      expect(resumedFrom[0]).toBeGreaterThan(0);
+      expect(resumedFrom.length).toBeLessThan(N / 5);
+      const [result] = await workspace.execute([
+        {
+          command: 'svc.entity/query',
+          args: { query: { 'q/from': 'slow/item', 'q/select': ['slow/id'], 'q/limit': 'q/no-limit' } },
+        },
+      ]);
+      const ids = (result as { result: { 'slow/id': string }[] }).result.map((r) => r['slow/id']);
+      expect(ids).toHaveLength(N);
+      expect(new Set(ids).size).toBe(N);
+    } finally {
+      await host.close();
+      await workspace.close();
+      server.close();
+      server.closeAllConnections();
+    }
+  }, 90_000);
+});
