@@ -43,6 +43,7 @@ describeEachDatabase('automations', (target) => {
       state: string;
       message: string | null;
       answer: unknown;
+      attempts: number;
     }>;
   const finished = (id: string, count = 1) =>
     waitFor(`${count} finished run(s)`, async () => {
@@ -182,6 +183,27 @@ describeEachDatabase('automations', (target) => {
     });
     expect(book['comments/comments'].map((c: any) => c['comment/content'])).toEqual([
       expect.stringContaining('Checked **The Dispossessed** for Admin'),
+    ]);
+  });
+
+  it('a run whose lease expired (its process died) is run again, and given up after three claims', async () => {
+    const button = await addAutomation({
+      name: 'Recover',
+      trigger: 'button',
+      type: BOOK,
+      action: { kind: 'script', code: 'return args.currentEntities.length' },
+    });
+    // What a process that died mid-run leaves behind: a claimed run whose lease has passed.
+    await h.ws.driver.query(
+      `INSERT INTO weft_automation_runs (automation_id, entity_ids, user_id, state, attempts, next_at)
+       VALUES ($1, ARRAY[$2]::uuid[], $3, 'running', 1, now() - interval '1 second'),
+              ($1, ARRAY[$2]::uuid[], $3, 'running', 3, now() - interval '1 second')`,
+      [button.id, seeded.books[0], h.ws.adminUserId],
+    );
+    const runs = await finished(button.id, 2);
+    expect(runs.map((r: any) => [r.state, r.attempts, r.message])).toEqual([
+      ['failed', 4, 'The run was interrupted too often and was given up'],
+      ['done', 2, null],
     ]);
   });
 

@@ -13,6 +13,7 @@ export async function runAppAction(
   args: Record<string, string>,
   account: Record<string, unknown>,
   timeoutMs = 60_000,
+  signal?: AbortSignal,
 ): Promise<ActionOutcome> {
   const url = appUrl.replace(/\/+$/, '') + EXECUTE_PATH;
   let res: Response;
@@ -21,7 +22,9 @@ export async function runAppAction(
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ action: { action, args }, account }),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
+        : AbortSignal.timeout(timeoutMs),
       redirect: 'manual',
     });
   } catch {

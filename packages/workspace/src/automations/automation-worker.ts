@@ -38,6 +38,8 @@ export class AutomationWorker {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  /** aborted on stop: in-flight scripts are terminated, app calls cancelled */
+  private readonly abort = new AbortController();
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly scriptTimeoutMs: number;
@@ -82,6 +84,8 @@ export class AutomationWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    // What was running stays claimed: its lease expires and another process runs it again.
+    this.abort.abort();
     while (this.running) await this.running;
   }
 
@@ -138,7 +142,14 @@ export class AutomationWorker {
         const args = Object.fromEntries(
           Object.entries(action.args).map(([k, t]) => [k, fillTemplate(t, catalog, type, row)]),
         );
-        const result = await runAppAction(action.url, action.action, args, action.account, this.appTimeoutMs);
+        const result = await runAppAction(
+          action.url,
+          action.action,
+          args,
+          action.account,
+          this.appTimeoutMs,
+          this.abort.signal,
+        );
         answers.push(result.answer);
         if (!result.ok)
           return { ok: false, message: result.message, answer: answers.length === 1 ? answers[0] : answers };
@@ -154,6 +165,7 @@ export class AutomationWorker {
       args,
       scriptServices(this.driver, user),
       action.timeoutMs ?? this.scriptTimeoutMs,
+      this.abort.signal,
     );
     return result.ok
       ? { ok: true, message: null, answer: result.result }

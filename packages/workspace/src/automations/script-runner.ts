@@ -34,6 +34,8 @@ export async function runScript(
   args: unknown,
   services: { svc: ServiceImpl; http: ServiceImpl },
   timeoutMs: number,
+  /** aborting stops the script at once (the workspace is shutting down) */
+  signal?: AbortSignal,
 ): Promise<ScriptOutcome> {
   const worker = new Worker(SCRIPT_WORKER_SOURCE, {
     eval: true,
@@ -52,6 +54,7 @@ export async function runScript(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
       void worker.terminate();
       resolve(outcome);
     };
@@ -59,6 +62,9 @@ export async function runScript(
       () => settle({ ok: false, message: `The script ran longer than ${timeoutMs} ms and was stopped` }),
       timeoutMs,
     );
+    const onAbort = () => settle({ ok: false, message: 'The workspace stopped while the script ran' });
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (m: { type: string; text?: string; message?: string }) => {
       if (m.type === 'done') {
         let result: unknown = null;
