@@ -1,4 +1,5 @@
 import type { Principal } from './auth/principal.js';
+import { AutomationWorker, createAutomationTables } from './automations/index.js';
 import { type CommandResult, executeCommands } from './commands/dispatcher.js';
 import { createSystemTables } from './db/bootstrap.js';
 import type { Driver } from './db/driver.js';
@@ -44,6 +45,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
   const driver = await openDriver(options.database ?? { kind: 'memory' });
   try {
     await createSystemTables(driver);
+    await createAutomationTables(driver);
     const boot = await driver.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(4242002)');
       await ensureBuiltinTypes(tx);
@@ -78,6 +80,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
     const webhooks =
       options.webhooks === false ? undefined : new WebhookWorker(driver, options.webhooks ?? {}, log);
     webhooks?.start();
+    const automations = new AutomationWorker(driver, {}, log).start();
     return {
       driver,
       adminUserId: boot.adminId,
@@ -88,6 +91,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       async execute(commands, opts = {}) {
         const results = await executeCommands(driver, commands, opts.user ?? admin, errorLog);
         webhooks?.wake();
+        automations.wake();
         return results;
       },
       async createUser(input) {
@@ -103,6 +107,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       },
       async close() {
         await webhooks?.stop();
+        await automations.stop();
         await driver.close();
       },
     };

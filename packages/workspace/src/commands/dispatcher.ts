@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal.js';
+import { enqueueAutomationRuns } from '../automations/store.js';
 import { type Driver, sqlState } from '../db/driver.js';
 import { createEntities, changeCollection, deleteEntity, updateEntity } from '../entities/entity-store.js';
 import { badRequest, WorkspaceError } from '../errors.js';
@@ -186,6 +187,7 @@ export async function executeOne(
         const ctx: CommandContext = { tx, user, effects: [], depth: 0 };
         const value = await dispatch(ctx, parsed.command, parsed.args);
         await enqueueDeliveries(tx, ctx.effects, user, parsed.correlationId);
+        await enqueueAutomationRuns(tx, ctx.effects, user);
         return value;
       });
       return { success: true, result };

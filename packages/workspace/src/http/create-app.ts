@@ -1,9 +1,11 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { requireToken } from '../auth/authenticate.js';
+import { automationsRouter } from '../automations/automations-router.js';
 import { commandsRouter } from '../commands/commands-router.js';
 import { documentsRouter } from '../documents/documents-router.js';
 import { WorkspaceError } from '../errors.js';
 import { filesRouter } from '../files/files-router.js';
+import { pageRouter } from '../page/page-router.js';
 import { rateLimit } from '../rate-limit/rate-limit-middleware.js';
 import { tokensRouter } from '../tokens/tokens-router.js';
 import { usersRouter } from '../users/users-router.js';
@@ -28,6 +30,7 @@ export function createApp(workspace: Workspace, options: AppOptions): express.Ex
   app.get('/', (_req, res) => {
     res.json({ name: 'weft workspace', api: '/api' });
   });
+  app.use(pageRouter(workspace));
   app.use('/api', requireToken(workspace.driver));
   app.use('/api', rateLimit(workspace.driver, options.rateLimit));
   app.use(express.json({ limit: '64mb' }));
@@ -38,6 +41,7 @@ export function createApp(workspace: Workspace, options: AppOptions): express.Ex
   app.use(usersRouter(workspace));
   app.use(viewsRouter(workspace.driver));
   app.use(webhooksRouter(workspace.driver));
+  app.use(automationsRouter(workspace.driver));
   if (options.router) app.use(options.router);
   app.use((req: Request, res: Response) => {
     res.status(404).json({ message: `No route ${req.method} ${req.path}`, code: 'not-found' });

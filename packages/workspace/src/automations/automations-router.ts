@@ -1,0 +1,50 @@
+import { Router } from 'express';
+import { principalOf } from '../auth/authenticate.js';
+import type { Driver } from '../db/driver.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { publicAutomation } from './definition.js';
+import {
+  createAutomation,
+  deleteAutomation,
+  getAutomation,
+  listAutomations,
+  listRuns,
+  queueButtonRun,
+} from './store.js';
+
+// The automations' JSON API, under /api (so the workspace token and rate limit apply):
+//   GET    /api/automations               rules and buttons (app accounts left out)
+//   POST   /api/automations               create one (admin)
+//   DELETE /api/automations/:id           delete one and its runs (admin)
+//   POST   /api/automations/:id/run       run a button on {entityIds: [...]} → 202 {runId}
+//   GET    /api/automations/runs          latest 200 runs (?automation=<id> for one)
+
+export function automationsRouter(driver: Driver): Router {
+  const router = Router();
+  router.get('/api/automations', async (_req, res) => {
+    res.json((await listAutomations(driver)).map(publicAutomation));
+  });
+  router.get('/api/automations/runs', async (req, res) => {
+    const id = typeof req.query.automation === 'string' ? req.query.automation : undefined;
+    if (id !== undefined && !/^[0-9a-f-]{36}$/i.test(id)) throw badRequest('automation must be a uuid');
+    res.json(await listRuns(driver, id));
+  });
+  router.post('/api/automations', async (req, res) => {
+    if (!principalOf(res).admin) throw forbidden('Only an admin can add automations');
+    res.status(201).json(publicAutomation(await createAutomation(driver, req.body)));
+  });
+  router.delete('/api/automations/:id', async (req, res) => {
+    if (!principalOf(res).admin) throw forbidden('Only an admin can delete automations');
+    await deleteAutomation(driver, req.params.id);
+    res.json({});
+  });
+  router.post('/api/automations/:id/run', async (req, res) => {
+    if (!(await getAutomation(driver, req.params.id))) throw notFound(`No automation ${req.params.id}`);
+    const ids = (req.body as { entityIds?: unknown } | undefined)?.entityIds;
+    if (!Array.isArray(ids) || !ids.every((i) => typeof i === 'string'))
+      throw badRequest('entityIds must be an array of entity ids', 'invalid-args');
+    const runId = await queueButtonRun(driver, req.params.id, ids, principalOf(res).id);
+    res.status(202).json({ runId });
+  });
+  return router;
+}

@@ -1,0 +1,104 @@
+import { Worker } from 'node:worker_threads';
+import { SCRIPT_WORKER_SOURCE } from './script-worker-source.js';
+
+// Runs one script in a worker thread of its own, answering its service calls here (in the host,
+// where the workspace is), and terminates the thread when the time limit passes. A thread stuck
+// in a loop is stopped too: terminate() interrupts running JavaScript.
+
+export const SVC_METHODS = [
+  'getEntityById',
+  'getEntitiesByIds',
+  'createEntity',
+  'updateEntity',
+  'addCollectionItem',
+  'removeCollectionItem',
+  'deleteEntity',
+  'setState',
+  'setStateToFinal',
+  'assignUser',
+  'unassignUser',
+  'getDocumentContent',
+  'setDocumentContent',
+  'appendDocumentContent',
+  'addComment',
+  'executeSingleCommand',
+  'addFileFromUrl',
+  'graphql',
+] as const;
+
+export type ServiceImpl = Record<string, (...params: unknown[]) => Promise<unknown>>;
+export type ScriptOutcome = { ok: true; result: unknown } | { ok: false; message: string };
+
+export async function runScript(
+  code: string,
+  args: unknown,
+  services: { svc: ServiceImpl; http: ServiceImpl },
+  timeoutMs: number,
+  /** aborting stops the script at once (the workspace is shutting down) */
+  signal?: AbortSignal,
+): Promise<ScriptOutcome> {
+  const worker = new Worker(SCRIPT_WORKER_SOURCE, {
+    eval: true,
+    workerData: { code, argsJson: JSON.stringify(args), timeoutMs, svcMethods: SVC_METHODS.join(',') },
+    env: {},
+    stdout: true,
+    stderr: true,
+    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+  });
+  // The script's own output is not shown anywhere (it has no console); drain it.
+  worker.stdout.resume();
+  worker.stderr.resume();
+  return new Promise<ScriptOutcome>((resolve) => {
+    let settled = false;
+    const settle = (outcome: ScriptOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      resolve(outcome);
+    };
+    const timer = setTimeout(
+      () => settle({ ok: false, message: `The script ran longer than ${timeoutMs} ms and was stopped` }),
+      timeoutMs,
+    );
+    const onAbort = () => settle({ ok: false, message: 'The workspace stopped while the script ran' });
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', (m: { type: string; text?: string; message?: string }) => {
+      if (m.type === 'done') {
+        let result: unknown = null;
+        try {
+          result = JSON.parse(m.text ?? 'null');
+        } catch {}
+        settle({ ok: true, result });
+      } else if (m.type === 'failed') settle({ ok: false, message: m.message ?? 'The script failed' });
+      else if (m.type === 'call') void answer(m.text ?? '');
+    });
+    worker.on('error', (error) =>
+      settle({
+        ok: false,
+        message: /memory/i.test(error.message) ? 'The script ran out of memory' : 'The script failed',
+      }),
+    );
+    worker.on('exit', () => settle({ ok: false, message: 'The script stopped without an answer' }));
+
+    async function answer(text: string) {
+      let id: unknown;
+      try {
+        const call = JSON.parse(text) as { id: unknown; service: string; method: string; params: unknown[] };
+        id = call.id;
+        const service =
+          call.service === 'svc' ? services.svc : call.service === 'http' ? services.http : undefined;
+        const fn = service && Object.hasOwn(service, call.method) ? service[call.method] : undefined;
+        if (!fn) throw new Error(`Unknown method ${call.service}.${call.method}`);
+        const result = await fn(...(Array.isArray(call.params) ? call.params : []));
+        if (!settled)
+          worker.postMessage({ type: 'reply', text: JSON.stringify({ id, result: result ?? null }) });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : 'The call failed';
+        if (!settled) worker.postMessage({ type: 'reply', text: JSON.stringify({ id, error: message }) });
+      }
+    }
+  });
+}

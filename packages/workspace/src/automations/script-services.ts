@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal.js';
+import { executeCommands } from '../commands/dispatcher.js';
+import type { Driver } from '../db/driver.js';
+import { parseFormat, readDocument, writeDocument } from '../documents/document-store.js';
+import { ChunkWriter, createFileEntity } from '../files/file-store.js';
+import { loadCatalog } from '../schema/catalog.js';
+import type { ServiceImpl } from './script-runner.js';
+
+// `context.getService('svc')` and `context.getService('http')` of a script, backed by this
+// workspace: every entity change goes through the command path (so webhooks and rules see it),
+// documents and files through the workspace's own stores. Calls run as the automation's user.
+
+type Row = Record<string, unknown>;
+const MAX_HTTP_BYTES = 5 * 1024 * 1024;
+const MAX_FILE_BYTES = 100 * 1024 * 1024;
+
+const str = (v: unknown, what: string): string => {
+  if (typeof v !== 'string' || v === '') throw new Error(`${what} must be a non-empty string`);
+  return v;
+};
+
+export function scriptServices(driver: Driver, user: Principal): { svc: ServiceImpl; http: ServiceImpl } {
+  const run = async (command: string, args: Row): Promise<unknown> => {
+    const [result] = await executeCommands(driver, [{ command, args }], user);
+    if (!result) throw new Error('No result');
+    if (!result.success) throw new Error(result.error.message);
+    return result.result;
+  };
+  const query = async (type: unknown, ids: unknown[], fields: unknown) => {
+    const select = Array.isArray(fields) && fields.length > 0 ? fields : ['svc/id'];
+    return (await run('svc.entity/query', {
+      query: {
+        'q/from': type,
+        'q/select': select,
+        'q/where': ['q/in', ['svc/id'], '$ids'],
+        'q/limit': 'q/no-limit',
+      },
+      params: { $ids: ids },
+    })) as Row[];
+  };
+  /** The type's workflow state field: its to-one field onto a select (enum) type. */
+  const stateField = async (typeName: unknown) => {
+    const catalog = await loadCatalog(driver);
+    const type = catalog.type(typeName);
+    for (const f of type.fields) {
+      if (f.kind !== 'one') continue;
+      const target = catalog.target(f);
+      if (target.byName.has('enum/name')) return { field: f.name, options: target.name };
+    }
+    throw new Error(`${type.name} has no state (select) field`);
+  };
+  const fmt = (v: unknown) => parseFormat(v ?? 'md');
+
+  const svc: ServiceImpl = {
+    async getEntityById(type, id, fields) {
+      const [row] = await query(type, [str(id, 'id')], fields);
+      if (!row) throw new Error(`${String(type)} ${String(id)} does not exist`);
+      return row;
+    },
+    async getEntitiesByIds(type, ids, fields) {
+      if (!Array.isArray(ids)) throw new Error('ids must be an array');
+      return query(type, ids, fields);
+    },
+    createEntity: (type, values) => run('svc.entity/create', { type, entity: values ?? {} }),
+    updateEntity: (type, id, values) =>
+      run('svc.entity/update', { type, entity: { ...((values as Row) ?? {}), 'svc/id': id } }),
+    async addCollectionItem(type, id, field, itemId) {
+      await run('svc.entity/add-collection-items', {
+        type,
+        field,
+        entity: { 'svc/id': id },
+        items: [{ 'svc/id': itemId }],
+      });
+    },
+    async removeCollectionItem(type, id, field, itemId) {
+      await run('svc.entity/remove-collection-items', {
+        type,
+        field,
+        entity: { 'svc/id': id },
+        items: [{ 'svc/id': itemId }],
+      });
+    },
+    async deleteEntity(type, id) {
+      await run('svc.entity/delete', { type, entity: { 'svc/id': id } });
+    },
+    async setState(type, id, state) {
+      const { field, options } = await stateField(type);
+      const found = (await run('svc.entity/query', {
+        query: {
+          'q/from': options,
+          'q/select': ['svc/id'],
+          'q/where': ['=', ['enum/name'], '$n'],
+          'q/limit': 1,
+        },
+        params: { $n: state },
+      })) as Row[];
+      if (!found[0]) throw new Error(`Unknown state ${JSON.stringify(state)}`);
+      await run('svc.entity/update', {
+        type,
+        entity: { 'svc/id': id, [field]: { 'svc/id': found[0]['svc/id'] } },
+      });
+    },
+    // The final state is the last option in the select's order (highest rank).
+    async setStateToFinal(type, id) {
+      const { field, options } = await stateField(type);
+      const found = (await run('svc.entity/query', {
+        query: {
+          'q/from': options,
+          'q/select': ['svc/id'],
+          'q/order-by': [[['svc/rank'], 'q/desc']],
+          'q/limit': 1,
+        },
+      })) as Row[];
+      if (!found[0]) throw new Error('The state field has no options');
+      await run('svc.entity/update', {
+        type,
+        entity: { 'svc/id': id, [field]: { 'svc/id': found[0]['svc/id'] } },
+      });
+    },
+    async assignUser(type, id, userId) {
+      await svc.addCollectionItem!(type, id, 'assignments/assignees', userId);
+    },
+    async unassignUser(type, id, userId) {
+      await svc.removeCollectionItem!(type, id, 'assignments/assignees', userId);
+    },
+    async getDocumentContent(secret, format) {
+      return (await readDocument(driver, secret, fmt(format))).content;
+    },
+    async setDocumentContent(secret, content, format) {
+      await writeDocument(driver, secret, content, fmt(format));
+    },
+    async appendDocumentContent(secret, content, format) {
+      const f = fmt(format);
+      const before = (await readDocument(driver, secret, f, 'null')).content ?? '';
+      const joiner = before === '' ? '' : f === 'md' ? '\n\n' : '';
+      await writeDocument(driver, secret, before + joiner + str(content, 'content'), f);
+    },
+    async addComment(type, id, comment, authorId, format) {
+      const commentId = randomUUID();
+      const secret = randomUUID();
+      await run('svc.command/batch', {
+        commands: [
+          {
+            command: 'svc.entity/create',
+            args: {
+              type: 'comments/comment',
+              entity: {
+                'svc/id': commentId,
+                'comment/document-secret': secret,
+                'comment/author': { 'svc/id': typeof authorId === 'string' && authorId ? authorId : user.id },
+              },
+            },
+          },
+          {
+            command: 'svc.entity/add-collection-items',
+            args: {
+              type,
+              field: 'comments/comments',
+              entity: { 'svc/id': id },
+              items: [{ 'svc/id': commentId }],
+            },
+          },
+        ],
+      });
+      await writeDocument(driver, secret, str(comment, 'comment'), fmt(format));
+      return { 'svc/id': commentId, 'comment/document-secret': secret };
+    },
+    async executeSingleCommand(command) {
+      const c = command as Row;
+      return run(String(c?.command ?? ''), (c?.args as Row) ?? {});
+    },
+    async addFileFromUrl(url, fileName, type, id, headers) {
+      const res = await fetch(str(url, 'url'), {
+        headers: (headers as Record<string, string>) ?? {},
+        signal: AbortSignal.timeout(30_000),
+      });
+      if (!res.ok || !res.body) throw new Error(`The file address answered HTTP ${res.status}`);
+      const writer = new ChunkWriter(driver);
+      try {
+        for await (const data of res.body as unknown as AsyncIterable<Uint8Array>) {
+          await writer.write(Buffer.from(data));
+          if (writer.total > MAX_FILE_BYTES) throw new Error('The file is too large');
+        }
+        await writer.end();
+      } catch (error) {
+        await writer.discard().catch(() => {});
+        throw error;
+      }
+      const name = typeof fileName === 'string' && fileName ? fileName : 'file';
+      const file = await createFileEntity(
+        driver,
+        user,
+        writer.secret,
+        name,
+        res.headers.get('content-type') ?? 'application/octet-stream',
+        writer.total,
+      );
+      if (type && id) await svc.addCollectionItem!(type, id, 'Files/Files', file['svc/id']);
+      return file;
+    },
+    async graphql() {
+      throw new Error('The local workspace has no GraphQL interface');
+    },
+  };
+
+  const request = async (method: string, url: unknown, options: unknown) => {
+    const o = (options ?? {}) as { headers?: Record<string, string>; body?: string };
+    const res = await fetch(str(url, 'url'), {
+      method,
+      headers: o.headers ?? {},
+      ...(method === 'POST' && o.body !== undefined ? { body: String(o.body) } : {}),
+      signal: AbortSignal.timeout(30_000),
+      redirect: 'follow',
+    });
+    const buf = Buffer.from(await res.arrayBuffer());
+    if (buf.length > MAX_HTTP_BYTES) throw new Error('The answer is too large');
+    return { status: res.status, headers: Object.fromEntries(res.headers), body: buf.toString('utf8') };
+  };
+  const http: ServiceImpl = {
+    getAsync: (url, options) => request('GET', url, options),
+    postAsync: (url, options) => request('POST', url, options),
+  };
+  return { svc, http };
+}

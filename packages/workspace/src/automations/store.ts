@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal.js';
+import type { Effect } from '../commands/context.js';
+import type { Driver, Queryable } from '../db/driver.js';
+import { badRequest, notFound } from '../errors.js';
+import { loadCatalog } from '../schema/catalog.js';
+import { type Automation, automationInput } from './definition.js';
+
+type Row = Record<string, unknown>;
+
+function fromRow(r: Row): Automation {
+  return {
+    id: String(r.id),
+    name: String(r.name),
+    trigger: r.trigger as Automation['trigger'],
+    type: String(r.type_name),
+    ...(r.field ? { field: String(r.field) } : {}),
+    action: r.action as Automation['action'],
+    enabled: r.enabled === true,
+  };
+}
+
+export async function createAutomation(q: Queryable, input: unknown): Promise<Automation> {
+  const parsed = automationInput.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw badRequest(`${issue.path.join('.') || 'automation'}: ${issue.message}`, 'invalid-args');
+  }
+  const a = parsed.data;
+  // A rule may name a type its app's first sync has not created yet; a known type is checked.
+  const catalog = await loadCatalog(q);
+  const type = catalog.findType(a.type);
+  if (type && a.field) catalog.field(type, a.field);
+  const id = randomUUID();
+  await q.query(
+    `INSERT INTO weft_automations (id, name, trigger, type_name, field, action, enabled) VALUES ($1,$2,$3,$4,$5,$6,$7)`,
+    [id, a.name, a.trigger, a.type, a.field ?? null, JSON.stringify(a.action), a.enabled],
+  );
+  return { ...a, id };
+}
+
+export async function listAutomations(q: Queryable): Promise<Automation[]> {
+  const { rows } = await q.query<Row>(`SELECT * FROM weft_automations ORDER BY created_at, id`);
+  return rows.map(fromRow);
+}
+
+export async function getAutomation(q: Queryable, id: string): Promise<Automation | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  const { rows } = await q.query<Row>(`SELECT * FROM weft_automations WHERE id = $1`, [id]);
+  return rows[0] ? fromRow(rows[0]) : undefined;
+}
+
+export async function deleteAutomation(q: Queryable, id: string): Promise<void> {
+  if (!(await getAutomation(q, id))) throw notFound(`No automation ${id}`);
+  await q.query(`DELETE FROM weft_automations WHERE id = $1`, [id]);
+}
+
+/** Queues one run of a button on the chosen entities (of the button's type). */
+export async function queueButtonRun(
+  driver: Driver,
+  automationId: string,
+  entityIds: string[],
+  userId: string,
+): Promise<number> {
+  const a = await getAutomation(driver, automationId);
+  if (a?.trigger !== 'button') throw notFound(`No button ${automationId}`);
+  if (entityIds.length === 0 || entityIds.length > 1000)
+    throw badRequest('Choose between 1 and 1000 entities', 'invalid-args');
+  if (!entityIds.every((id) => /^[0-9a-f-]{36}$/i.test(id)))
+    throw badRequest('Entity ids are uuids', 'invalid-args');
+  const { rows } = await driver.query<{ id: number }>(
+    `INSERT INTO weft_automation_runs (automation_id, entity_ids, user_id) VALUES ($1, $2::uuid[], $3) RETURNING id`,
+    [a.id, entityIds, userId],
+  );
+  return Number(rows[0]!.id);
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * Called in the transaction of every command that changed entities (like webhook deliveries):
+ * queues a run per matching rule and entity, so a run exists exactly when the change committed.
+ */
+export async function enqueueAutomationRuns(
+  tx: Queryable,
+  effects: Effect[],
+  user: Principal,
+): Promise<void> {
+  const relevant = effects.filter(
+    (e) => e.effect === 'svc.entity/create' || e.effect === 'svc.entity/update',
+  );
+  if (relevant.length === 0) return;
+  const types = [...new Set(relevant.map((e) => e.type))];
+  const { rows } = await tx.query<Row>(
+    `SELECT * FROM weft_automations WHERE enabled AND trigger IN ('created', 'updated') AND type_name = ANY($1::text[])`,
+    [types],
+  );
+  if (rows.length === 0) return;
+  const automationIds: string[] = [];
+  const entityIds: string[] = [];
+  for (const a of rows.map(fromRow)) {
+    for (const e of relevant) {
+      if (e.type !== a.type) continue;
+      if (a.trigger === 'created' && e.effect !== 'svc.entity/create') continue;
+      if (a.trigger === 'updated') {
+        if (e.effect !== 'svc.entity/update') continue;
+        const values = (e.values ?? {}) as Row;
+        const before = (e.valuesBefore ?? {}) as Row;
+        if (a.field) {
+          if (!(a.field in values) || same(values[a.field], before[a.field])) continue;
+        } else if (Object.keys(values).every((k) => same(values[k], before[k]))) continue;
+      }
+      automationIds.push(a.id);
+      entityIds.push(e.id);
+    }
+  }
+  if (automationIds.length === 0) return;
+  // One statement for all of them: a sync page of a thousand rows is one insert, not a thousand.
+  await tx.query(
+    `INSERT INTO weft_automation_runs (automation_id, entity_ids, user_id)
+     SELECT a, ARRAY[e], $3 FROM unnest($1::uuid[], $2::uuid[]) AS t(a, e)`,
+    [automationIds, entityIds, user.id],
+  );
+}
+
+export interface RunRecord {
+  id: number;
+  automationId: string;
+  automation: string;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  message: string | null;
+  answer: unknown;
+  entityIds: string[];
+  attempts: number;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export async function listRuns(q: Queryable, automationId?: string): Promise<RunRecord[]> {
+  const { rows } = await q.query<Row>(
+    `SELECT r.*, r.entity_ids::text[] AS ids, a.name FROM weft_automation_runs r
+     JOIN weft_automations a ON a.id = r.automation_id
+     WHERE $1::uuid IS NULL OR r.automation_id = $1::uuid ORDER BY r.id DESC LIMIT 200`,
+    [automationId ?? null],
+  );
+  const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v ? String(v) : null);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    automationId: String(r.automation_id),
+    automation: String(r.name),
+    state: r.state as RunRecord['state'],
+    message: (r.message as string | null) ?? null,
+    answer: r.answer ?? null,
+    entityIds: r.ids as string[],
+    attempts: Number(r.attempts),
+    createdAt: iso(r.created_at)!,
+    finishedAt: iso(r.finished_at),
+  }));
+}

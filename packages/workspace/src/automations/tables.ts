@@ -1,0 +1,31 @@
+import type { Driver } from '../db/driver.js';
+
+// Automations live in two tables of the workspace's own database. A run is also the job: it is
+// queued in the same transaction as the change that triggered it, claimed by one worker with
+// FOR UPDATE SKIP LOCKED (so several processes on one Postgres never run it twice at once), and a
+// claim is a lease that expires, so a run left by a process that died is picked up again.
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS weft_automations (id uuid PRIMARY KEY, name text NOT NULL,
+  trigger text NOT NULL, type_name text NOT NULL, field text, action jsonb NOT NULL,
+  enabled boolean NOT NULL DEFAULT true, created_at timestamptz NOT NULL DEFAULT now());
+CREATE INDEX IF NOT EXISTS weft_automations_by_type ON weft_automations (type_name) WHERE enabled;
+CREATE TABLE IF NOT EXISTS weft_automation_runs (id bigserial PRIMARY KEY,
+  automation_id uuid NOT NULL REFERENCES weft_automations(id) ON DELETE CASCADE,
+  entity_ids uuid[] NOT NULL, user_id uuid, state text NOT NULL DEFAULT 'queued',
+  attempts int NOT NULL DEFAULT 0, next_at timestamptz NOT NULL DEFAULT now(),
+  message text, answer jsonb, created_at timestamptz NOT NULL DEFAULT now(),
+  started_at timestamptz, finished_at timestamptz);
+CREATE INDEX IF NOT EXISTS weft_automation_runs_due ON weft_automation_runs (next_at)
+  WHERE state IN ('queued', 'running');
+`;
+
+/** Creates the automation tables once; safe when several processes start together. */
+export async function createAutomationTables(driver: Driver): Promise<void> {
+  await driver.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(4242015)');
+    for (const statement of DDL.split(';').map((s) => s.trim())) {
+      if (statement) await tx.query(statement);
+    }
+  });
+}

@@ -1,0 +1,56 @@
+import type { Driver } from '../db/driver.js';
+import { type Html, html } from './html.js';
+import { badge } from './layout.js';
+
+// Sources, accounts and sync runs, read from the app host's tables when the workspace runs with
+// its host. Only named columns are read: the sealed account values never leave the database, and
+// of an account the page shows its name and authentication kind only.
+
+type Row = Record<string, unknown>;
+const time = (v: unknown) => (v instanceof Date ? v.toISOString() : v ? String(v) : '');
+
+export async function hasHost(driver: Driver): Promise<boolean> {
+  const { rows } = await driver.query<{ t: string | null }>(
+    `SELECT to_regclass('weft_host_runs')::text AS t`,
+  );
+  return rows[0]?.t != null;
+}
+
+export async function syncRunRows(driver: Driver, limit = 20): Promise<Row[]> {
+  const { rows } = await driver.query<Row>(
+    `SELECT r.id::text AS id, s.name AS source, r.kind, r.status, r.mode, r.pages, r.rows_set, r.rows_removed,
+       r.retries, r.error, r.duration_ms, r.started_at
+     FROM weft_host_runs r JOIN weft_host_sources s ON s.id = r.source_id ORDER BY r.started_at DESC LIMIT $1`,
+    [limit],
+  );
+  return rows;
+}
+
+export async function hostView(driver: Driver): Promise<Html> {
+  if (!(await hasHost(driver))) {
+    return html`<p>This workspace runs without the app host: no sources (start it with <code>weft dev</code>).</p>`;
+  }
+  const { rows: sources } = await driver.query<Row>(
+    `SELECT id::text AS id, name, url, namespace, auth_id, account_name, types, interval_seconds, webhooks_enabled
+     FROM weft_host_sources ORDER BY created_at`,
+  );
+  const runs = await syncRunRows(driver);
+  return html`<h2>Sources and accounts</h2>
+<p><a href="/ui/sources/new">Add a source</a></p>
+<table id="sources"><tr><th>source</th><th>address</th><th>account</th><th>types</th><th>schedule</th><th>app webhooks</th><th></th></tr>
+${sources.map(
+  (s) => html`<tr><td>${s.name} <small>(${s.namespace})</small></td><td>${s.url}</td>
+<td>${s.account_name ?? '—'} <small>(${s.auth_id})</small></td><td>${(s.types as string[]).join(', ')}</td>
+<td>${s.interval_seconds ? `every ${s.interval_seconds} s` : 'manual'}</td><td>${s.webhooks_enabled ? 'on' : 'off'}</td>
+<td><form class="inline" method="post" action="/ui/sources/${s.id}/sync"><button>Sync now</button></form></td></tr>`,
+)}</table>
+<h2>Sync runs <small>(live)</small></h2>
+<table id="sync-runs"><tr><th>source</th><th>kind</th><th>state</th><th>pages</th><th>rows set</th><th>removed</th><th>retries</th><th>error</th><th>started</th></tr>
+${runs.map(
+  (
+    r,
+  ) => html`<tr data-sync="${r.id}"><td>${r.source}</td><td>${r.kind}${r.mode ? html` (${r.mode})` : ''}</td>
+<td class="state">${badge(String(r.status))}</td><td class="pages">${r.pages}</td><td class="rows">${r.rows_set}</td>
+<td class="removed">${r.rows_removed}</td><td>${r.retries}</td><td class="message">${r.error}</td><td>${time(r.started_at)}</td></tr>`,
+)}</table><script src="/ui/live.js"></script>`;
+}

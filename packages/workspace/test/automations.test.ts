@@ -1,0 +1,226 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createChatNotifyApp } from '../../../apps/chat-notify/src/app.js';
+import { type ChatServer, startChatServer } from '../../../apps/chat-notify/test/chat-server.js';
+import { createServer as createAppServer, silentLogger } from '@weft/core';
+import { AUTHOR, BOOK, type Seeded, seedBookshelf, waitFor } from './support/bookshelf-seed.js';
+import { describeEachDatabase, useWorkspace } from './support/databases.js';
+
+// Automations end to end: the real chat-notify app over HTTP, a local chat receiver, the
+// workspace over HTTP; rules fire from commands, buttons from the API, scripts in their worker.
+
+describeEachDatabase('automations', (target) => {
+  const h = useWorkspace(target);
+  let chat: ChatServer;
+  let app: Server;
+  let appUrl: string;
+  let seeded: Seeded;
+
+  beforeAll(async () => {
+    chat = await startChatServer();
+    app = createAppServer(createChatNotifyApp({ timeoutMs: 3000 }), { logger: silentLogger }).listen(
+      0,
+      '127.0.0.1',
+    );
+    await new Promise((r) => app.once('listening', r));
+    appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+    seeded = await seedBookshelf(h);
+  });
+  afterAll(async () => {
+    await chat?.close();
+    app?.closeAllConnections();
+    await new Promise((r) => app?.close(r));
+  });
+
+  const addAutomation = async (body: unknown) => {
+    const res = await h.request('POST', '/api/automations', body);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body as { id: string };
+  };
+  const runsOf = async (id: string) =>
+    (await h.request('GET', `/api/automations/runs?automation=${id}`)).body as Array<{
+      state: string;
+      message: string | null;
+      answer: unknown;
+      attempts: number;
+    }>;
+  const finished = (id: string, count = 1) =>
+    waitFor(`${count} finished run(s)`, async () => {
+      const runs = await runsOf(id);
+      const done = runs.filter((r) => r.state === 'done' || r.state === 'failed');
+      return done.length >= count ? done : undefined;
+    });
+
+  it('a rule runs chat-notify with a filled template when a field of an entity changes', async () => {
+    const rule = await addAutomation({
+      name: 'Pages changed',
+      trigger: 'updated',
+      type: BOOK,
+      field: 'bookshelf/pages',
+      action: {
+        kind: 'app',
+        url: appUrl,
+        action: 'send-message',
+        args: { text: '{{Name}} by {{Author.Name}} ({{Author.country}}) now has {{Pages}} pages' },
+        account: { webhookUrl: `${chat.url}/hooks/secret-path` },
+      },
+    });
+    // The API never shows the account back.
+    const listed = await h.request('GET', '/api/automations');
+    expect(JSON.stringify(listed.body)).not.toContain('secret-path');
+    const before = chat.received.length;
+    // A change of another field does not fire the rule; the watched field does.
+    await h.run('svc.entity/update', {
+      type: BOOK,
+      entity: { 'svc/id': seeded.books[0], 'bookshelf/name': 'The Dispossessed' },
+    });
+    await h.run('svc.entity/update', {
+      type: BOOK,
+      entity: { 'svc/id': seeded.books[0], 'bookshelf/pages': 387 },
+    });
+    const [run] = await finished(rule.id);
+    expect(run).toMatchObject({ state: 'done', message: null });
+    const got = chat.received.slice(before);
+    expect(got).toHaveLength(1);
+    expect(got[0]!.url).toBe('/hooks/secret-path');
+    expect(got[0]!.json).toEqual({ text: 'The Dispossessed by Ursula K. Le Guin (US) now has 387 pages' });
+    expect(await runsOf(rule.id)).toHaveLength(1);
+  });
+
+  it('a failing action is recorded with the app’s message', async () => {
+    const rule = await addAutomation({
+      name: 'Bad account',
+      trigger: 'created',
+      type: AUTHOR,
+      action: {
+        kind: 'app',
+        url: appUrl,
+        action: 'send-message',
+        args: { text: 'x' },
+        account: { webhookUrl: 'ftp://nope' },
+      },
+    });
+    await h.run('svc.entity/create', { type: AUTHOR, entity: { 'bookshelf/name': 'New author' } });
+    const [run] = await finished(rule.id);
+    expect(run!.state).toBe('failed');
+    expect(run!.message).toBe('The webhook URL must use http or https, not ftp');
+    await h.request('DELETE', `/api/automations/${rule.id}`);
+  });
+
+  it('a button runs the action once per chosen entity', async () => {
+    const button = await addAutomation({
+      name: 'Announce',
+      trigger: 'button',
+      type: BOOK,
+      action: {
+        kind: 'app',
+        url: appUrl,
+        action: 'send-alert',
+        args: { title: 'New: {{Name}}', severity: 'info', details: 'by {{Author}}' },
+        account: { webhookUrl: `${chat.url}/hooks/button` },
+      },
+    });
+    const before = chat.received.length;
+    const res = await h.request('POST', `/api/automations/${button.id}/run`, {
+      entityIds: [seeded.books[1], seeded.books[2]],
+    });
+    expect(res.status).toBe(202);
+    const [run] = await finished(button.id);
+    expect(run!.state).toBe('done');
+    const texts = chat.received.slice(before).map((r) => (r.json as { text: string }).text);
+    expect(texts).toEqual([
+      ':information_source: *[INFO] New: Book <1>*\nby Stanisław Lem',
+      ':information_source: *[INFO] New: Book <2>*\nby Ursula K. Le Guin',
+    ]);
+    const bad = await h.request('POST', `/api/automations/${button.id}/run`, { entityIds: 'x' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('a script creates an entity and comments on the current one through context.getService("svc")', async () => {
+    const script = await addAutomation({
+      name: 'Script',
+      trigger: 'button',
+      type: BOOK,
+      action: {
+        kind: 'script',
+        code: `
+          const svc = context.getService('svc');
+          const book = args.currentEntities[0];
+          const author = await svc.createEntity('bookshelf/author', { 'bookshelf/name': 'Reviewer of ' + book.name });
+          await svc.addComment(book.type, book.Id, 'Checked **' + book.name + '** for ' + args.currentUser.Name, args.currentUser.Id, 'md');
+          let escaped;
+          try { escaped = context.getService.constructor('return typeof process')(); } catch (e) { escaped = 'blocked'; }
+          return { author: author['svc/id'], process: typeof process, require: typeof require, escaped,
+            shape: { author: book.author, pages: book.pages, type: book.type, user: args.currentUser.type, role: args.currentUser.Role } };
+        `,
+      },
+    });
+    await h.request('POST', `/api/automations/${script.id}/run`, { entityIds: [seeded.books[0]] });
+    const [run] = await finished(script.id);
+    expect(run!.message).toBeNull();
+    const answer = run!.answer as Record<string, any>;
+    expect(answer).toMatchObject({ process: 'undefined', require: 'undefined', escaped: 'blocked' });
+    expect(answer.shape).toEqual({
+      author: { Id: seeded.authors[0], Name: 'Ursula K. Le Guin' },
+      pages: 387,
+      type: BOOK,
+      user: 'svc/user',
+      role: { Id: 'admin', Name: 'Admin' },
+    });
+    const [author] = await h.run('svc.entity/query', {
+      query: { 'q/from': AUTHOR, 'q/select': ['bookshelf/name'], 'q/where': ['=', ['svc/id'], '$id'] },
+      params: { $id: answer.author },
+    });
+    expect(author['bookshelf/name']).toBe('Reviewer of The Dispossessed');
+    const [book] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': BOOK,
+        'q/select': [{ 'comments/comments': { 'q/select': ['comment/content'], 'q/limit': 'q/no-limit' } }],
+        'q/where': ['=', ['svc/id'], '$id'],
+      },
+      params: { $id: seeded.books[0] },
+    });
+    expect(book['comments/comments'].map((c: any) => c['comment/content'])).toEqual([
+      expect.stringContaining('Checked **The Dispossessed** for Admin'),
+    ]);
+  });
+
+  it('a run whose lease expired (its process died) is run again, and given up after three claims', async () => {
+    const button = await addAutomation({
+      name: 'Recover',
+      trigger: 'button',
+      type: BOOK,
+      action: { kind: 'script', code: 'return args.currentEntities.length' },
+    });
+    // What a process that died mid-run leaves behind: a claimed run whose lease has passed.
+    await h.ws.driver.query(
+      `INSERT INTO weft_automation_runs (automation_id, entity_ids, user_id, state, attempts, next_at)
+       VALUES ($1, ARRAY[$2]::uuid[], $3, 'running', 1, now() - interval '1 second'),
+              ($1, ARRAY[$2]::uuid[], $3, 'running', 3, now() - interval '1 second')`,
+      [button.id, seeded.books[0], h.ws.adminUserId],
+    );
+    const runs = await finished(button.id, 2);
+    expect(runs.map((r: any) => [r.state, r.attempts, r.message])).toEqual([
+      ['failed', 4, 'The run was interrupted too often and was given up'],
+      ['done', 2, null],
+    ]);
+  });
+
+  it('a script that loops forever is stopped by its time limit and recorded as failed', async () => {
+    const looping = await addAutomation({
+      name: 'Loop',
+      trigger: 'button',
+      type: BOOK,
+      action: { kind: 'script', code: 'while (true) {}', timeoutMs: 300 },
+    });
+    await h.request('POST', `/api/automations/${looping.id}/run`, { entityIds: [seeded.books[0]] });
+    const [run] = await finished(looping.id);
+    expect(run).toMatchObject({
+      state: 'failed',
+      message: 'The script ran longer than 300 ms and was stopped',
+    });
+    // The workspace still answers.
+    expect((await h.request('GET', '/api/automations')).status).toBe(200);
+  });
+});
