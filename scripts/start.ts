@@ -96,7 +96,7 @@ for (const source of SOURCES) {
 }
 
 console.log(`
-Ready. Open ${workspaceUrl}/ and sign in with the admin token (WEFT_ADMIN_TOKEN, or the one printed
+Ready. Open ${workspaceUrl}/ui/ and sign in with the admin token (WEFT_ADMIN_TOKEN, or the one printed
 when the workspace first started), or ask the data API:
   curl -s ${workspaceUrl}/api/commands -H "Authorization: Token <admin token>" \\
     -H 'content-type: application/json' -d '[{"command":"svc.schema/query"}]'
