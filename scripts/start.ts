@@ -29,7 +29,18 @@ function startApps(): ChildProcess {
     pnpm && /pnpm/.test(pnpm)
       ? [process.execPath, [pnpm, 'run', 'start:apps']]
       : ['npx', ['-y', 'pnpm@10.34.8', 'run', 'start:apps']];
-  return spawn(command, args, { cwd: ROOT, env, stdio: 'inherit' });
+  // A process group of their own, so that stopping this script stops every app (pnpm does not
+  // pass SIGTERM on to the apps it started).
+  return spawn(command, args, { cwd: ROOT, env, stdio: 'inherit', detached: true });
+}
+
+function stopApps(apps: ChildProcess): void {
+  if (apps.pid === undefined || apps.exitCode !== null) return;
+  try {
+    process.kill(-apps.pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
 }
 
 async function waitFor(url: string, apps: ChildProcess, ms = 90_000): Promise<boolean> {
@@ -76,7 +87,7 @@ try {
   ws = await startHostedWorkspace({ ...config, keyDir, log: (message) => console.error(message) });
 } catch (error) {
   console.error(`The workspace could not start: ${(error as Error).message}`);
-  apps.kill('SIGTERM');
+  stopApps(apps);
   process.exit(1);
 }
 const workspaceUrl = ws.url.replace('127.0.0.1', 'localhost');
@@ -104,7 +115,7 @@ Check an app against the protocol: npx -y pnpm@10.34.8 weft check http://localho
 Ctrl-C stops everything.`);
 
 const stop = async () => {
-  apps.kill('SIGTERM');
+  stopApps(apps);
   await ws.close();
   process.exit(0);
 };
