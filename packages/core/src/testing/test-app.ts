@@ -1,7 +1,6 @@
 import type { RouterOptions } from '../router/router-options.js';
 import type { Server } from 'node:http';
 import type { AppDefinition } from '../define/app.js';
-import type { Logger } from '../logging/logger.js';
 import { silentLogger } from '../logging/logger.js';
 import { PROTOCOL_PATHS } from '../protocol/paths.js';
 import { createServer } from '../router/create-server.js';
