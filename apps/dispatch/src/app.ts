@@ -6,6 +6,7 @@ import { ActionError, InvalidAccountError, arg, auth, defineApp, input } from '@
 import { DEFAULT_FROM, type DispatchConfig } from './config.js';
 import { prepareRequest, sendRequest } from './http-request.js';
 import { type Mailer, createMailer } from './mailer.js';
+import { saveEntity } from './save-entity.js';
 
 /** Most recipients of one e-mail (to and cc together). */
 export const MAX_RECIPIENTS = 50;
@@ -142,6 +143,34 @@ export function createDispatchApp(options: DispatchOptions = {}) {
             signal,
             log,
           });
+        },
+      },
+      'save-entity': {
+        name: 'Create or update an entity',
+        description: 'Writes an entity of this workspace: creates one, or updates the one with the given id',
+        args: {
+          type: arg.text({ name: 'Type', description: 'e.g. Tracker/Task' }),
+          id: arg.text({
+            name: 'Id',
+            description: 'Update the entity with this svc/id; empty: create a new one',
+            optional: true,
+            template: true,
+          }),
+          fields: arg.textarea({
+            name: 'Fields',
+            description: 'One "<app>/<field>: value" per line; "=" before a value makes it JSON (=3, =true)',
+            template: true,
+          }),
+        },
+        async run({ account, args }) {
+          checkToken(account as { token?: unknown });
+          const target = options.workspace;
+          if (!target) {
+            throw new ActionError(
+              'This deployment writes to no workspace: set WORKSPACE_URL and WORKSPACE_TOKEN',
+            );
+          }
+          await saveEntity(target, args);
         },
       },
     },

@@ -1,6 +1,7 @@
 // The deployment's settings, from the environment, checked once at start-up with zod so that a
 // misconfigured deployment fails to start instead of failing every action.
 import { z } from 'zod';
+import type { WorkspaceTarget } from './save-entity.js';
 
 export interface DispatchConfig {
   /** `smtp://user:pass@host:587` or `smtps://...:465`; unset: messages go to the log only. */
@@ -11,6 +12,8 @@ export interface DispatchConfig {
   token?: string;
   /** Allow `http-request` to reach loopback, private and link-local addresses; default false. */
   allowPrivateNetworks: boolean;
+  /** The workspace `save-entity` writes to (`WORKSPACE_URL`, `WORKSPACE_TOKEN`); unset: that action answers 400. */
+  workspace?: WorkspaceTarget;
 }
 
 export const DEFAULT_FROM = 'Dispatch <dispatch@localhost>';
@@ -47,6 +50,15 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   HTTP_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0', '']).optional(),
+  WORKSPACE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine(
+      (value) => !value || /^https?:\/\/[^\s]+$/.test(value),
+      'WORKSPACE_URL must be an http(s) address',
+    ),
+  WORKSPACE_TOKEN: z.string().trim().optional(),
 });
 
 /** Reads the configuration; throws an Error whose message names the bad variable (never a secret). */
@@ -55,11 +67,18 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DispatchCon
   if (!parsed.success) {
     throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   }
-  const { SMTP_URL, MAIL_FROM, DISPATCH_TOKEN, HTTP_ALLOW_PRIVATE } = parsed.data;
+  const { SMTP_URL, MAIL_FROM, DISPATCH_TOKEN, HTTP_ALLOW_PRIVATE, WORKSPACE_URL, WORKSPACE_TOKEN } =
+    parsed.data;
+  if (Boolean(WORKSPACE_URL) !== Boolean(WORKSPACE_TOKEN)) {
+    throw new Error('WORKSPACE_URL and WORKSPACE_TOKEN go together: set both, or neither');
+  }
   return {
     ...(SMTP_URL ? { smtpUrl: SMTP_URL } : {}),
     mailFrom: MAIL_FROM ?? DEFAULT_FROM,
     ...(DISPATCH_TOKEN ? { token: DISPATCH_TOKEN } : {}),
     allowPrivateNetworks: HTTP_ALLOW_PRIVATE === 'true' || HTTP_ALLOW_PRIVATE === '1',
+    ...(WORKSPACE_URL && WORKSPACE_TOKEN
+      ? { workspace: { url: WORKSPACE_URL, token: WORKSPACE_TOKEN } }
+      : {}),
   };
 }

@@ -21,7 +21,11 @@ describe('dispatch: token', () => {
         fields: [expect.objectContaining({ id: 'token', type: 'password' })],
       }),
     ]);
-    expect(body.actions.map((a: { action: string }) => a.action)).toEqual(['send-email', 'http-request']);
+    expect(body.actions.map((a: { action: string }) => a.action)).toEqual([
+      'send-email',
+      'http-request',
+      'save-entity',
+    ]);
   });
 
   it('validates the token', async () => {
