@@ -266,24 +266,26 @@ for (const run of runs) {
       expect(JSON.stringify(down.body)).not.toContain('hunter2');
     });
 
-    it.runIf(run.name === 'postgres')('a wrong password is a 401 that does not repeat it', async () => {
-      const url = new URL(db.account.url!);
-      url.password = '';
-      const wrong = await app.validate('database', {
-        ...db.account,
-        url: url.toString(),
-        password: 'not-the-password',
+    // PGlite has no passwords: this case exists only for the Postgres run.
+    if (run.name === 'postgres')
+      it('a wrong password is a 401 that does not repeat it', async () => {
+        const url = new URL(db.account.url!);
+        url.password = '';
+        const wrong = await app.validate('database', {
+          ...db.account,
+          url: url.toString(),
+          password: 'not-the-password',
+        });
+        expect(wrong.status, JSON.stringify(wrong.body)).toBe(401);
+        expect(wrong.body.message).toMatch(/password authentication failed/);
+        expect(JSON.stringify(wrong.body)).not.toContain('not-the-password');
+        // The right password given apart from the connection string works.
+        const password = decodeURIComponent(new URL(db.account.url!).password);
+        if (password) {
+          const right = await app.validate('database', { ...db.account, url: url.toString(), password });
+          expect(right.status).toBe(200);
+        }
       });
-      expect(wrong.status, JSON.stringify(wrong.body)).toBe(401);
-      expect(wrong.body.message).toMatch(/password authentication failed/);
-      expect(JSON.stringify(wrong.body)).not.toContain('not-the-password');
-      // The right password given apart from the connection string works.
-      const password = decodeURIComponent(new URL(db.account.url!).password);
-      if (password) {
-        const right = await app.validate('database', { ...db.account, url: url.toString(), password });
-        expect(right.status).toBe(200);
-      }
-    });
 
     it('passes the conformance kit without a warning, with and without the query', async () => {
       for (const filter of [{}, { query: 'SELECT code AS id, name, email FROM members' }]) {

@@ -47,7 +47,7 @@ describe('weft init', () => {
   it('depends on local tarballs with --from, overriding every weft package', () => {
     const packs = join(root, 'packs');
     mkdirSync(packs);
-    for (const name of ['cli', 'conformance', 'core', 'date-range']) {
+    for (const name of ['cli', 'client', 'conformance', 'core', 'date-range', 'sync-engine', 'workspace']) {
       writeFileSync(join(packs, `weft-${name}-${CLI_VERSION}.tgz`), '');
     }
     writeFileSync(join(packs, 'weft-core-0.0.1.tgz'), '');
@@ -56,9 +56,12 @@ describe('weft init', () => {
     expect(pkg.dependencies['@weft/core']).toBe(`file:${join(packs, `weft-core-${CLI_VERSION}.tgz`)}`);
     expect(Object.keys(pkg.overrides).sort()).toEqual([
       '@weft/cli',
+      '@weft/client',
       '@weft/conformance',
       '@weft/core',
       '@weft/date-range',
+      '@weft/sync-engine',
+      '@weft/workspace',
     ]);
     expect(pkg.overrides['@weft/date-range']).toMatch(/weft-date-range-.*\.tgz$/);
     expect(result.files).toContain('src/app.ts');

@@ -9,6 +9,17 @@ export const TOOL_VERSIONS = {
   '@types/node': '^20.19.0',
 } as const;
 
-/** The weft packages an app depends on, all at the CLI's own version. */
-export const WEFT_PACKAGES = ['@weft/core', '@weft/conformance', '@weft/date-range', '@weft/cli'] as const;
+/**
+ * The weft packages an app depends on, directly or through the CLI (`weft dev` brings the local
+ * workspace and the sync engine, `weft types` the client), all at the CLI's own version.
+ */
+export const WEFT_PACKAGES = [
+  '@weft/core',
+  '@weft/conformance',
+  '@weft/date-range',
+  '@weft/cli',
+  '@weft/client',
+  '@weft/workspace',
+  '@weft/sync-engine',
+] as const;
 export type WeftPackage = (typeof WEFT_PACKAGES)[number];
