@@ -1,4 +1,5 @@
 import type { Driver } from '../db/driver.js';
+import { PollingLoop } from '../db/polling-loop.js';
 import { runAppAction } from './app-action.js';
 import { currentUser, loadPrincipal } from './current-user.js';
 import { fillTemplate, loadEntities, scriptEntity } from './entity-shapes.js';
@@ -34,13 +35,9 @@ interface Claimed {
 type Outcome = { ok: boolean; message: string | null; answer: unknown };
 
 export class AutomationWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly loop: PollingLoop;
   /** aborted on stop: in-flight scripts are terminated, app calls cancelled */
   private readonly abort = new AbortController();
-  private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly scriptTimeoutMs: number;
   private readonly appTimeoutMs: number;
@@ -50,48 +47,33 @@ export class AutomationWorker {
     options: AutomationWorkerOptions,
     private readonly log: (message: string, error?: unknown) => void,
   ) {
-    this.pollMs = options.pollMs ?? 250;
+    this.loop = new PollingLoop(
+      () => this.drain(),
+      options.pollMs ?? 250,
+      (error) => this.log('automation run failed', error),
+    );
     this.leaseMs = options.leaseMs ?? 120_000;
     this.scriptTimeoutMs = options.scriptTimeoutMs ?? 5_000;
     this.appTimeoutMs = options.appTimeoutMs ?? 60_000;
   }
 
   start(): this {
-    this.timer = setInterval(() => this.wake(), this.pollMs);
-    this.timer.unref();
+    this.loop.start();
     return this;
   }
 
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error) => {
-        if (!this.stopped) this.log('automation run failed', error);
-      })
-      .finally(() => {
-        this.running = undefined;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
     // What was running stays claimed: its lease expires and another process runs it again.
-    this.abort.abort();
-    while (this.running) await this.running;
+    await this.loop.stop(() => this.abort.abort());
   }
 
   private async drain(): Promise<void> {
     for (;;) {
-      if (this.stopped) return;
+      if (this.loop.isStopped) return;
       const { rows } = await this.driver.query<Claimed>(
         `UPDATE weft_automation_runs SET state = 'running', attempts = attempts + 1, started_at = clock_timestamp(),
            next_at = clock_timestamp() + make_interval(secs => $1::float8 / 1000)
@@ -120,7 +102,7 @@ export class AutomationWorker {
         };
       }
     }
-    if (this.stopped) return;
+    if (this.loop.isStopped) return;
     await this.driver.query(
       `UPDATE weft_automation_runs SET state = $2, message = $3, answer = $4::jsonb, finished_at = clock_timestamp()
        WHERE id = $1::bigint`,

@@ -1,4 +1,5 @@
 import type { Driver } from '../db/driver.js';
+import { PollingLoop } from '../db/polling-loop.js';
 
 // Delivers queued webhook payloads. Deliveries live in svc_deliveries (written in the same
 // transaction as the change); a worker claims due ones with a lease (FOR UPDATE SKIP LOCKED, so
@@ -30,11 +31,7 @@ interface Claimed {
 }
 
 export class WebhookWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
-  private readonly pollMs: number;
+  private readonly loop: PollingLoop;
   private readonly maxAttempts: number;
   private readonly backoffMs: (failures: number) => number;
   private readonly timeoutMs: number;
@@ -45,7 +42,11 @@ export class WebhookWorker {
     options: WebhookWorkerOptions,
     private readonly log: (message: string, error?: unknown) => void,
   ) {
-    this.pollMs = options.pollMs ?? 1000;
+    this.loop = new PollingLoop(
+      () => this.drain(),
+      options.pollMs ?? 1000,
+      (error) => this.log('webhook delivery failed', error),
+    );
     this.maxAttempts = options.maxAttempts ?? 8;
     this.backoffMs = options.backoffMs ?? ((n) => Math.min(2 ** n * 1000, 5 * 60_000));
     this.timeoutMs = options.timeoutMs ?? 10_000;
@@ -53,45 +54,26 @@ export class WebhookWorker {
   }
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), this.pollMs);
-    this.timer.unref();
-    this.wake();
+    this.loop.start();
   }
 
   /** Looks for due deliveries now (called after every command). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error) => {
-        if (!this.stopped) this.log('webhook delivery failed', error);
-      })
-      .finally(() => {
-        this.running = undefined;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
   /** Resolves once nothing is due any more (for tests and shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    await this.loop.idle();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.idle();
+    await this.loop.stop();
   }
 
   private async drain(): Promise<void> {
     for (;;) {
-      if (this.stopped) return;
+      if (this.loop.isStopped) return;
       const { rows } = await this.driver.query<Claimed>(
         `UPDATE svc_deliveries d SET next_at = clock_timestamp() + make_interval(secs => $1::float8 / 1000),
            attempts = d.attempts + 1
@@ -126,7 +108,7 @@ export class WebhookWorker {
     }
     const elapsed = String(Math.round(performance.now() - started));
     const ok = status.startsWith('2');
-    if (this.stopped) return;
+    if (this.loop.isStopped) return;
     await this.driver.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO svc_webhook_runs (webhook_id, http_status, elapsed_time, request_time) VALUES ($1, $2, $3, $4)`,
