@@ -199,11 +199,15 @@ describe('createUpstream: retries', () => {
   });
 
   it('stops waiting at once when the signal aborts', async () => {
-    const server = await serve((_req, res) => json(res, 429, {}, { 'retry-after': '20' }));
     const controller = new AbortController();
+    // Abort once the 429 is answered, while the client waits out its Retry-After: on a loaded
+    // machine a fixed delay could fire before the request was even sent.
+    const server = await serve((_req, res) => {
+      json(res, 429, {}, { 'retry-after': '20' });
+      setTimeout(() => controller.abort(), 20);
+    });
     const api = createUpstream({ baseUrl: server.url, signal: controller.signal });
     const pending = api.get('/x');
-    setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     expect(server.requests).toHaveLength(1);
   });
