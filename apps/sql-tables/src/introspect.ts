@@ -94,11 +94,8 @@ LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace
 WHERE n.nspname::text = ANY($1::text[]) AND k.contype IN ('p', 'u', 'f')
 ORDER BY k.conname`;
 
-interface ColumnRow {
-  schema: string;
-  table: string;
-  name: string;
-  not_null: boolean;
+/** What the catalog says of a column's type (and of its element type, for arrays). */
+export interface TypeRow {
   type: string;
   typtype: string;
   category: string;
@@ -109,6 +106,13 @@ interface ColumnRow {
   elem_category: string | null;
   elem_sql_type: string | null;
   elem_labels: string[] | null;
+}
+
+interface ColumnRow extends TypeRow {
+  schema: string;
+  table: string;
+  name: string;
+  not_null: boolean;
   scale: number | null;
   comment: string | null;
 }

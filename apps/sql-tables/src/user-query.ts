@@ -2,7 +2,7 @@
 // to get its columns, and read like a table keyed by its `id` column.
 import { InvalidFilterError } from '@weft/core';
 import type { Queryable } from './database.js';
-import type { ColumnInfo, ColumnType } from './introspect.js';
+import type { ColumnInfo, ColumnType, TypeRow } from './introspect.js';
 import { type TableModel, tableModels } from './table-model.js';
 
 /** The query as a subquery. Newlines keep a trailing `-- comment` from hiding the parenthesis. */
@@ -83,19 +83,7 @@ export function queryModel(typeId: string, columns: ColumnInfo[]): TableModel {
 }
 
 async function typesOf(q: Queryable, oids: number[]): Promise<Map<number, ColumnType>> {
-  const { rows } = await q.query<{
-    oid: number;
-    type: string;
-    typtype: string;
-    category: string;
-    sql_type: string;
-    labels: string[] | null;
-    elem_type: string | null;
-    elem_typtype: string | null;
-    elem_category: string | null;
-    elem_sql_type: string | null;
-    elem_labels: string[] | null;
-  }>(
+  const { rows } = await q.query<TypeRow & { oid: number }>(
     `SELECT t.oid::int8 AS oid, bt.typname::text AS type, bt.typtype::text AS typtype, bt.typcategory::text AS category,
             format_type(bt.oid, NULL) AS sql_type,
             CASE WHEN bt.typtype = 'e' THEN ARRAY(SELECT e.enumlabel::text FROM pg_enum e WHERE e.enumtypid = bt.oid ORDER BY e.enumsortorder) END AS labels,
