@@ -18,7 +18,7 @@ describe('calendar-feed: conformance kit', () => {
   it('passes every check, with and without filters', async () => {
     // The date filter is typed as a user would, in the date-range grammar.
     for (const filter of [{}, { calendar: 'community', category: ['Meetup'], when: 'from 01-11-2026' }]) {
-      const report = await runConformance(app.url, { filter, now: NOW });
+      const report = await runConformance(app.url, { strict: true, filter, now: NOW });
       const failed = report.checks.filter((c) => c.status === 'fail');
       expect(failed, formatReport(report)).toEqual([]);
       expect(report.ok).toBe(true);

@@ -19,6 +19,7 @@ afterAll(async () => {
 describe('chat-notify: conformance kit', () => {
   it('passes every check, executing both actions against a local webhook', async () => {
     const report = await runConformance(app.url, {
+      strict: true,
       account: { webhookUrl: `${chat.url}/hooks/conformance`, token: 'conformance-token' },
       actions: [
         { action: 'send-message', args: { text: 'Hello from the conformance kit', channel: '#tests' } },

@@ -33,7 +33,7 @@ describe('dispatch: conformance kit', () => {
   it('passes every check on the embedded default', async () => {
     const app: TestApp = await testApp(createDispatchApp({ allowPrivateNetworks: true }));
     try {
-      const report = await runConformance(app.url, { actions: actions() });
+      const report = await runConformance(app.url, { strict: true, actions: actions() });
       expect(
         report.checks.filter((c) => c.status === 'fail'),
         formatReport(report),
@@ -51,7 +51,7 @@ describe('dispatch: conformance kit', () => {
       createDispatchApp({ allowPrivateNetworks: true, token, smtpUrl: smtp.url() }),
     );
     try {
-      const report = await runConformance(app.url, { account: { token }, actions: actions() });
+      const report = await runConformance(app.url, { strict: true, account: { token }, actions: actions() });
       expect(
         report.checks.filter((c) => c.status === 'fail'),
         formatReport(report),
