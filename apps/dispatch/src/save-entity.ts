@@ -58,9 +58,9 @@ export async function saveEntity(target: WorkspaceTarget, args: SaveEntityArgs):
   const client = createWorkspaceClient({ url: target.url, token: target.token });
   try {
     const saved = id
-      ? await client.entities.update(type as never, { ...fields, 'svc/id': id } as never)
-      : await client.entities.create(type as never, fields as never);
-    return String((saved as Record<string, unknown>)['svc/id']);
+      ? await client.entities.update(type, { ...fields, 'svc/id': id })
+      : await client.entities.create(type, fields);
+    return String(saved['svc/id']);
   } catch (error) {
     if (error instanceof WorkspaceError) {
       // The service's message says what to fix in the rule; a busy or unreachable workspace is

@@ -3,7 +3,7 @@
 // its RSS is its own. Reports RSS on request over IPC.
 import { createServer as createHttpServer } from 'node:http';
 import express from 'express';
-import { createBookshelfApp } from '../../../apps/bookshelf/src/app.js';
+import { createBookshelfApp, toItem } from '../../../apps/bookshelf/src/app.js';
 import { embeddedCatalog } from '../../../apps/bookshelf/src/catalog.js';
 import { createServer, hardenServer, silentLogger } from '../src/index.js';
 
@@ -30,21 +30,7 @@ function handWritten() {
     let offset: number | null = start;
     while (offset !== null && items.length < PAGE) {
       const page = await catalog.listBooks({ offset, limit: UPSTREAM_PAGE });
-      for (const book of page.items)
-        items.push({
-          id: book.id,
-          name: book.title,
-          isbn: book.isbn,
-          author: book.authorId,
-          genre: book.genreId,
-          published: book.published,
-          pages: book.pages,
-          rating: book.rating,
-          tags: book.tags,
-          cover: book.cover,
-          description: book.description,
-          updatedAt: book.updatedAt,
-        });
+      for (const book of page.items) items.push(toItem(book));
       offset = page.nextOffset;
     }
     res.json({
