@@ -69,11 +69,19 @@ export async function createFileEntity(
   name: string,
   contentType: string,
   size: number,
+  /** a chosen id (the app host derives one from the file's key); default a new one */
+  id?: string,
 ): Promise<FileRecord> {
   return driver.transaction(async (tx) => {
     const ctx: CommandContext = { tx, user: { ...user, admin: true }, effects: [], depth: 0 };
     const [entity] = await createEntities(ctx, await loadCatalog(tx), FILE_TYPE, [
-      { 'svc/name': name, 'svc/content-type': contentType, 'svc/secret': secret, 'svc/size': size },
+      {
+        ...(id ? { 'svc/id': id } : {}),
+        'svc/name': name,
+        'svc/content-type': contentType,
+        'svc/secret': secret,
+        'svc/size': size,
+      },
     ]);
     return {
       'svc/id': entity!['svc/id'] as string,

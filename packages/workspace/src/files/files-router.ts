@@ -5,8 +5,9 @@ import { principalOf } from '../auth/authenticate.js';
 import type { Driver } from '../db/driver.js';
 import { badRequest, WorkspaceError } from '../errors.js';
 import { ChunkWriter, createFileEntity, type FileRecord, findFile, readChunks } from './file-store.js';
+import { MAX_FILE_BYTES, storeStream } from './store-stream.js';
 
-export const MAX_FILE_BYTES = 100 * 1024 * 1024;
+export { MAX_FILE_BYTES } from './store-stream.js';
 
 const FromUrl = z.object({
   url: z.string().refine((u) => /^https?:\/\//i.test(u) && URL.canParse(u), 'url must be an http(s) address'),
@@ -86,18 +87,15 @@ export function filesRouter(driver: Driver): Router {
     }
     if (!response.ok || !response.body)
       throw badRequest(`The source address answered HTTP ${response.status}`);
-    const writer = new ChunkWriter(driver);
-    try {
-      for await (const data of response.body as unknown as AsyncIterable<Uint8Array>) {
-        await writer.write(Buffer.from(data));
-        if (writer.total > MAX_FILE_BYTES)
-          throw new WorkspaceError(413, 'bad-request', 'The file is too large');
-      }
-      await writer.end();
-    } catch (error) {
-      await writer.discard().catch(() => {});
-      throw error;
-    }
+    const writer = await storeStream(
+      driver,
+      response.body as unknown as AsyncIterable<Uint8Array>,
+      MAX_FILE_BYTES,
+    ).catch((error) => {
+      throw error instanceof WorkspaceError && error.status === 413
+        ? new WorkspaceError(413, 'bad-request', 'The file is too large')
+        : error;
+    });
     const fileName = name ?? (decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || 'file');
     const contentType = response.headers.get('content-type') ?? 'application/octet-stream';
     res.json(await createFileEntity(driver, user, writer.secret, fileName, contentType, writer.total));

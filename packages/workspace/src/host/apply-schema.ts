@@ -8,6 +8,7 @@ import type { MappedType } from './schema-mapping.js';
 
 type Json = Record<string, unknown>;
 const DOCUMENT_TYPE = 'Collaboration~Documents/Document';
+const FILE_TYPE = 'svc/file';
 
 export async function run(workspace: Workspace, commands: Json[]): Promise<unknown[]> {
   if (commands.length === 0) return [];
@@ -64,7 +65,7 @@ export async function applySchema(workspace: Workspace, types: MappedType[]): Pr
     const have = existing.get(t.name) ?? new Map<string, string>();
     const commands: Json[] = [];
     const options: Json[] = [];
-    for (const f of t.fields) {
+    for (const [i, f] of t.fields.entries()) {
       const wanted =
         f.kind === 'primitive'
           ? f.svcType
@@ -72,9 +73,26 @@ export async function applySchema(workspace: Workspace, types: MappedType[]): Pr
             ? f.enumType
             : f.kind === 'rich'
               ? DOCUMENT_TYPE
-              : f.targetType;
+              : f.kind === 'files'
+                ? FILE_TYPE
+                : f.targetType;
       const current = have.get(f.name);
       if (current !== undefined) {
+        if (f.kind === 'files' && current === 'svc/text') {
+          // Made by an earlier weft that stored file fields as their URLs: it keeps doing so.
+          t.fields[i] = {
+            appId: f.appId,
+            name: f.name,
+            kind: 'primitive',
+            svcType: 'svc/text',
+            convert: 'list',
+            meta: {},
+          };
+          warnings.push(
+            `${t.name}: field ${f.name} holds file URLs as text; files are stored for new fields only`,
+          );
+          continue;
+        }
         if (current !== wanted)
           warnings.push(
             `${t.name}: field ${f.name} is ${current}, the app now sends ${wanted}; kept as it is`,
@@ -91,6 +109,17 @@ export async function applySchema(workspace: Workspace, types: MappedType[]): Pr
               'svc/name': f.name,
               'svc/type': f.svcType,
               'svc/meta': f.meta,
+            },
+          });
+          break;
+        case 'files':
+          commands.push({
+            command: 'schema.field/create',
+            args: {
+              'svc/holder-type': t.name,
+              'svc/name': f.name,
+              'svc/type': FILE_TYPE,
+              'svc/meta': { 'svc/collection?': true },
             },
           });
           break;

@@ -37,6 +37,8 @@ export type MappedField =
       options: { name: string; default?: boolean; final?: boolean }[];
     }
   | { appId: string; name: string; kind: 'rich'; format: 'md' | 'html' }
+  /** a collection of svc/file: the files are downloaded into the workspace (download-files.ts) */
+  | { appId: string; name: string; kind: 'files' }
   | {
       appId: string;
       name: string;
@@ -78,8 +80,10 @@ export function namespaceFor(appName: string): string {
   );
 }
 
-function primitive(field: SchemaField): { svcType: string; convert: Conversion } | 'rich' | 'enum' {
+function primitive(field: SchemaField): { svcType: string; convert: Conversion } | 'rich' | 'enum' | 'files' {
   const sub = field.subType;
+  if ((field.type === 'array[text]' || field.type === 'text') && (sub === 'file' || sub === 'files'))
+    return 'files';
   switch (field.type) {
     case 'id':
       return { svcType: 'svc/text', convert: 'text' };
@@ -109,8 +113,6 @@ function primitive(field: SchemaField): { svcType: string; convert: Conversion }
         case 'workflow':
           return 'enum';
         case 'multi-select':
-        case 'file':
-        case 'files':
           return { svcType: 'svc/text', convert: 'list' };
         case 'date-range':
           return { svcType: 'svc/date-range', convert: 'date-range' };
@@ -178,7 +180,8 @@ export function mapSchema(
         continue;
       }
       const p = primitive(field);
-      if (p === 'rich')
+      if (p === 'files') mapped.fields.push({ ...base, kind: 'files' });
+      else if (p === 'rich')
         mapped.fields.push({ ...base, kind: 'rich', format: field.subType === 'html' ? 'html' : 'md' });
       else if (p === 'enum')
         mapped.fields.push({

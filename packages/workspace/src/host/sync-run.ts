@@ -74,6 +74,10 @@ export async function syncSource(input: SyncRunInput): Promise<SyncRunResult> {
     runId: run.id,
     types: byAppType,
     options: new Map(),
+    // Files referenced as app://resource are fetched through the app; failed files become warnings.
+    app: { client, account, filter: source.filter, types },
+    warnings,
+    ...(input.signal ? { signal: input.signal } : {}),
   };
 
   const progress: RunProgress = structuredClone(run.progress ?? {}) as RunProgress;

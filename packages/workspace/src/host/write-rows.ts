@@ -2,12 +2,19 @@ import { writeDocument } from '../documents/document-store.js';
 import type { Workspace } from '../workspace.js';
 import { optionId, run } from './apply-schema.js';
 import { convertValue } from './convert-value.js';
+import { collectionItems, replaceItemsCommands } from './collection-items.js';
+import { type FileFieldValue, writeFileFields } from './download-files.js';
 import { entityId } from './entity-ids.js';
+import { parseFileRefs } from './file-refs.js';
+import type { AppResourceContext } from './resource-client.js';
 import type { MappedType } from './schema-mapping.js';
 
 // Writes synced rows into the workspace through its command API (so every change produces the
 // workspace's own webhook deliveries): a page becomes one batch of creates (new ids) and updates
 // (known ids). Relation values wait in weft_host_links until both sides are in (resolveLinks).
+// A field the row does not carry is left as it is; a field it carries is set to exactly what it
+// holds: a many-to-many relation loses the targets no longer sent, a file field the files no
+// longer sent (files are downloaded into the workspace's file storage, see download-files.ts).
 
 type Json = Record<string, unknown>;
 
@@ -18,6 +25,13 @@ export interface WriteContext {
   types: Map<string, MappedType>;
   /** enum type -> option names known to exist */
   options: Map<string, Set<string>>;
+  /** the app and account, for files referenced as `app://resource?...`; without it they are not stored */
+  app?: AppResourceContext;
+  /** where messages about files that could not be stored go (e.g. the run's warnings) */
+  warnings?: string[];
+  /** downloads at once per page (default 4) */
+  fileConcurrency?: number;
+  signal?: AbortSignal;
 }
 
 const QUERY_CHUNK = 1000;
@@ -80,6 +94,8 @@ export interface WriteResult {
   set: number;
   /** values that did not fit their field and were stored empty */
   badValues: number;
+  /** files downloaded, kept (same key as before), detached, and failed to download */
+  files?: { downloaded: number; kept: number; removed: number; failed: number };
 }
 
 export async function writeRows(ctx: WriteContext, type: MappedType, items: Json[]): Promise<WriteResult> {
@@ -119,7 +135,9 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
     const present = await existingIds(ctx.workspace, target.name, [...uuids.values()]);
     inline.set(f.name, new Map([...uuids].filter(([, u]) => present.has(u))));
   }
+  // Many-to-many fields sent with the row: their links become exactly the targets already in.
   const collections: { field: string; id: string; items: string[] }[] = [];
+  const files: FileFieldValue[] = [];
 
   let badValues = 0;
   const commands: Json[] = [];
@@ -155,6 +173,12 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
             content: raw === null || raw === undefined ? '' : String(raw),
           });
           break;
+        case 'files': {
+          const { refs, invalid } = parseFileRefs(raw);
+          badValues += invalid;
+          files.push({ id, field: f.name, refs });
+          break;
+        }
         case 'relation': {
           const targets = (
             Array.isArray(raw) ? raw : raw === null || raw === undefined || raw === '' ? [] : [raw]
@@ -164,7 +188,7 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
             // The targets already in are set now; the others wait for the end of the run.
             const ids = targets.map((t) => direct.get(t)).filter((u): u is string => u !== undefined);
             if (!f.many) entity[f.name] = ids[0] ? { 'svc/id': ids[0] } : null;
-            else if (ids.length > 0) collections.push({ field: f.name, id, items: ids });
+            else collections.push({ field: f.name, id, items: ids });
             if (ids.length === targets.length) break;
           }
           links.push([f.name, id, JSON.stringify(targets)]);
@@ -179,17 +203,13 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
   }
   // Creates first so that consecutive creates become one multi-row insert.
   commands.sort((a, b) => (a.command === b.command ? 0 : a.command === 'svc.entity/create' ? -1 : 1));
-  for (const c of collections) {
-    commands.push({
-      command: 'svc.entity/add-collection-items',
-      args: {
-        type: type.name,
-        field: c.field,
-        entity: { 'svc/id': c.id },
-        items: c.items.map((i) => ({ 'svc/id': i })),
-      },
-    });
-  }
+  const linked = await collectionItems(
+    ctx.workspace,
+    type.name,
+    collections.map((c) => c.field),
+    collections.map((c) => c.id).filter((id) => known.has(id)),
+  );
+  commands.push(...replaceItemsCommands(type.name, linked, collections));
   await run(ctx.workspace, commands);
 
   if (docs.length > 0) await writeDocuments(ctx, type, docs);
@@ -201,7 +221,49 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
       [ctx.runId, type.appType, links.map((l) => l[0]), links.map((l) => l[1]), links.map((l) => l[2])],
     );
   }
-  return { set: byId.size, badValues };
+  let fileCounts: WriteResult['files'];
+  if (files.length > 0) {
+    const written = await writeFileFields(
+      {
+        workspace: ctx.workspace,
+        sourceId: ctx.sourceId,
+        app: ctx.app,
+        concurrency: ctx.fileConcurrency,
+        signal: ctx.signal,
+      },
+      type.name,
+      files,
+    );
+    fileCounts = {
+      downloaded: written.downloaded,
+      kept: written.kept,
+      removed: written.removed,
+      failed: written.errors.length,
+    };
+    if (written.errors.length > 0) reportFileErrors(ctx, type, written.errors);
+  }
+  return { set: byId.size, badValues, ...(fileCounts ? { files: fileCounts } : {}) };
+}
+
+const MAX_FILE_MESSAGES = 20;
+/** file failures reported so far into each warnings list (a run's list lives as long as the run) */
+const reported = new WeakMap<string[], number>();
+
+/** The first few failures of a run are kept word for word; past those, one line counts the rest. */
+function reportFileErrors(ctx: WriteContext, type: MappedType, errors: string[]): void {
+  const warnings = ctx.warnings;
+  if (!warnings) return;
+  const before = reported.get(warnings) ?? 0;
+  const total = before + errors.length;
+  reported.set(warnings, total);
+  for (const e of errors.slice(0, Math.max(0, MAX_FILE_MESSAGES - before)))
+    warnings.push(`${type.name}: ${e}`);
+  if (total > MAX_FILE_MESSAGES) {
+    const line = `${total - MAX_FILE_MESSAGES} more files could not be stored`;
+    const at = warnings.findIndex((w) => w.endsWith(' more files could not be stored'));
+    if (at >= 0) warnings[at] = line;
+    else warnings.push(line);
+  }
 }
 
 async function writeDocuments(
@@ -349,20 +411,13 @@ async function resolveGroup(
     rows.map((r) => r.entity_id),
   );
   const commands: Json[] = [];
+  const wanted: { id: string; field: string; items: string[] }[] = [];
   for (const r of rows) {
     if (!present.has(r.entity_id)) continue;
     const ids = r.targets.map((t) => toUuid.get(t)).filter((u): u is string => u !== undefined);
     if (field.many) {
-      if (ids.length > 0)
-        commands.push({
-          command: 'svc.entity/add-collection-items',
-          args: {
-            type: type.name,
-            field: field.name,
-            entity: { 'svc/id': r.entity_id },
-            items: ids.map((id) => ({ 'svc/id': id })),
-          },
-        });
+      // The row's links become exactly the targets found: targets it no longer sends are unlinked.
+      wanted.push({ id: r.entity_id, field: field.name, items: ids });
     } else {
       commands.push({
         command: 'svc.entity/update',
@@ -372,6 +427,15 @@ async function resolveGroup(
         },
       });
     }
+  }
+  if (wanted.length > 0) {
+    const linked = await collectionItems(
+      ctx.workspace,
+      type.name,
+      [field.name],
+      wanted.map((w) => w.id),
+    );
+    commands.push(...replaceItemsCommands(type.name, linked, wanted));
   }
   await run(ctx.workspace, commands);
 }
