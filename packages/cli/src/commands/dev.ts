@@ -1,14 +1,15 @@
 // `weft dev <app module or URL>`: the local workspace playing the service towards one app. Starts
 // the workspace (PGlite in .weft/, or DATABASE_URL), starts the app when given a module (again
 // whenever its files change), registers it as a source, runs a first sync with a progress bar and
-// keeps serving until Ctrl-C. See docs/dev.md.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, watch } from 'node:fs';
+// keeps serving until Ctrl-C. After a restart the source is pointed at the app again and synced
+// again, so a changed schema or data shows up without restarting weft dev. See docs/dev.md.
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { configFromEnv, type HostedWorkspace, startHostedWorkspace } from '@weft/workspace';
 import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
+import { AppProcess } from './dev-app-process.js';
 
 interface DevOptions {
   account?: string;
@@ -40,82 +41,6 @@ const freePort = () =>
     s.once('error', fail);
   });
 
-async function waitForApp(url: string, child: ChildProcess, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`the app exited with status ${child.exitCode}`);
-    try {
-      const r = await fetch(`${url}/`, { signal: AbortSignal.timeout(1000) });
-      if (r.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`the app did not answer on ${url} within ${ms / 1000} s`);
-}
-
-/** Runs the app module with tsx on a fixed port, restarting it when files of its folder change. */
-class AppProcess {
-  child: ChildProcess | undefined;
-  private watcher: ReturnType<typeof watch> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly file: string,
-    readonly port: number,
-    private readonly io: CliIo,
-  ) {}
-
-  get url() {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const loader = import.meta.resolve('tsx');
-    this.child = spawn(process.execPath, ['--import', loader, this.file], {
-      env: { ...this.io.env, PORT: String(this.port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    this.child.stderr?.on('data', (chunk: Buffer) => this.io.stderr.write(chunk.toString()));
-    await waitForApp(this.url, this.child);
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((done) => {
-      child.once('exit', () => done());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-    });
-  }
-
-  watch(onRestart: () => void): void {
-    const dir = dirname(this.file);
-    this.watcher = watch(dir, { recursive: true }, (_event, name) => {
-      if (name && /node_modules|\.weft/.test(String(name))) return;
-      clearTimeout(this.timer);
-      this.timer = setTimeout(async () => {
-        this.io.stdout.write('App files changed: restarting the app\n');
-        await this.stop();
-        try {
-          await this.start();
-          onRestart();
-        } catch (error) {
-          this.io.stderr.write(`weft dev: ${(error as Error).message}\n`);
-        }
-      }, 200);
-    });
-  }
-
-  async close(): Promise<void> {
-    this.watcher?.close();
-    clearTimeout(this.timer);
-    await this.stop();
-  }
-}
-
 function progressBar(io: CliIo, types: string[]) {
   const state = new Map<string, { pages: number; done: boolean }>(
     types.map((t) => [t, { pages: 0, done: false }]),
@@ -139,6 +64,24 @@ function progressBar(io: CliIo, types: string[]) {
       if (io.stdout.isTTY) io.stdout.write('\n');
     },
   };
+}
+
+/** Syncs the source again after a restart; a sync still running (cut off by the restart) is waited for. */
+async function syncAgain(ws: HostedWorkspace, id: string, io: CliIo): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const run = await ws.apps.sync(id, { wait: true });
+      io.stdout.write(
+        run.status === 'succeeded'
+          ? `Synced again: ${run.rowsSet} rows (${run.rowsRemoved} removed)\n`
+          : `Sync after the restart failed: ${run.error}\n`,
+      );
+      return;
+    } catch (error) {
+      if ((error as { status?: number }).status !== 409 || attempt >= 60) throw error;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
 }
 
 async function dev(target: string, options: DevOptions, io: CliIo): Promise<number> {
@@ -203,7 +146,11 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     if (app && options.watch !== false) {
       const id = source.id;
       const running = ws;
-      app.watch(() => void running.apps.setUrl(id, (app as AppProcess).url));
+      const restarted = app;
+      restarted.watch(async () => {
+        await running.apps.setUrl(id, restarted.url);
+        if (options.sync !== false) await syncAgain(running, id, io);
+      });
     }
 
     if (options.sync !== false) {
