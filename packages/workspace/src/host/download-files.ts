@@ -2,6 +2,7 @@ import { deleteFileChunks } from '../files/delete-files.js';
 import { createFileEntity } from '../files/file-store.js';
 import { MAX_FILE_BYTES, storeStream } from '../files/store-stream.js';
 import { FILE_TYPE } from '../schema/builtins.js';
+import { loadCatalog } from '../schema/catalog.js';
 import type { Workspace } from '../workspace.js';
 import { run } from './apply-schema.js';
 import { collectionItems, itemsKey } from './collection-items.js';
@@ -147,6 +148,54 @@ async function download(ctx: FileWriteContext, ref: FileRef, id: string): Promis
   }
 }
 
+/** Deletes files (svc/file entities and their stored contents). */
+export async function deleteFiles(workspace: Workspace, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const secrets: string[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = await query(
+      workspace,
+      {
+        'q/from': FILE_TYPE,
+        'q/select': ['svc/secret'],
+        'q/where': ['q/in', ['svc/id'], '$ids'],
+        'q/limit': 'q/no-limit',
+      },
+      { $ids: ids.slice(i, i + CHUNK) },
+    );
+    for (const r of rows) if (typeof r['svc/secret'] === 'string') secrets.push(r['svc/secret']);
+    await run(
+      workspace,
+      ids
+        .slice(i, i + CHUNK)
+        .map((id) => ({ command: 'svc.entity/delete', args: { type: FILE_TYPE, entity: { 'svc/id': id } } })),
+    );
+  }
+  await deleteFileChunks(workspace.driver, secrets);
+}
+
+/**
+ * The synced files of rows about to be deleted: the files in the type's own file fields (those
+ * in its app namespace; files a user attached through `Files/Files` are theirs and stay).
+ */
+export async function deleteRowFiles(workspace: Workspace, type: string, rowIds: string[]): Promise<void> {
+  if (rowIds.length === 0) return;
+  const catalog = await loadCatalog(workspace.driver);
+  const def = catalog.findType(type);
+  const file = catalog.findType(FILE_TYPE);
+  if (!def || !file) return;
+  const ns = `${type.slice(0, type.indexOf('/'))}/`;
+  const fields = def.fields
+    .filter((f) => f.kind === 'many' && f.targetTypeId === file.id && f.name.startsWith(ns))
+    .map((f) => f.name);
+  if (fields.length === 0) return;
+  const items = await collectionItems(workspace, type, fields, rowIds);
+  await deleteFiles(
+    workspace,
+    [...items.values()].flatMap((set) => [...set]),
+  );
+}
+
 /** Makes each row's file field hold exactly the files of `refs`, downloading only new keys. */
 export async function writeFileFields(
   ctx: FileWriteContext,
@@ -226,30 +275,7 @@ export async function writeFileFields(
 
   // Detached files are deleted with their contents: they belonged to the row alone.
   const gone = stale.map((s) => s.id);
-  if (gone.length > 0) {
-    const secrets: string[] = [];
-    for (let i = 0; i < gone.length; i += CHUNK) {
-      const rows = await query(
-        ctx.workspace,
-        {
-          'q/from': FILE_TYPE,
-          'q/select': ['svc/secret'],
-          'q/where': ['q/in', ['svc/id'], '$ids'],
-          'q/limit': 'q/no-limit',
-        },
-        { $ids: gone.slice(i, i + CHUNK) },
-      );
-      for (const r of rows) if (typeof r['svc/secret'] === 'string') secrets.push(r['svc/secret']);
-    }
-    await run(
-      ctx.workspace,
-      gone.map((id) => ({
-        command: 'svc.entity/delete',
-        args: { type: FILE_TYPE, entity: { 'svc/id': id } },
-      })),
-    );
-    await deleteFileChunks(ctx.workspace.driver, secrets);
-  }
+  await deleteFiles(ctx.workspace, gone);
   result.removed = gone.length;
   return result;
 }

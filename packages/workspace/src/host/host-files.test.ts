@@ -210,5 +210,24 @@ for (const target of databaseTargets()) {
       expect(files.maxOpen).toBeGreaterThan(0);
       expect(files.maxOpen).toBeLessThanOrEqual(4);
     });
+
+    it('deletes the files of a row the app no longer sends', async () => {
+      const d3 = (await attachments()).get('d3') ?? [];
+      expect(d3).toHaveLength(12);
+      state.docs = [];
+      await sync();
+      expect((await attachments()).size).toBe(0);
+      for (const f of d3.slice(0, 3)) expect((await download(f['svc/secret'] as string)).status).toBe(404);
+      const { body } = await api('POST', '/api/commands', [
+        {
+          command: 'svc.entity/query',
+          args: {
+            query: { 'q/from': 'svc/file', 'q/select': ['svc/id'], 'q/where': ['q/in', ['svc/id'], '$ids'] },
+            params: { $ids: d3.map((f) => f['svc/id']) },
+          },
+        },
+      ]);
+      expect(body[0].result).toEqual([]);
+    });
   });
 }

@@ -3,7 +3,7 @@ import type { Workspace } from '../workspace.js';
 import { optionId, run } from './apply-schema.js';
 import { convertValue } from './convert-value.js';
 import { collectionItems, replaceItemsCommands } from './collection-items.js';
-import { type FileFieldValue, writeFileFields } from './download-files.js';
+import { deleteRowFiles, type FileFieldValue, writeFileFields } from './download-files.js';
 import { entityId } from './entity-ids.js';
 import { parseFileRefs } from './file-refs.js';
 import type { AppResourceContext } from './resource-client.js';
@@ -240,7 +240,7 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
       removed: written.removed,
       failed: written.errors.length,
     };
-    if (written.errors.length > 0) reportFileErrors(ctx, type, written.errors);
+    if (written.errors.length > 0) await reportFileErrors(ctx, type, written.errors);
   }
   return { set: byId.size, badValues, ...(fileCounts ? { files: fileCounts } : {}) };
 }
@@ -250,9 +250,22 @@ const MAX_FILE_MESSAGES = 20;
 const reported = new WeakMap<string[], number>();
 
 /** The first few failures of a run are kept word for word; past those, one line counts the rest. */
-function reportFileErrors(ctx: WriteContext, type: MappedType, errors: string[]): void {
+async function reportFileErrors(ctx: WriteContext, type: MappedType, errors: string[]): Promise<void> {
   const warnings = ctx.warnings;
-  if (!warnings) return;
+  if (!warnings) {
+    // A caller that collects no warnings (app webhooks): the failures go on the run's own row.
+    await ctx.workspace.driver.query(
+      `UPDATE weft_host_runs SET error = concat_ws('; ', error, $2::text) WHERE id = $1`,
+      [
+        ctx.runId,
+        errors
+          .slice(0, MAX_FILE_MESSAGES)
+          .map((e) => `${type.name}: ${e}`)
+          .join('; '),
+      ],
+    );
+    return;
+  }
   const before = reported.get(warnings) ?? 0;
   const total = before + errors.length;
   reported.set(warnings, total);
@@ -308,6 +321,8 @@ export async function removeRows(ctx: WriteContext, type: MappedType, appIds: st
 
 export async function deleteEntities(workspace: Workspace, type: string, ids: string[]): Promise<void> {
   for (let i = 0; i < ids.length; i += QUERY_CHUNK) {
+    // The row's downloaded files go with it.
+    await deleteRowFiles(workspace, type, ids.slice(i, i + QUERY_CHUNK));
     await run(
       workspace,
       ids
