@@ -8,6 +8,8 @@
 // same way: each line is formatted to a string inside the context and posted to the host, which
 // keeps it (bounded) with the run; lines past the limit are not even posted.
 
+import { ALIASES_KEY } from './entity-shapes.js';
+
 export const SCRIPT_WORKER_SOURCE = `
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
@@ -73,7 +75,28 @@ const makeBridge = vm.runInContext(\`(function (send, print, svcMethods, console
   Object.defineProperty(globalThis, 'console', { value: console, writable: false, configurable: false });
   const finish = (v) => JSON.stringify(v === undefined ? null : v);
   const failText = (e) => (e && typeof e.message === 'string' ? e.message : String(e));
-  return { ctx, deliver, finish, failText, parse: (s) => JSON.parse(s) };
+  // An entity's names without the app prefix stay usable where a label replaced them: hidden
+  // aliases of the labelled keys (not listed by Object.keys or JSON.stringify).
+  const hideAliases = (args) => {
+    const list = args && Array.isArray(args.currentEntities) ? args.currentEntities : [];
+    for (const e of list) {
+      const aliases = e && e.${ALIASES_KEY};
+      if (!aliases || typeof aliases !== 'object') continue;
+      delete e.${ALIASES_KEY};
+      for (const alias of Object.keys(aliases)) {
+        const key = aliases[alias];
+        if (Object.prototype.hasOwnProperty.call(e, alias)) continue;
+        Object.defineProperty(e, alias, {
+          get() { return this[key]; },
+          set(v) { this[key] = v; },
+          enumerable: false,
+          configurable: true,
+        });
+      }
+    }
+    return args;
+  };
+  return { ctx, deliver, finish, failText, parse: (s) => hideAliases(JSON.parse(s)) };
 })\`, context);
 const hostSend = (text) => parentPort.postMessage({ type: 'call', text: String(text) });
 const hostPrint = (text) => parentPort.postMessage({ type: 'console', text: String(text) });

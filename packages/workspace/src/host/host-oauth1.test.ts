@@ -186,8 +186,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await ws?.close();
   for (const s of [appServer, providerServer]) {
-    s?.closeAllConnections();
-    await new Promise((r) => s?.close(r));
+    if (!s) continue;
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
   }
 });
 

@@ -73,8 +73,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ws?.close();
-  appServer?.closeAllConnections();
-  await new Promise((r) => appServer?.close(r));
+  if (appServer) {
+    appServer.closeAllConnections();
+    await new Promise((r) => appServer.close(r));
+  }
 });
 
 const api = async (method: string, path: string, body?: unknown) => {
