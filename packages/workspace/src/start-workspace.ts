@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import type { DatabaseOption } from './db/open-driver.js';
+import type { SecretBox } from './host/secret-box.js';
 import { createApp } from './http/create-app.js';
 import { openWorkspace, type Workspace } from './workspace.js';
 import type { WebhookWorkerOptions } from './webhooks/webhook-worker.js';
@@ -19,6 +20,8 @@ export interface StartWorkspaceOptions {
   rateLimit?: number;
   webhooks?: WebhookWorkerOptions | false;
   log?: (message: string, error?: unknown) => void;
+  /** seals automations' app accounts (see openWorkspace) */
+  box?: SecretBox;
   /** adds routes and a part to close first (the app host: see host/start-dev-workspace.ts) */
   extend?: (workspace: Workspace) => Promise<{ router: Router; close(): Promise<void> }>;
 }
@@ -35,6 +38,7 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
     ...(options.webhooks !== undefined ? { webhooks: options.webhooks } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.box ? { box: options.box } : {}),
   });
   const extension = options.extend
     ? await options.extend(workspace).catch(async (error) => {

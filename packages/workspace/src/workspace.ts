@@ -1,9 +1,11 @@
 import type { Principal } from './auth/principal.js';
+import { useAutomationBox } from './automations/account-box.js';
 import { AutomationWorker, createAutomationTables } from './automations/index.js';
 import { type CommandResult, executeCommands } from './commands/dispatcher.js';
 import { createSystemTables } from './db/bootstrap.js';
 import type { Driver } from './db/driver.js';
 import { type DatabaseOption, openDriver } from './db/open-driver.js';
+import { SecretBox } from './host/secret-box.js';
 import { ensureBuiltinTypes } from './schema/builtins.js';
 import { createToken, generateToken, hashToken } from './tokens/token-store.js';
 import { createUser, findAdmin, type UserRecord } from './users/user-store.js';
@@ -18,6 +20,8 @@ export interface OpenWorkspaceOptions {
   adminToken?: string;
   webhooks?: WebhookWorkerOptions | false;
   log?: (message: string, error?: unknown) => void;
+  /** seals automations' app accounts; default from WEFT_SECRET_KEY, else a key file in the PGlite data directory */
+  box?: SecretBox;
 }
 
 export interface Workspace {
@@ -44,6 +48,12 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
   const log = options.log ?? ((message, error) => console.error(message, error ?? ''));
   const driver = await openDriver(options.database ?? { kind: 'memory' });
   try {
+    const database = options.database;
+    useAutomationBox(
+      driver,
+      options.box ??
+        SecretBox.fromEnv(process.env, database?.kind === 'pglite' ? database.dataDir : undefined),
+    );
     await createSystemTables(driver);
     await createAutomationTables(driver);
     const boot = await driver.transaction(async (tx) => {

@@ -32,7 +32,7 @@ interface Claimed {
   attempts: number;
 }
 
-type Outcome = { ok: boolean; message: string | null; answer: unknown };
+type Outcome = { ok: boolean; message: string | null; answer: unknown; console?: string | null };
 
 export class AutomationWorker {
   private readonly loop: PollingLoop;
@@ -104,9 +104,15 @@ export class AutomationWorker {
     }
     if (this.loop.isStopped) return;
     await this.driver.query(
-      `UPDATE weft_automation_runs SET state = $2, message = $3, answer = $4::jsonb, finished_at = clock_timestamp()
-       WHERE id = $1::bigint`,
-      [run.id, outcome.ok ? 'done' : 'failed', outcome.message, JSON.stringify(outcome.answer ?? null)],
+      `UPDATE weft_automation_runs SET state = $2, message = $3, answer = $4::jsonb, console = $5,
+         finished_at = clock_timestamp() WHERE id = $1::bigint`,
+      [
+        run.id,
+        outcome.ok ? 'done' : 'failed',
+        outcome.message,
+        JSON.stringify(outcome.answer ?? null),
+        outcome.console || null,
+      ],
     );
   }
 
@@ -150,7 +156,7 @@ export class AutomationWorker {
       this.abort.signal,
     );
     return result.ok
-      ? { ok: true, message: null, answer: result.result }
-      : { ok: false, message: result.message, answer: null };
+      ? { ok: true, message: null, answer: result.result, console: result.console }
+      : { ok: false, message: result.message, answer: null, console: result.console };
   }
 }

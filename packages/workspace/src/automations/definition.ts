@@ -11,7 +11,7 @@ export const appAction = z.object({
   action: z.string().min(1),
   /** text templates: {{Field}} and {{Relation.Field}} are filled from the entity */
   args: z.record(z.string(), z.string()).default({}),
-  /** the app account's fields; stored with the automation and never shown by the page or API */
+  /** the app account's fields; stored sealed with the automation, never shown by the page or API */
   account: z.record(z.string(), z.unknown()).default({}),
 });
 
@@ -44,8 +44,9 @@ export type ScriptAction = z.output<typeof scriptAction>;
 export function publicAutomation(a: Automation) {
   const { action, ...rest } = a;
   if (action.kind === 'app') {
-    const { account, ...shown } = action;
-    return { ...rest, action: { ...shown, accountFields: Object.keys(account) } };
+    // A stored action names its account's fields (the account itself is sealed apart).
+    const { account, accountFields, ...shown } = action as AppAction & { accountFields?: string[] };
+    return { ...rest, action: { ...shown, accountFields: accountFields ?? Object.keys(account) } };
   }
   return { ...rest, action };
 }

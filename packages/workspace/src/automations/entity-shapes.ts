@@ -6,10 +6,13 @@ import { type Catalog, DOCUMENT_TYPE, type FieldDef, loadCatalog, type TypeDef }
 type Row = Record<string, unknown>;
 
 // Entities as automations see them: `args.currentEntities` of a script, and the values a text
-// template's {{Field}} and {{Relation.Field}} are filled from. Keys are field names without the
-// `<app>/` part (this workspace has no separate UI labels: `bookshelf/title` is `title`); the
+// template's {{Field}} and {{Relation.Field}} are filled from. Keys are spelled as in the UI: a
+// field's label (the `ui/label` meta the app host sets from the app's schema, e.g. `Updated At`)
+// when it has one, else its name without the `<app>/` part (`bookshelf/pages` is `pages`); the
 // system fields use the service's spelling (`Id`, `Public Id`, `Creation Date`, `Modification
 // Date`); a to-one relation is {Id, Name}; `type` holds the type name; collections are left out.
+// The name without the prefix still works where a label replaced it: in templates, and in scripts
+// as a hidden alias of the labelled key (not listed by Object.keys or JSON).
 
 const SYSTEM_KEYS: Record<string, string> = {
   'svc/id': 'Id',
@@ -19,6 +22,40 @@ const SYSTEM_KEYS: Record<string, string> = {
 };
 
 export const shortName = (name: string) => SYSTEM_KEYS[name] ?? name.slice(name.indexOf('/') + 1);
+
+/** The field meta key holding a field's label, as the app host stores it. */
+export const LABEL_META = 'ui/label';
+/** Where an entity in a script's args carries its aliases ({short name: key}) until the sandbox hides them. */
+export const ALIASES_KEY = '__weftAliases';
+
+const labelOf = (f: FieldDef) => {
+  const v = f.meta[LABEL_META];
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+};
+
+const keysCache = new WeakMap<TypeDef, Map<string, string>>();
+
+/**
+ * The key of each field of a type (field name → key): system fields in the service's spelling,
+ * then labels (a label already taken is not used twice), then names without the app prefix.
+ */
+export function fieldKeys(t: TypeDef): Map<string, string> {
+  const cached = keysCache.get(t);
+  if (cached) return cached;
+  const keys = new Map<string, string>();
+  const taken = new Set<string>(['type']);
+  const claim = (f: FieldDef, key: string | undefined) => {
+    if (key === undefined || taken.has(key) || keys.has(f.name)) return;
+    keys.set(f.name, key);
+    taken.add(key);
+  };
+  for (const f of t.fields) if (SYSTEM_KEYS[f.name]) claim(f, SYSTEM_KEYS[f.name]);
+  for (const f of t.fields) claim(f, labelOf(f));
+  for (const f of t.fields) claim(f, shortName(f.name));
+  for (const f of t.fields) claim(f, f.name);
+  keysCache.set(t, keys);
+  return keys;
+}
 export const titleOf = (t: TypeDef): FieldDef | undefined =>
   t.fields.find((f) => f.meta['ui/title?'] === true);
 
@@ -66,19 +103,26 @@ export async function loadEntities(driver: Driver, user: Principal, typeName: st
 /** One entity in the script shape. */
 export function scriptEntity(catalog: Catalog, type: TypeDef, row: Row): Row {
   const out: Row = {};
+  const keys = fieldKeys(type);
+  const used = new Set(keys.values());
+  const aliases: Record<string, string> = {};
   for (const f of type.fields) {
     if (!(f.name in row)) continue;
     const v = row[f.name];
+    const key = keys.get(f.name) ?? f.name;
+    const short = shortName(f.name);
+    if (short !== key && !used.has(short)) aliases[short] = key;
     if (f.kind === 'one') {
       const target = catalog.target(f);
       const title = titleOf(target);
-      out[shortName(f.name)] =
+      out[key] =
         v && typeof v === 'object'
           ? { Id: (v as Row)['svc/id'], Name: title ? ((v as Row)[title.name] ?? null) : null }
           : null;
-    } else out[shortName(f.name)] = v;
+    } else out[key] = v;
   }
   out.type = type.name;
+  if (Object.keys(aliases).length > 0) out[ALIASES_KEY] = aliases;
   return out;
 }
 
@@ -88,9 +132,14 @@ const norm = (s: string) =>
     .toLowerCase()
     .replace(/[\s_-]+/g, ' ');
 
+/** A field by its label first, then by its name with or without the app prefix. */
 function findField(t: TypeDef, name: string): FieldDef | undefined {
   const n = norm(name);
-  return t.fields.find((f) => norm(f.name) === n || norm(shortName(f.name)) === n);
+  const keys = fieldKeys(t);
+  return (
+    t.fields.find((f) => norm(keys.get(f.name) ?? '') === n) ??
+    t.fields.find((f) => norm(f.name) === n || norm(shortName(f.name)) === n)
+  );
 }
 
 function text(v: unknown): string {
@@ -100,8 +149,8 @@ function text(v: unknown): string {
 }
 
 /**
- * Fills a text template: {{Field}} and {{Relation.Field}} (names matched without the app prefix,
- * case, spaces, dashes and underscores ignored). An unknown name is left as written, so a typo
+ * Fills a text template: {{Field}} and {{Relation.Field}} (a field's label, else its name without
+ * the app prefix; case, spaces, dashes and underscores ignored). An unknown name is left as written, so a typo
  * shows in the message instead of vanishing.
  */
 export function fillTemplate(template: string, catalog: Catalog, type: TypeDef, row: Row): string {

@@ -27,7 +27,14 @@ export const SVC_METHODS = [
 ] as const;
 
 export type ServiceImpl = Record<string, (...params: unknown[]) => Promise<unknown>>;
-export type ScriptOutcome = { ok: true; result: unknown } | { ok: false; message: string };
+/** `console`: what the script printed (console.log/info/debug/warn/error), one line each, at most CONSOLE_LIMIT characters. */
+export type ScriptOutcome = ({ ok: true; result: unknown } | { ok: false; message: string }) & {
+  console: string;
+};
+
+/** How much of a script's console output a run keeps (64 KiB of text). */
+export const CONSOLE_LIMIT = 64 * 1024;
+export const TRUNCATED = '… (console output truncated)';
 
 export async function runScript(
   code: string,
@@ -39,24 +46,40 @@ export async function runScript(
 ): Promise<ScriptOutcome> {
   const worker = new Worker(SCRIPT_WORKER_SOURCE, {
     eval: true,
-    workerData: { code, argsJson: JSON.stringify(args), timeoutMs, svcMethods: SVC_METHODS.join(',') },
+    workerData: {
+      code,
+      argsJson: JSON.stringify(args),
+      timeoutMs,
+      svcMethods: SVC_METHODS.join(','),
+      consoleLimit: CONSOLE_LIMIT,
+    },
     env: {},
     stdout: true,
     stderr: true,
     resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
   });
-  // The script's own output is not shown anywhere (it has no console); drain it.
+  // The thread's own stdout/stderr carry nothing of the script's (its console comes as messages); drain them.
   worker.stdout.resume();
   worker.stderr.resume();
+  let printed = '';
+  let truncated = false;
+  const print = (text: string) => {
+    if (truncated) return;
+    const next = printed.length === 0 ? text : `${printed}\n${text}`;
+    if (next.length > CONSOLE_LIMIT) {
+      printed = `${next.slice(0, CONSOLE_LIMIT)}\n${TRUNCATED}`;
+      truncated = true;
+    } else printed = next;
+  };
   return new Promise<ScriptOutcome>((resolve) => {
     let settled = false;
-    const settle = (outcome: ScriptOutcome) => {
+    const settle = (outcome: { ok: true; result: unknown } | { ok: false; message: string }) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       void worker.terminate();
-      resolve(outcome);
+      resolve({ ...outcome, console: printed });
     };
     const timer = setTimeout(
       () => settle({ ok: false, message: `The script ran longer than ${timeoutMs} ms and was stopped` }),
@@ -74,6 +97,7 @@ export async function runScript(
         settle({ ok: true, result });
       } else if (m.type === 'failed') settle({ ok: false, message: m.message ?? 'The script failed' });
       else if (m.type === 'call') void answer(m.text ?? '');
+      else if (m.type === 'console' && !settled) print(m.text ?? '');
     });
     worker.on('error', (error) =>
       settle({

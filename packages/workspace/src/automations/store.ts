@@ -4,20 +4,65 @@ import type { Effect } from '../commands/context.js';
 import type { Driver, Queryable } from '../db/driver.js';
 import { badRequest, notFound } from '../errors.js';
 import { loadCatalog } from '../schema/catalog.js';
+import type { SecretBox } from '../host/secret-box.js';
+import { automationBox } from './account-box.js';
 import { type Automation, automationInput } from './definition.js';
 
 type Row = Record<string, unknown>;
 
-function fromRow(r: Row): Automation {
+/**
+ * A stored automation. An app action's account is sealed in `account_enc` and opened only when
+ * `box` is given (to run it); otherwise it reads as `{}`, with `accountFields` naming its fields.
+ */
+function toAutomation(r: Row, box: SecretBox | undefined): Automation {
+  let action = r.action as Automation['action'];
+  if (action.kind === 'app') {
+    const sealed = typeof r.account_enc === 'string' ? r.account_enc : undefined;
+    // A row written before accounts were sealed holds its account in `action` (sealed on next read).
+    const account = sealed ? (box ? box.open(sealed) : {}) : (action.account ?? {});
+    action = { ...action, account };
+  }
   return {
     id: String(r.id),
     name: String(r.name),
     trigger: r.trigger as Automation['trigger'],
     type: String(r.type_name),
     ...(r.field ? { field: String(r.field) } : {}),
-    action: r.action as Automation['action'],
+    action,
     enabled: r.enabled === true,
   };
+}
+
+const fromRow = (r: Row): Automation => toAutomation(r, undefined);
+
+function boxOf(q: Queryable): SecretBox {
+  const box = automationBox(q);
+  if (!box) throw new Error('The workspace has no key to seal automation accounts');
+  return box;
+}
+
+/** The `action` column: an app action without its account, which is sealed apart. */
+function storedAction(action: Automation['action']): Row {
+  if (action.kind !== 'app') return action;
+  const { account, ...rest } = action;
+  return { ...rest, accountFields: Object.keys(account) };
+}
+
+/** Seals the accounts of rows stored before accounts were sealed (once; later reads find none). */
+async function sealLegacy(q: Queryable, rows: Row[]): Promise<void> {
+  for (const r of rows) {
+    const action = r.action as Row;
+    if (r.account_enc || action.kind !== 'app' || !('account' in action)) continue;
+    const account = (action.account ?? {}) as Row;
+    const sealed = boxOf(q).seal(account);
+    const stripped = storedAction({ ...action, account } as Automation['action']);
+    await q.query(
+      `UPDATE weft_automations SET account_enc = $2, action = $3::jsonb WHERE id = $1 AND account_enc IS NULL`,
+      [r.id, sealed, JSON.stringify(stripped)],
+    );
+    r.account_enc = sealed;
+    r.action = stripped;
+  }
 }
 
 export async function createAutomation(q: Queryable, input: unknown): Promise<Automation> {
@@ -32,22 +77,38 @@ export async function createAutomation(q: Queryable, input: unknown): Promise<Au
   const type = catalog.findType(a.type);
   if (type && a.field) catalog.field(type, a.field);
   const id = randomUUID();
+  const sealed = a.action.kind === 'app' ? boxOf(q).seal(a.action.account) : null;
   await q.query(
-    `INSERT INTO weft_automations (id, name, trigger, type_name, field, action, enabled) VALUES ($1,$2,$3,$4,$5,$6,$7)`,
-    [id, a.name, a.trigger, a.type, a.field ?? null, JSON.stringify(a.action), a.enabled],
+    `INSERT INTO weft_automations (id, name, trigger, type_name, field, action, enabled, account_enc)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+    [
+      id,
+      a.name,
+      a.trigger,
+      a.type,
+      a.field ?? null,
+      JSON.stringify(storedAction(a.action)),
+      a.enabled,
+      sealed,
+    ],
   );
   return { ...a, id };
 }
 
+/** Every automation, app accounts left sealed (`account` reads `{}`). */
 export async function listAutomations(q: Queryable): Promise<Automation[]> {
   const { rows } = await q.query<Row>(`SELECT * FROM weft_automations ORDER BY created_at, id`);
+  await sealLegacy(q, rows);
   return rows.map(fromRow);
 }
 
+/** One automation with its app account opened, to run it (`q` must be the workspace's driver). */
 export async function getAutomation(q: Queryable, id: string): Promise<Automation | undefined> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
   const { rows } = await q.query<Row>(`SELECT * FROM weft_automations WHERE id = $1`, [id]);
-  return rows[0] ? fromRow(rows[0]) : undefined;
+  if (!rows[0]) return undefined;
+  await sealLegacy(q, rows);
+  return toAutomation(rows[0], rows[0].account_enc ? boxOf(q) : undefined);
 }
 
 export async function deleteAutomation(q: Queryable, id: string): Promise<void> {
@@ -130,6 +191,8 @@ export interface RunRecord {
   state: 'queued' | 'running' | 'done' | 'failed';
   message: string | null;
   answer: unknown;
+  /** what a script wrote to its console (bounded), or null */
+  console: string | null;
   entityIds: string[];
   attempts: number;
   createdAt: string;
@@ -151,6 +214,7 @@ export async function listRuns(q: Queryable, automationId?: string): Promise<Run
     state: r.state as RunRecord['state'],
     message: (r.message as string | null) ?? null,
     answer: r.answer ?? null,
+    console: (r.console as string | null) ?? null,
     entityIds: r.ids as string[],
     attempts: Number(r.attempts),
     createdAt: iso(r.created_at)!,

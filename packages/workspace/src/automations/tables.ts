@@ -4,6 +4,8 @@ import type { Driver } from '../db/driver.js';
 // queued in the same transaction as the change that triggered it, claimed by one worker with
 // FOR UPDATE SKIP LOCKED (so several processes on one Postgres never run it twice at once), and a
 // claim is a lease that expires, so a run left by a process that died is picked up again.
+// An app action's account is sealed in account_enc (never in `action`); a script run keeps what
+// the script wrote to its console, bounded, in `console`.
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS weft_automations (id uuid PRIMARY KEY, name text NOT NULL,
@@ -18,6 +20,8 @@ CREATE TABLE IF NOT EXISTS weft_automation_runs (id bigserial PRIMARY KEY,
   started_at timestamptz, finished_at timestamptz);
 CREATE INDEX IF NOT EXISTS weft_automation_runs_due ON weft_automation_runs (next_at)
   WHERE state IN ('queued', 'running');
+ALTER TABLE weft_automations ADD COLUMN IF NOT EXISTS account_enc text;
+ALTER TABLE weft_automation_runs ADD COLUMN IF NOT EXISTS console text;
 `;
 
 /** Creates the automation tables once; safe when several processes start together. */

@@ -19,6 +19,8 @@ import {
 } from './source-store.js';
 import { safeMessage, syncSource } from './sync-run.js';
 import { applyWebhookEvent, installWebhook, removeWebhook } from './app-webhooks.js';
+import { AccountFlows } from './account-flows.js';
+import type { OAuthSourceInput } from './oauth-pending.js';
 
 // The app host: the local workspace playing the service towards apps. Sources (an app by URL and
 // an account), their sync settings, sync runs, and app webhooks. Everything it stores lives in
@@ -78,11 +80,21 @@ export class AppHost {
   /** this process, as the owner of the runs it leases */
   readonly instance = randomUUID();
   private readonly listeners = new Set<(sourceId: string, event: SyncEvent, totals: Json) => void>();
+  /** OAuth connections and re-authorisation (account-flows.ts) */
+  private readonly accounts: AccountFlows;
 
   private constructor(workspace: Workspace, options: AppHostOptions) {
     this.workspace = workspace;
     this.options = options;
     this.log = options.log ?? ((m, e) => console.error(m, e ?? ''));
+    this.accounts = new AccountFlows({
+      driver: workspace.driver,
+      box: options.box,
+      client: (url) => this.client(url),
+      publicUrl: options.publicUrl,
+      source: (id) => this.source(id),
+      addSource: (input, values) => this.addSource(input, values),
+    });
   }
 
   static async open(workspace: Workspace, options: AppHostOptions): Promise<AppHost> {
@@ -151,7 +163,8 @@ export class AppHost {
       ? descriptor.authentication.find((a) => a.id === input.authId)
       : descriptor.authentication[0];
     if (!auth) throw badRequest(`The app has no authentication ${JSON.stringify(input.authId)}`);
-    if (auth.id === 'oauth') throw badRequest('OAuth 1 accounts are not supported by this workspace yet');
+    if (auth.id === 'oauth' && !oauthValues)
+      throw badRequest('An OAuth 1 account is connected through POST /api/host/oauth1/start');
     if (auth.id === 'oauth2' && !oauthValues)
       throw badRequest('An OAuth 2 account is connected through POST /api/host/oauth2/start');
     const fields: Json = { ...oauthValues };
@@ -284,7 +297,7 @@ export class AppHost {
 
   /** The OAuth 2 callback address apps are given: the provider sends the user back here. */
   oauthCallbackUrl(): string {
-    return `${this.options.publicUrl().replace(/\/+$/, '')}/hooks/oauth2/callback`;
+    return this.accounts.oauth2CallbackUrl();
   }
 
   /**
@@ -292,44 +305,41 @@ export class AppHost {
    * this workspace's callback and a fresh `state`; the rest of the request waits (sealed) for the
    * callback.
    */
-  async startOAuth2(
-    input: Omit<AddSourceInput, 'authId' | 'fields'>,
-  ): Promise<{ redirectUri: string; state: string }> {
-    const client = this.client(input.url);
-    const descriptor = await client.descriptor().catch((e) => {
-      throw appFailure(e);
-    });
-    if (!descriptor.authentication.some((a) => a.id === 'oauth2'))
-      throw badRequest('The app has no OAuth 2 authentication');
-    const state = randomUUID();
-    const redirectUri = await client.oauth2Authorize(this.oauthCallbackUrl(), state).catch((e) => {
-      throw appFailure(e);
-    });
-    await this.workspace.driver.query(
-      `DELETE FROM weft_host_oauth WHERE created_at < now() - interval '1 hour'`,
-    );
-    await this.workspace.driver.query(`INSERT INTO weft_host_oauth (state, request_enc) VALUES ($1, $2)`, [
-      state,
-      this.options.box.seal(input),
-    ]);
-    return { redirectUri, state };
+  async startOAuth2(input: OAuthSourceInput): Promise<{ redirectUri: string; state: string }> {
+    return this.accounts.start('oauth2', { input });
   }
 
-  /** The provider's callback: the app exchanges the code for the account's tokens; the source is created. */
+  /** The provider's callback: the app exchanges the code for the account's tokens; the source is created (or re-authorised). */
   async finishOAuth2(state: string, code: string) {
-    const { rows } = await this.workspace.driver.query<{ request_enc: string }>(
-      `DELETE FROM weft_host_oauth WHERE state = $1 AND created_at > now() - interval '1 hour' RETURNING request_enc`,
-      [state],
-    );
-    const row = rows[0];
-    if (!row) throw badRequest('Unknown or expired OAuth state');
-    const input = this.options.box.open<Omit<AddSourceInput, 'authId' | 'fields'>>(row.request_enc);
-    const values = await this.client(input.url)
-      .oauth2AccessToken(this.oauthCallbackUrl(), code)
-      .catch((e) => {
-        throw appFailure(e);
-      });
-    return this.addSource({ ...input, authId: 'oauth2' }, values);
+    return this.accounts.finishOAuth2(state, code);
+  }
+
+  /** First step of an OAuth 1 account: the app obtains a request token; it waits sealed for the callback. */
+  async startOAuth1(input: OAuthSourceInput): Promise<{ redirectUri: string; state: string }> {
+    return this.accounts.start('oauth', { input });
+  }
+
+  /** The OAuth 1 callback: the app exchanges the approved request token and verifier for the account. */
+  async finishOAuth1(state: string, verifier: string, token?: string) {
+    return this.accounts.finishOAuth1(state, verifier, token);
+  }
+
+  /** Re-authorises an OAuth source: a new connection whose callback replaces this source's account. */
+  async startReauthorize(id: string): Promise<{ redirectUri: string; state: string }> {
+    const source = await this.source(id);
+    if (source.auth_id !== 'oauth' && source.auth_id !== 'oauth2')
+      throw badRequest('A form account is re-authorised through PUT /api/host/sources/:id/account');
+    return this.accounts.start(source.auth_id, { sourceId: id });
+  }
+
+  /** Re-authorises a form account with new field values (empty or absent: kept), validated through the app. */
+  async replaceAccount(id: string, fields: Json) {
+    return this.accounts.replaceFields(id, fields);
+  }
+
+  /** The account's form as a re-authorise page shows it: no secret value, ever. */
+  async describeAccount(id: string) {
+    return this.accounts.describe(id);
   }
 
   /** The app moved (a restarted local app on a new port): same source, new address. */

@@ -207,4 +207,35 @@ describe('an OAuth 2 source', () => {
     ]);
     expect((result as { result: unknown[] }).result).toEqual([{ 'profile/name': 'User ada' }]);
   });
+
+  it('re-authorises the same source through the callback: its account is replaced, no source is added', async () => {
+    const { body: sources } = await api('GET', '/api/host/sources');
+    const id = (sources as unknown as { id: string }[])[0]?.id as string;
+    const read = async () => {
+      const { rows } = await ws.driver.query<{ account_enc: string }>(
+        `SELECT account_enc FROM weft_host_sources WHERE id = $1`,
+        [id],
+      );
+      return box.open<{ access_token: string; refresh_token: string }>(rows[0]?.account_enc as string);
+    };
+    const before = await read();
+    const start = await api('POST', `/api/host/sources/${id}/oauth/start`);
+    expect(start.status).toBe(200);
+    const callback = await approve(start.body.redirectUri, ws.apps.oauthCallbackUrl());
+    const done = await fetch(callback);
+    expect(done.status).toBe(200);
+    const { source } = (await done.json()) as { source: { id: string; accountName: string } };
+    expect(source).toMatchObject({ id, accountName: 'User ada' });
+    expect(((await api('GET', '/api/host/sources')).body as unknown as unknown[]).length).toBe(1);
+    const after = await read();
+    expect(after.refresh_token).toBeTruthy();
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+    expect(after.access_token).not.toBe(before.access_token);
+    // The account form of an OAuth source offers the connection again, and shows no token.
+    const form = await api('GET', `/api/host/sources/${id}/account`);
+    expect(form.body).toMatchObject({ authId: 'oauth2', oauth: true });
+    expect(JSON.stringify(form.body)).not.toContain(after.access_token);
+    const { body: run } = await api('POST', `/api/host/sources/${id}/syncs?wait=true`);
+    expect(run).toMatchObject({ status: 'succeeded', rowsSet: 1 });
+  });
 });

@@ -22,6 +22,9 @@ const addSource = z.object({
 });
 const updateSource = addSource.pick({ types: true, filter: true, keepUnsynced: true, intervalSeconds: true });
 const datalist = z.object({ field: z.string().min(1), dependsOn: json.optional() });
+const oauthStart = addSource.omit({ authId: true, fields: true });
+// New account field values: absent or '' keeps the stored value, null clears an optional one.
+const replaceAccount = z.object({ fields: z.record(z.string(), z.unknown()) });
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body ?? {});
@@ -92,19 +95,48 @@ export function hostRouter(host: AppHost): Router {
     res.json(sourceView(await host.source(param(req, 'id'))));
   });
 
-  router.post('/api/host/oauth2/start', async (req, res) => {
-    const input = parse(addSource.omit({ authId: true, fields: true }), req.body);
-    res.json(await host.startOAuth2(input));
+  router.get('/api/host/sources/:id/account', async (req, res) => {
+    res.json(await host.describeAccount(param(req, 'id')));
   });
-  // The user's browser comes back here from the provider (no token: the state identifies the request).
+  router.put('/api/host/sources/:id/account', async (req, res) => {
+    res.json(await host.replaceAccount(param(req, 'id'), parse(replaceAccount, req.body).fields));
+  });
+  router.post('/api/host/sources/:id/oauth/start', async (req, res) => {
+    res.json(await host.startReauthorize(param(req, 'id')));
+  });
+  router.post('/api/host/oauth2/start', async (req, res) => {
+    res.json(await host.startOAuth2(parse(oauthStart, req.body)));
+  });
+  router.post('/api/host/oauth1/start', async (req, res) => {
+    res.json(await host.startOAuth1(parse(oauthStart, req.body)));
+  });
+
+  // The user's browser comes back to these from the provider (no token: the state identifies the
+  // connection). A browser is sent on to the page; any other client gets JSON.
+  const finished = (req: Request, res: Response, source: { id: string }) => {
+    if (req.accepts(['json', 'html']) === 'html')
+      return void res.redirect(303, `/ui?connected=${encodeURIComponent(source.id)}`);
+    res.json({ ok: true, source });
+  };
+  const query = (req: Request, key: string) => (typeof req.query[key] === 'string' ? req.query[key] : '');
   router.get('/hooks/oauth2/callback', async (req, res) => {
-    const state = typeof req.query.state === 'string' ? req.query.state : '';
-    const code = typeof req.query.code === 'string' ? req.query.code : '';
+    const state = query(req, 'state');
+    const code = query(req, 'code');
     if (!state || !code) {
-      const error = typeof req.query.error === 'string' ? req.query.error.slice(0, 100) : 'no code';
+      const error = query(req, 'error').slice(0, 100) || 'no code';
       throw new WorkspaceError(400, 'bad-request', `The authorization did not complete (${error})`);
     }
-    res.json({ ok: true, source: await host.finishOAuth2(state, code) });
+    finished(req, res, await host.finishOAuth2(state, code));
+  });
+  router.get('/hooks/oauth1/callback', async (req, res) => {
+    const state = query(req, 'state');
+    const verifier = query(req, 'oauth_verifier');
+    if (!state || !verifier) {
+      const error = query(req, 'denied') ? 'denied' : 'no verifier';
+      throw new WorkspaceError(400, 'bad-request', `The authorization did not complete (${error})`);
+    }
+    const token = query(req, 'oauth_token');
+    finished(req, res, await host.finishOAuth1(state, verifier, token || undefined));
   });
 
   // Third-party events: any content type; the raw body is kept for the app's signature check.

@@ -24,12 +24,15 @@ export async function startHostedWorkspace(
 ): Promise<HostedWorkspace> {
   let url = options.publicUrl ?? '';
   let apps: AppHost | undefined;
-  const { box, keyDir, publicUrl: _p, hostOptions, ...rest } = options;
+  const { box: given, keyDir, publicUrl: _p, hostOptions, ...rest } = options;
+  // One key seals both the sources' accounts and the automations' app accounts.
+  const box = given ?? SecretBox.fromEnv(process.env, keyDir);
   const running = await startWorkspace({
     ...rest,
+    box,
     extend: async (workspace) => {
       apps = await AppHost.open(workspace, {
-        box: box ?? SecretBox.fromEnv(process.env, keyDir),
+        box,
         publicUrl: () => url,
         ...(options.log ? { log: options.log } : {}),
         ...hostOptions,

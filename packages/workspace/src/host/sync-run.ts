@@ -8,6 +8,7 @@ import {
 } from '@weft/sync-engine';
 import type { Workspace } from '../workspace.js';
 import { applySchema } from './apply-schema.js';
+import { applyFieldLabels } from './field-labels.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
 import type { RunRow, SourceRow } from './source-store.js';
 import { removeRows, removeUnsent, resolveLinks, type WriteContext, writeRows } from './write-rows.js';
@@ -67,6 +68,7 @@ export async function syncSource(input: SyncRunInput): Promise<SyncRunResult> {
   const schema = await client.schema(types, source.filter, account, input.signal);
   const mapped = mapSchema(source.namespace, source.id, schema, types);
   const warnings = await applySchema(workspace, mapped);
+  await applyFieldLabels(workspace, schema, mapped);
   const byAppType = new Map<string, MappedType>(mapped.map((t) => [t.appType, t]));
   const ctx: WriteContext = {
     workspace,

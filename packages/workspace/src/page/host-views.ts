@@ -42,7 +42,8 @@ ${sources.map(
   (s) => html`<tr><td>${s.name} <small>(${s.namespace})</small></td><td>${s.url}</td>
 <td>${s.account_name ?? '—'} <small>(${s.auth_id})</small></td><td>${(s.types as string[]).join(', ')}</td>
 <td>${s.interval_seconds ? `every ${s.interval_seconds} s` : 'manual'}</td><td>${s.webhooks_enabled ? 'on' : 'off'}</td>
-<td><form class="inline" method="post" action="/ui/sources/${s.id}/sync"><button>Sync now</button></form></td></tr>`,
+<td><form class="inline" method="post" action="/ui/sources/${s.id}/sync"><button>Sync now</button></form>
+${s.auth_id === 'none' ? '' : html` <a href="/ui/sources/${s.id}/account">Re-authorise</a>`}</td></tr>`,
 )}</table>
 <h2>Sync runs <small>(live)</small></h2>
 <table id="sync-runs"><tr><th>source</th><th>kind</th><th>state</th><th>pages</th><th>rows set</th><th>removed</th><th>retries</th><th>error</th><th>started</th></tr>

@@ -13,6 +13,8 @@ th{background:#e9edf4}th a{color:#1d2330}a{color:#2453a6}
 .rich{background:#fff;border:1px solid #d9dde5;padding:4px 14px}
 .error{background:#f7d6d6;padding:8px 12px;border-radius:4px}
 form.inline{display:inline}
+td.console pre{white-space:pre-wrap;max-height:240px;overflow:auto;margin:4px 0;font-size:12px}
+.notice{background:#d5f0dc;padding:8px 12px;border-radius:4px}
 `;
 
 /** The page frame: header with the main sections, then the content. */

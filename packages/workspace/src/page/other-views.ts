@@ -24,13 +24,21 @@ ${[...byApp].map(
 )}</table>`;
 }
 
+/** A script's console output, folded: the first line shows, the rest opens on a click. */
+function consoleCell(text: unknown): Html | string {
+  if (typeof text !== 'string' || text === '') return '';
+  const lines = text.split('\n');
+  const first = lines[0]!.length > 120 ? `${lines[0]!.slice(0, 120)}…` : lines[0]!;
+  return html`<details><summary>${first}${lines.length > 1 ? html` <small>(${lines.length} lines)</small>` : ''}</summary><pre>${text}</pre></details>`;
+}
+
 export async function automationsView(driver: Driver): Promise<Html> {
   const { rows: automations } = await driver.query<Record<string, unknown>>(
     `SELECT id, name, trigger, type_name, field, action->>'kind' AS kind, action->>'action' AS action, enabled
      FROM weft_automations ORDER BY created_at`,
   );
   const { rows: runs } = await driver.query<Record<string, unknown>>(
-    `SELECT r.id::text AS id, a.name, r.state, r.message, r.attempts, r.entity_ids::text[] AS entity_ids,
+    `SELECT r.id::text AS id, a.name, r.state, r.message, r.console, r.attempts, r.entity_ids::text[] AS entity_ids,
        r.created_at, r.finished_at
      FROM weft_automation_runs r JOIN weft_automations a ON a.id = r.automation_id ORDER BY r.id DESC LIMIT 50`,
   );
@@ -41,12 +49,12 @@ ${automations.map(
 <td>${a.type_name}</td><td>${a.kind === 'script' ? 'script' : html`action ${a.action}`}</td><td>${a.enabled ? 'yes' : 'no'}</td></tr>`,
 )}</table>
 <h2>Runs <small>(live)</small></h2>
-<table id="runs"><tr><th>#</th><th>automation</th><th>state</th><th>answer</th><th>entities</th><th>queued</th><th>finished</th></tr>
+<table id="runs"><tr><th>#</th><th>automation</th><th>state</th><th>answer</th><th>console</th><th>entities</th><th>queued</th><th>finished</th></tr>
 ${runs.map(
   (
     r,
   ) => html`<tr data-run="${r.id}"><td>${r.id}</td><td>${r.name}</td><td class="state">${badge(String(r.state))}</td>
-<td class="message">${r.message}</td><td>${(r.entity_ids as string[]).length}</td><td>${time(r.created_at)}</td><td>${time(r.finished_at)}</td></tr>`,
+<td class="message">${r.message}</td><td class="console">${consoleCell(r.console)}</td><td>${(r.entity_ids as string[]).length}</td><td>${time(r.created_at)}</td><td>${time(r.finished_at)}</td></tr>`,
 )}</table><script src="/ui/live.js"></script>`;
 }
 

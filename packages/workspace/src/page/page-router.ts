@@ -65,9 +65,11 @@ export function pageRouter(workspace: Workspace): Router {
   });
   router.use('/ui', requireSession(sessions));
 
-  router.get('/ui', async (_req, res) => {
+  router.get('/ui', async (req, res) => {
     const catalog = await loadCatalog(workspace.driver);
-    send(res, layout('Overview', await overviewView(workspace, catalog)));
+    // Back from an OAuth provider (the workspace's callback sends the browser here).
+    const notice = req.query.connected ? html`<p class="notice">The account is connected.</p>` : '';
+    send(res, layout('Overview', html`${notice}${await overviewView(workspace, catalog)}`));
   });
 
   router.use(sourceForms(sessions));

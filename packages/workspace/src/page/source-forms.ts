@@ -53,21 +53,62 @@ const send = (res: Response, page: Html) => {
   res.send(page.text);
 };
 
-/** One input per account field: passwords and secret fields as password inputs, never pre-filled. */
-function fieldInput(f: AuthField): Html {
+/**
+ * One input per account field: passwords and secret fields as password inputs, never pre-filled.
+ * `stored` (re-authorising): the field has a stored value, so it may be left empty to keep it;
+ * a field that is not secret shows its stored value (from the host API, which gives no secret).
+ */
+function fieldInput(f: AuthField & { stored?: boolean }, reauthorise = false): Html {
   const label = f.name ?? f.title ?? f.id;
   if (f.type === 'link')
     return html`<p>${f.value && /^https?:/i.test(f.value) ? html`<a href="${f.value}" rel="noopener noreferrer">${label}</a>` : label}</p>`;
   const secret = f.type === 'password' || f.secret === true;
+  const required = !f.optional && !(reauthorise && f.stored);
+  const keep = reauthorise && f.stored && secret ? 'stored: leave empty to keep it' : '';
+  const value = reauthorise && !secret && f.value !== undefined ? f.value : '';
   return html`<p><label>${label}${f.optional ? ' (optional)' : ''}<br>
-<input name="field.${f.id}" type="${secret ? 'password' : 'text'}" ${secret ? 'autocomplete="new-password"' : ''} ${f.optional ? '' : 'required'} size="50"></label>
+<input name="field.${f.id}" type="${secret ? 'password' : 'text'}" ${secret ? 'autocomplete="new-password"' : ''} ${required ? 'required' : ''} size="50" value="${value}" placeholder="${keep}"></label>
 ${f.description ? html`<br><small>${f.description}</small>` : ''}</p>`;
 }
+
+const isOAuth = (auth: Json) =>
+  auth.id === 'oauth' ||
+  auth.id === 'oauth2' ||
+  ((auth.fields as AuthField[] | undefined) ?? []).some((f) => f?.type === 'oauth');
+
+/** The account's fields from the form body: `field.<id>`; empty inputs are left out (kept or refused by the host). */
+function formFields(body: Record<string, unknown>): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (k.startsWith('field.') && typeof v === 'string' && v !== '') fields[k.slice(6)] = v;
+  }
+  return fields;
+}
+
+const errorPage = (res: Response, status: number, title: string, message: string) => {
+  res.status(status >= 400 && status < 600 ? status : 500);
+  send(res, layout(title, html`<p class="error">${message}</p><p><a href="/ui">Overview</a></p>`));
+};
 
 function urlForm(url = '', error?: string): Html {
   return html`${error ? html`<p class="error">${error}</p>` : ''}
 <form method="get" action="/ui/sources/new"><label>App address <input name="url" value="${url}" size="50" placeholder="http://localhost:3101" required></label>
 <button>Next</button></form>`;
+}
+
+/** The re-authorise form of one source, from the host's account description (no secret in it). */
+function accountForm(id: string, account: Json, error?: string): Html {
+  const top = html`${error ? html`<p class="error">${error}</p>` : ''}
+<p>Account: ${account.accountName ?? '—'} <small>(${account.authName})</small></p>`;
+  if (account.oauth === true) {
+    return html`${top}<form method="post" action="/ui/sources/${id}/oauth"><button>Connect again</button></form>
+<p><small>The provider asks you to approve again; the new tokens replace this source's.</small></p>`;
+  }
+  const fields = ((account.fields as (AuthField & { stored?: boolean })[] | undefined) ?? []).filter(
+    (f) => f && typeof f.id === 'string' && f.type !== 'oauth',
+  );
+  return html`${top}<form method="post" action="/ui/sources/${id}/account" id="reauthorise">
+${fields.map((f) => fieldInput(f, true))}<button>Validate and save</button></form>`;
 }
 
 export function sourceForms(sessions: Sessions): Router {
@@ -95,22 +136,76 @@ export function sourceForms(sessions: Sessions): Router {
       const fields = ((auth.fields as AuthField[] | undefined) ?? []).filter(
         (f) => f && typeof f.id === 'string',
       );
-      if (fields.some((f) => f.type === 'oauth')) {
-        return html`<h2>${auth.name}</h2><p>OAuth accounts are added through the host's JSON API (<code>POST /api/host/sources</code>).</p>`;
+      if (isOAuth(auth)) {
+        // The browser goes to the provider and comes back to the workspace's callback, then here.
+        return html`<h2>${auth.name}</h2>${auth.description ? html`<p>${auth.description}</p>` : ''}
+<form method="post" action="/ui/sources/oauth"><input type="hidden" name="url" value="${url}">
+<input type="hidden" name="authId" value="${auth.id === 'oauth' ? 'oauth' : 'oauth2'}"><button>Connect with ${auth.id === 'oauth' ? 'OAuth 1' : 'OAuth 2'}</button></form>`;
       }
       return html`<h2>${auth.name}</h2>${auth.description ? html`<p>${auth.description}</p>` : ''}
 <form method="post" action="/ui/sources"><input type="hidden" name="url" value="${url}">
-<input type="hidden" name="authId" value="${auth.id}">${fields.map(fieldInput)}<button>Add and validate</button></form>`;
+<input type="hidden" name="authId" value="${auth.id}">${fields.map((f) => fieldInput(f))}<button>Add and validate</button></form>`;
     });
     send(res, layout(`Add ${String(descriptor.name ?? 'a source')}`, html`<p>${url}</p>${forms}`));
   });
 
+  router.post('/ui/sources/oauth', form, async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const version = body.authId === 'oauth' ? 'oauth1' : 'oauth2';
+    const answer = await hostCall(req, tokenOf(req), 'POST', `/api/host/${version}/start`, {
+      url: String(body.url ?? ''),
+    });
+    if (answer.status === 200 && typeof answer.body.redirectUri === 'string')
+      return res.redirect(303, answer.body.redirectUri);
+    errorPage(
+      res,
+      answer.status === 404 ? 501 : 400,
+      'Connect an account',
+      String(answer.body.message ?? 'The connection did not start'),
+    );
+  });
+
+  // Re-authorising a source's account: the form shows no secret; an empty secret input keeps it.
+  router.get('/ui/sources/:id/account', async (req, res) => {
+    const id = encodeURIComponent(req.params.id);
+    const answer = await hostCall(req, tokenOf(req), 'GET', `/api/host/sources/${id}/account`);
+    if (answer.status !== 200)
+      return errorPage(res, answer.status, 'Re-authorise', String(answer.body.message ?? 'No such source'));
+    send(res, layout('Re-authorise', accountForm(id, answer.body)));
+  });
+
+  router.post('/ui/sources/:id/account', form, async (req, res) => {
+    const id = encodeURIComponent(req.params.id);
+    const answer = await hostCall(req, tokenOf(req), 'PUT', `/api/host/sources/${id}/account`, {
+      fields: formFields((req.body ?? {}) as Record<string, unknown>),
+    });
+    if (answer.status === 200) return res.redirect(303, '/ui');
+    const current = await hostCall(req, tokenOf(req), 'GET', `/api/host/sources/${id}/account`);
+    if (current.status !== 200)
+      return errorPage(res, answer.status, 'Re-authorise', String(answer.body.message ?? 'Refused'));
+    res.status(400);
+    send(
+      res,
+      layout('Re-authorise', accountForm(id, current.body, String(answer.body.message ?? 'Refused'))),
+    );
+  });
+
+  router.post('/ui/sources/:id/oauth', async (req, res) => {
+    const id = encodeURIComponent(req.params.id);
+    const answer = await hostCall(req, tokenOf(req), 'POST', `/api/host/sources/${id}/oauth/start`);
+    if (answer.status === 200 && typeof answer.body.redirectUri === 'string')
+      return res.redirect(303, answer.body.redirectUri);
+    errorPage(
+      res,
+      answer.status,
+      'Re-authorise',
+      String(answer.body.message ?? 'The connection did not start'),
+    );
+  });
+
   router.post('/ui/sources', form, async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const fields: Record<string, string> = {};
-    for (const [k, v] of Object.entries(body)) {
-      if (k.startsWith('field.') && typeof v === 'string' && v !== '') fields[k.slice(6)] = v;
-    }
+    const fields = formFields(body);
     const answer = await hostCall(req, tokenOf(req), 'POST', '/api/host/sources', {
       url: String(body.url ?? ''),
       authId: String(body.authId ?? ''),
