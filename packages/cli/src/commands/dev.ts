@@ -187,7 +187,7 @@ export const devCommand: WeftCommand = {
       .command('dev')
       .summary('run the local workspace with your app synced into it')
       .description(
-        'Starts the local workspace (PGlite in .weft/, or DATABASE_URL), starts the app module (restarting it when its files change) or uses the app URL, adds it as a source and runs a first sync.',
+        'Starts the local workspace (PGlite in .weft/, or DATABASE_URL), starts the app module (restarting it and syncing again when its files change) or uses the app URL, adds it as a source and runs a first sync.',
       )
       .argument('<app>', 'the app module (e.g. src/main.ts, listening on PORT) or its URL')
       .option('--account <json|file>', 'account field values, e.g. \'{"token":"..."}\'')
@@ -195,7 +195,7 @@ export const devCommand: WeftCommand = {
       .option('--filter <json|file>', 'filter values; date filters may be phrases ("last 3 months")')
       .option('--interval <seconds>', 'sync again every so many seconds')
       .option('--no-sync', 'do not run the first sync')
-      .option('--no-watch', 'do not restart the app when its files change')
+      .option('--no-watch', 'do not restart (and sync again) the app when its files change')
       .addHelpText(
         'after',
         `
