@@ -3,7 +3,7 @@
 import express from 'express';
 import { auth, createServer, defineApp, field, resume, silentLogger } from '../src/index.js';
 
-const PAGE = 1_000;
+const PAGE = Number(process.env.BENCH_PAGE ?? 1_000);
 
 function makeItem(n: number) {
   return {
