@@ -4,11 +4,15 @@
 // saturate the server, so wall-clock requests/s would measure the load generator: the rates are
 // per second of the server's own CPU time (what one saturated core serves), read from the child
 // with process.cpuUsage(). Rounds alternate so drift on a shared machine hits both sides alike.
+// The data page is measured three ways: batch yields, one yield per item, and pages of one item
+// (the per-request cost apart from items); then the yield protocol alone, in process.
+// BENCH_SECONDS (per measurement) and BENCH_ROUNDS (median of) trade time for steadier figures.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { benchPageScale } from './page-scale.js';
+import { benchYieldProtocol } from './yield-protocol.js';
 import { silentLogger } from '../src/index.js';
 import { resolvePageKeys } from '../src/paging/page-keys.js';
 import { encodePageState } from '../src/paging/page-state.js';
@@ -18,17 +22,24 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PAGE = 1_000;
 
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', fileURLToPath(new URL('./servers.ts', import.meta.url))],
-  { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
-);
-const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-const ports = JSON.parse(line.toString()) as { weft: number; hand: number };
+/** A child serving both apps, with pages of `page` items; rates are per second of its CPU. */
+async function startServers(page: number) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./servers.ts', import.meta.url))],
+    { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env: { ...process.env, BENCH_PAGE: String(page) } },
+  );
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  const ports = JSON.parse(line.toString()) as { weft: number; hand: number };
+  return { child, ports };
+}
+
+let servers = await startServers(PAGE);
+let ports = servers.ports;
 
 async function serverCpuSeconds(): Promise<number> {
-  child.send('cpu');
-  const [usage] = (await once(child, 'message')) as [NodeJS.CpuUsage];
+  servers.child.send('cpu');
+  const [usage] = (await once(servers.child, 'message')) as [NodeJS.CpuUsage];
   return (usage.user + usage.system) / 1e6;
 }
 
@@ -123,9 +134,25 @@ try {
     { method: 'POST', path: '/api/v1/synchronizer/data', body: streamBody },
     { method: 'POST', path: '/api/v1/synchronizer/data', body: handBody },
   );
+  // Pages of one item: what a data request costs apart from its items (body validation, page
+  // state signing and checking, the time limit, redaction, the request log), per request.
+  servers.child.kill();
+  servers = await startServers(1);
+  ports = servers.ports;
+  await compare(
+    'data-page-one-item',
+    'requests/s',
+    1,
+    { method: 'POST', path: '/api/v1/synchronizer/data', body: weftBody },
+    { method: 'POST', path: '/api/v1/synchronizer/data', body: handBody },
+  );
 } finally {
-  child.kill();
+  servers.child.kill();
 }
+
+// The async-generator protocol alone, in process: a page of one yield per item against the
+// same items yielded as one batch, without HTTP or serialisation.
+await benchYieldProtocol();
 
 // Core at scale: first and last page of a 1,000,000-row type, with and without resume().
 await benchPageScale();

@@ -33,40 +33,77 @@ type Row = Record<PropertyKey, unknown>;
  * point (the page then ends exactly there, and the next page may turn out empty) or on another
  * row (`hasNext` is then certain). The handler is closed after each page, which runs its
  * `finally` blocks.
- *
- * The loop is written for the common case, one plain item per yield with room on the page:
- * that item is pushed with a handful of checks and no call, because a page of one-item yields
- * runs it a thousand times per request.
  */
 export async function cutPage(stream: AsyncIterable<unknown>, options: CutPageOptions): Promise<Page> {
   const cutter = new Cutter(options);
-  const items = cutter.items;
-  const pageSize = options.pageSize;
   const iterator = stream[Symbol.asyncIterator]();
   try {
-    for (;;) {
-      const step = await iterator.next();
-      if (step.done) return cutter.page(null);
-      const value = step.value as Row;
-      // The fast path: a plain item, nothing left to skip, a full sync, room on the page.
-      if (
-        cutter.plain &&
-        items.length < pageSize &&
-        typeof value === 'object' &&
-        value !== null &&
-        value[MARKER] === undefined &&
-        value.id != null &&
-        !Array.isArray(value)
-      ) {
-        items.push(value as Record<string, unknown>);
-        continue;
-      }
-      const next = Array.isArray(value) ? cutter.takeBatch(value) : cutter.take(value);
-      if (next !== undefined) return cutter.page(next);
-    }
+    return cutter.page(await drain(iterator, cutter));
   } finally {
     await iterator.return?.();
   }
+}
+
+/**
+ * Pulls rows until the page ends: the state to end it with, or null when the stream is done.
+ *
+ * Written for the common case, one plain item per yield, which a page of one-item yields runs
+ * a thousand times per request. Each row costs the async-generator protocol one promise
+ * round trip that no consumer can avoid (the handler's `yield` awaits its value, then settles
+ * the promise `next()` returned). What the consumer adds on top is kept to one reaction: the
+ * step is taken in a `then` callback that asks for the next one, rather than by resuming an
+ * async function at an `await`, and a plain item with room on the page is pushed with a
+ * handful of checks and no call. Exactly one `next()` is outstanding at a time, so the
+ * handler is pulled no further than a loop of `await iterator.next()` would pull it.
+ */
+function drain(iterator: AsyncIterator<unknown>, cutter: Cutter): Promise<PageState | null> {
+  return new Promise((resolve, reject) => {
+    const items = cutter.items;
+    const pageSize = cutter.pageSize;
+    const pull = (): void => {
+      let pending: unknown;
+      try {
+        pending = iterator.next();
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      // A hand-written iterator may answer with a plain result; a generator's promise is used as is.
+      (pending instanceof Promise ? pending : Promise.resolve(pending)).then(onStep, reject);
+    };
+    const onStep = (step: IteratorResult<unknown>): void => {
+      try {
+        if (step.done) {
+          resolve(null);
+          return;
+        }
+        const value = step.value as Row;
+        // The fast path: a plain item, nothing left to skip, a full sync, room on the page.
+        if (
+          cutter.plain &&
+          items.length < pageSize &&
+          typeof value === 'object' &&
+          value !== null &&
+          value[MARKER] === undefined &&
+          value.id != null &&
+          !Array.isArray(value)
+        ) {
+          items.push(value as Record<string, unknown>);
+        } else {
+          const next = Array.isArray(value) ? cutter.takeBatch(value) : cutter.take(value);
+          if (next !== undefined) {
+            resolve(next);
+            return;
+          }
+        }
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      pull();
+    };
+    pull();
+  });
 }
 
 /** The page being cut: what was collected, and where the stream stands against `state`. */
@@ -74,7 +111,7 @@ class Cutter {
   readonly items: Record<string, unknown>[] = [];
   /** True while rows can go straight onto the page: a full sync with nothing left to skip. */
   plain: boolean;
-  private readonly pageSize: number;
+  readonly pageSize: number;
   private readonly delta: boolean;
   private readonly type: string;
   private cursor: PageState['cursor'];
