@@ -23,8 +23,12 @@ export type DataOutcome =
   | { kind: 'tryLater'; error: AppCallError; exchange: Exchange }
   | { kind: 'error'; error: AppCallError; exchange: Exchange };
 
+const isRow = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 const lenientData = z.looseObject({
-  items: z.array(z.record(z.string(), z.unknown())),
+  // Rows are checked to be objects, not copied: a page of thousands of rows is read as it came.
+  items: z.array(z.custom<Json>(isRow, { message: 'expected an object' })),
   pagination: z
     .looseObject({
       hasNext: z.boolean().optional(),
