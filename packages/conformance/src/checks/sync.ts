@@ -13,8 +13,10 @@ import type { SchemaInfo } from './schema.js';
 import { judgeValue } from './values.js';
 
 /**
- * A data page as the service reads it: only `items` is required. Without `pagination` there is
- * no next page; without `synchronizationType` the sync is full.
+ * What the kit holds a data page to: the protocol's answer shape, with `pagination` and
+ * `synchronizationType` optional as the service allows (no `pagination`: no next page; no type:
+ * full). Stricter than the engine's reading (which, like the service, takes what it can), so that
+ * each departure is named with its path.
  */
 export const servicePage = dataResponse.extend({
   pagination: dataPagination.nullish(),
