@@ -1,4 +1,5 @@
 import { errorBody } from '@weft/core/protocol';
+import { AppClient, type ExchangeRequest, requestText, type SendOptions } from '@weft/sync-engine';
 import { CHECKS, type CheckId } from './catalog.js';
 import {
   describeAnswer,
@@ -7,7 +8,6 @@ import {
   redact,
   requestExcerpt,
   responseExcerpt,
-  send,
 } from './http.js';
 import type { Check, CheckStatus, ProgressEvent } from './types.js';
 import { isPlainObject, show } from './util.js';
@@ -19,14 +19,26 @@ export interface RecordInput {
   exchange?: Exchange;
 }
 
-export interface CallOptions {
-  /** Sent verbatim instead of the JSON body. */
-  rawBody?: string;
+export interface CallOptions extends SendOptions {
   /** An optional endpoint: 404/405/501 answers are not held against the error-body checks. */
   optional?: boolean;
   /** Do not run the global error-body checks on this answer (GET /logo). */
   skipInspection?: boolean;
-  timeoutMs?: number;
+}
+
+/**
+ * The sync engine's protocol client, as the kit uses it: redirects and closed connections are
+ * shown as they happened, and every request the engine sends (data pages, retries) goes through
+ * the run's context, which sees and judges each exchange.
+ */
+class KitClient extends AppClient {
+  constructor(private readonly ctx: Context) {
+    super(ctx.baseUrl, { redirect: 'manual', reconnect: false });
+  }
+
+  override send(request: ExchangeRequest, options: CallOptions = {}): Promise<Exchange> {
+    return this.ctx.exchange(request, options, (o) => super.send(request, o));
+  }
 }
 
 type GlobalId = 'errors.try-later-status' | 'errors.message-key' | 'errors.json-body';
@@ -35,6 +47,8 @@ const GLOBAL_IDS: GlobalId[] = ['errors.try-later-status', 'errors.message-key',
 /** State of one conformance run: the app address, the checks recorded so far, the request helper. */
 export class Context {
   readonly checks: Check[] = [];
+  /** Sends the kit's requests: pass it to the sync engine's functions. */
+  readonly client: AppClient;
   private secrets: string[] = [];
   private answers = 0;
   /** The latest request the app gave no answer to (the one that may have crashed it). */
@@ -51,7 +65,9 @@ export class Context {
     /** Raised once `GET /` announced the app's own time limit. */
     public timeoutMs: number,
     private readonly onProgress?: (event: ProgressEvent) => void,
-  ) {}
+  ) {
+    this.client = new KitClient(this);
+  }
 
   /** Values that must never appear in the report (passwords, tokens); replaced by `***` in excerpts. */
   addSecrets(values: readonly unknown[]): void {
@@ -68,13 +84,21 @@ export class Context {
   }
 
   /** Sends a request; the answer also goes through the checks that apply to every endpoint. */
-  async call(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Exchange> {
-    const sendOptions: { timeoutMs: number; rawBody?: string } = {
-      timeoutMs: options.timeoutMs ?? this.timeoutMs,
-    };
+  send(request: ExchangeRequest, options: CallOptions = {}): Promise<Exchange> {
+    return this.client.send(request, options);
+  }
+
+  /** Every request of the run comes here (see KitClient), whoever sent it. */
+  async exchange(
+    request: ExchangeRequest,
+    options: CallOptions,
+    transmit: (options: SendOptions) => Promise<Exchange>,
+  ): Promise<Exchange> {
+    if (this.gone) return goneExchange(request, options.rawBody, this.gone);
+    const sendOptions: SendOptions = { timeoutMs: options.timeoutMs ?? this.timeoutMs };
     if (options.rawBody !== undefined) sendOptions.rawBody = options.rawBody;
-    if (this.gone) return goneExchange(method, path, body, options.rawBody, this.gone);
-    const ex = await send(this.baseUrl, method, path, body, sendOptions);
+    if (options.signal) sendOptions.signal = options.signal;
+    const ex = await transmit(sendOptions);
     if (ex.unreachable && this.answers > 0) {
       // The app answered before and now refuses connections: it most likely crashed. Every
       // later request would fail the same way, so they are not sent; each check says why once.
@@ -193,15 +217,9 @@ export class Context {
 }
 
 /** A request not sent because the app went away: it fails with `reason`, at once. */
-function goneExchange(
-  method: string,
-  path: string,
-  body: unknown,
-  rawBody: string | undefined,
-  reason: string,
-): Exchange {
-  const ex: Exchange = { method, path, isJson: false, failure: reason, ms: 0 };
-  const text = rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
+function goneExchange(request: ExchangeRequest, rawBody: string | undefined, reason: string): Exchange {
+  const ex: Exchange = { method: request.method, path: request.path, isJson: false, failure: reason, ms: 0 };
+  const text = requestText(request.body, rawBody);
   if (text !== undefined) ex.requestBody = text;
   return ex;
 }

@@ -1,5 +1,5 @@
+import { appRequests } from '@weft/sync-engine';
 import { randomUUID } from 'node:crypto';
-import { PROTOCOL_PATHS } from '@weft/core/protocol';
 import { serviceAccount } from './account.js';
 import { checkAbsentKeys } from './checks/absent-keys.js';
 import { checkActions, checkMissingArgs } from './checks/actions.js';
@@ -255,6 +255,6 @@ async function confirmIntegration(
   account: Record<string, unknown>,
 ): Promise<boolean> {
   if (!info.rolesGuessed || !info.automations) return true;
-  const ex = await ctx.call('POST', PROTOCOL_PATHS.config, { account }, { optional: true });
+  const ex = await ctx.send(appRequests.config(account), { optional: true });
   return jsonAnswerProblem(ex) === undefined && ex.isJson && typeof ex.json === 'object' && ex.json !== null;
 }

@@ -8,11 +8,14 @@ import {
   PROTOCOL_PATHS,
   schemaResponse,
   type SchemaResponse,
-  synchronizationType,
   validateResponse,
 } from '@weft/core/protocol';
 import { z } from 'zod';
+import { answerOf } from './answer.js';
 import { AppCallError } from './app-call-error.js';
+import { classifyDataAnswer, type DataOutcome, type DataPage } from './data-page.js';
+import { type Exchange, type ExchangeRequest, type SendOptions, sendExchange } from './exchange.js';
+import { appRequests, type DataRequestBody } from './requests.js';
 
 // The service's side of the app protocol: one method per endpoint, answers checked with core's
 // zod schemas. Bodies sent to the app carry accounts, so nothing here ever puts a request body
@@ -23,6 +26,19 @@ type Json = Record<string, unknown>;
 export interface AppClientOptions {
   /** per request; default 60 s */
   timeoutMs?: number;
+  /** `manual` shows a redirect as the 3xx answer it is, as a judge wants; default `follow` */
+  redirect?: 'follow' | 'manual';
+  /**
+   * A kept-alive connection the app closed meanwhile is tried once more on a new connection;
+   * default true. A judge that must see the closed connection turns it off.
+   */
+  reconnect?: boolean;
+  /**
+   * Sees every exchange once it is complete (status, headers, raw body, duration), whichever
+   * method sent it. Its request body holds the account: never log it. A throwing observer does
+   * not break the call.
+   */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 export interface DataRequestInput {
@@ -36,25 +52,6 @@ export interface DataRequestInput {
   operationId?: string;
 }
 
-/** A data page as the service reads it: absent `pagination` means no next page, absent type means full. */
-export interface DataPage {
-  items: Json[];
-  hasNext: boolean;
-  nextPageConfig: Json | null;
-  synchronizationType: 'full' | 'delta';
-}
-
-const lenientData = z.looseObject({
-  items: z.array(z.record(z.string(), z.unknown())),
-  pagination: z
-    .looseObject({
-      hasNext: z.boolean().optional(),
-      nextPageConfig: z.record(z.string(), z.unknown()).nullish(),
-    })
-    .nullish(),
-  synchronizationType: synchronizationType.optional(),
-});
-
 const webhookObject = z.looseObject({ id: z.union([z.string(), z.number()]) });
 const transformAnswer = z.looseObject({
   data: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))),
@@ -63,64 +60,42 @@ const transformAnswer = z.looseObject({
 export class AppClient {
   readonly baseUrl: string;
   private readonly timeoutMs: number;
+  private readonly options: AppClientOptions;
 
   constructor(baseUrl: string, options: AppClientOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.options = options;
+  }
+
+  /**
+   * Sends one request and records the exchange; never throws (no answer is an exchange with
+   * `failure`). Every other method goes through here, so a subclass that overrides it sees,
+   * and may answer in place of, every request.
+   */
+  async send(request: ExchangeRequest, options: SendOptions = {}): Promise<Exchange> {
+    const exchange = await sendExchange(this.baseUrl, request, options.rawBody, {
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+      redirect: this.options.redirect ?? 'follow',
+      reconnect: this.options.reconnect ?? true,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    try {
+      this.options.onExchange?.(exchange);
+    } catch {
+      // an observer's failure is not the app's
+    }
+    return exchange;
   }
 
   /** One JSON call; a non-2xx answer throws AppCallError with the app's message and tryLater flag. */
   async call(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const init: RequestInit = {
-      method,
-      headers: {
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    };
-    if (body !== undefined) init.body = JSON.stringify(body);
-    let response: Response;
-    try {
-      response = await fetch(this.baseUrl + path, init).catch((error: { cause?: { code?: string } }) => {
-        // A kept-alive connection the app closed meanwhile: one new connection is tried.
-        if (error?.cause?.code === 'UND_ERR_SOCKET' || error?.cause?.code === 'ECONNRESET')
-          return fetch(this.baseUrl + path, init);
-        throw error;
-      });
-    } catch (error) {
-      const e = error as { name?: string; cause?: { code?: string } };
-      const why =
-        e?.name === 'TimeoutError'
-          ? `no answer within ${this.timeoutMs} ms`
-          : `no connection (${e?.cause?.code ?? e?.name ?? 'error'})`;
-      throw new AppCallError(`${method} ${path}: ${why}`, { path, status: 0, retryable: true });
-    }
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text.length > 0 ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    if (!response.ok) {
-      const o = (json ?? {}) as { message?: unknown; tryLater?: unknown };
-      const message = typeof o.message === 'string' ? o.message.slice(0, 500) : `HTTP ${response.status}`;
-      const retryAfter = Number(response.headers.get('retry-after'));
-      throw new AppCallError(`${method} ${path}: ${message}`, {
-        path,
-        status: response.status,
-        appMessage: message,
-        tryLater: o.tryLater === true,
-        retryable: o.tryLater === true,
-        ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}),
-      });
-    }
-    if (json === undefined && text.length > 0) {
-      throw new AppCallError(`${method} ${path}: the answer is not JSON`, { path, status: response.status });
-    }
-    return json;
+    const request: ExchangeRequest = body === undefined ? { method, path } : { method, path, body };
+    return answerOf(await this.send(request, signal ? { signal } : {}));
+  }
+
+  private async request(request: ExchangeRequest, signal?: AbortSignal): Promise<unknown> {
+    return answerOf(await this.send(request, signal ? { signal } : {}));
   }
 
   private parse<T>(schema: z.ZodType<T>, path: string, value: unknown): T {
@@ -136,26 +111,19 @@ export class AppClient {
   }
 
   async descriptor(signal?: AbortSignal): Promise<Descriptor> {
-    return this.parse(descriptor, '/', await this.call('GET', PROTOCOL_PATHS.descriptor, undefined, signal));
+    return this.parse(descriptor, '/', await this.request(appRequests.descriptor(), signal));
   }
 
   /** The logo as SVG text, or undefined (204, an error, or not SVG: the service shows a default). */
   async logo(signal?: AbortSignal): Promise<string | undefined> {
-    try {
-      const timeout = AbortSignal.timeout(this.timeoutMs);
-      const response = await fetch(this.baseUrl + PROTOCOL_PATHS.logo, {
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
-      if (response.status !== 200) return undefined;
-      const text = await response.text();
-      return /<svg[\s>]/i.test(text) && text.length < 512_000 ? text : undefined;
-    } catch {
-      return undefined;
-    }
+    const exchange = await this.send(appRequests.logo(), signal ? { signal } : {});
+    const text = exchange.text;
+    if (exchange.status !== 200 || text === undefined) return undefined;
+    return /<svg[\s>]/i.test(text) && text.length < 512_000 ? text : undefined;
   }
 
   async validate(authId: string, fields: Json, signal?: AbortSignal): Promise<Json & { name: string }> {
-    const answer = await this.call('POST', PROTOCOL_PATHS.validate, { id: authId, fields }, signal);
+    const answer = await this.request(appRequests.validate(authId, fields), signal);
     return this.parse(validateResponse, PROTOCOL_PATHS.validate, answer) as Json & { name: string };
   }
 
@@ -163,48 +131,45 @@ export class AppClient {
     return this.parse(
       configResponse,
       PROTOCOL_PATHS.config,
-      await this.call('POST', PROTOCOL_PATHS.config, { account }, signal),
+      await this.request(appRequests.config(account), signal),
     );
   }
 
   async schema(types: string[], filter: Json, account: Json, signal?: AbortSignal): Promise<SchemaResponse> {
-    const answer = await this.call('POST', PROTOCOL_PATHS.schema, { types, filter, account }, signal);
+    const answer = await this.request(appRequests.schema(types, filter, account), signal);
     return this.parse(schemaResponse, PROTOCOL_PATHS.schema, answer);
   }
 
-  /** One data page, read leniently as the service does (only `items` is required). */
+  /**
+   * One data request, its answer read as the service does and classified: a page, a request to
+   * try later, or an error. Never throws; the outcome carries the raw exchange.
+   */
+  async dataPage(body: DataRequestBody, options: SendOptions = {}): Promise<DataOutcome> {
+    return classifyDataAnswer(await this.send(appRequests.data(body), options));
+  }
+
+  /** One data page, read leniently as the service does (only `items` is required); throws AppCallError. */
   async data(request: DataRequestInput, signal?: AbortSignal): Promise<DataPage> {
-    const answer = await this.call('POST', PROTOCOL_PATHS.data, request, signal);
-    const page = this.parse(lenientData, PROTOCOL_PATHS.data, answer);
-    const hasNext = page.pagination?.hasNext === true;
-    return {
-      items: page.items,
-      hasNext,
-      nextPageConfig: hasNext ? (page.pagination?.nextPageConfig ?? {}) : null,
-      synchronizationType: page.synchronizationType ?? 'full',
-    };
+    const outcome = await this.dataPage(request, signal ? { signal } : {});
+    if (outcome.kind !== 'page') throw outcome.error;
+    return outcome.page;
   }
 
   async datalist(field: string, types: string[], account: Json, dependsOn: Json, signal?: AbortSignal) {
-    const answer = await this.call(
-      'POST',
-      PROTOCOL_PATHS.datalist,
-      { types, account, field, dependsOn },
-      signal,
-    );
+    const answer = await this.request(appRequests.datalist(field, types, account, dependsOn), signal);
     return this.parse(datalistResponse, PROTOCOL_PATHS.datalist, answer).items;
   }
 
   /** Resolves when the app accepts the filter; throws AppCallError (status 400, the app's message) when not. */
   async validateFilter(types: string[], filter: Json, account: Json, signal?: AbortSignal): Promise<void> {
-    await this.call('POST', PROTOCOL_PATHS.filterValidate, { types, filter, account }, signal);
+    await this.request(appRequests.validateFilter(types, filter, account), signal);
   }
 
   async installWebhook(
     input: { types: string[]; filter: Json; account: Json; webhook: Json | null; url: string },
     signal?: AbortSignal,
   ): Promise<Json & { id: string | number }> {
-    const answer = await this.call('POST', PROTOCOL_PATHS.webhooks, input, signal);
+    const answer = await this.request(appRequests.installWebhook(input), signal);
     return this.parse(webhookObject, PROTOCOL_PATHS.webhooks, answer) as Json & { id: string | number };
   }
 
@@ -212,12 +177,12 @@ export class AppClient {
     input: { types: string[]; filter: Json; account: Json; webhook: Json },
     signal?: AbortSignal,
   ): Promise<void> {
-    await this.call('DELETE', PROTOCOL_PATHS.webhooks, input, signal);
+    await this.request(appRequests.deleteWebhook(input), signal);
   }
 
   /** The webhook id the event belongs to. */
   async verifyWebhook(params: Json, payload: unknown, signal?: AbortSignal): Promise<string> {
-    const answer = await this.call('POST', PROTOCOL_PATHS.webhooksVerify, { params, payload }, signal);
+    const answer = await this.request(appRequests.verifyWebhook(params, payload), signal);
     return String(this.parse(webhookObject, PROTOCOL_PATHS.webhooksVerify, answer).id);
   }
 
@@ -225,33 +190,23 @@ export class AppClient {
     input: { params: Json; payload: unknown; types: string[]; filter: Json; account: Json },
     signal?: AbortSignal,
   ): Promise<Record<string, Json[]>> {
-    const answer = await this.call('POST', PROTOCOL_PATHS.webhooksTransform, input, signal);
+    const answer = await this.request(appRequests.transformWebhook(input), signal);
     return this.parse(transformAnswer, PROTOCOL_PATHS.webhooksTransform, answer).data;
   }
 
   async execute(action: string, args: Json, account: Json, signal?: AbortSignal): Promise<unknown> {
-    return this.call('POST', PROTOCOL_PATHS.execute, { action: { action, args }, account }, signal);
+    return this.request(appRequests.execute(action, args, account), signal);
   }
 
   async oauth2Authorize(callbackUri: string, state: string, signal?: AbortSignal): Promise<string> {
-    const answer = await this.call(
-      'POST',
-      PROTOCOL_PATHS.oauth2Authorize,
-      { callback_uri: callbackUri, state },
-      signal,
-    );
+    const answer = await this.request(appRequests.oauth2Authorize(callbackUri, state), signal);
     return this.parse(oauth2AuthorizeResponse, PROTOCOL_PATHS.oauth2Authorize, answer).redirect_uri;
   }
 
   async oauth2AccessToken(callbackUri: string, code: string, signal?: AbortSignal): Promise<Json> {
-    const answer = await this.call(
-      'POST',
-      PROTOCOL_PATHS.oauth2AccessToken,
-      { fields: { callback_uri: callbackUri }, code },
-      signal,
-    );
+    const answer = await this.request(appRequests.oauth2AccessToken(callbackUri, code), signal);
     return this.parse(z.record(z.string(), z.unknown()), PROTOCOL_PATHS.oauth2AccessToken, answer);
   }
 }
 
-export type { DataResponse };
+export type { DataPage, DataResponse };

@@ -1,5 +1,24 @@
 export { AppCallError } from './app-call-error.js';
-export { AppClient, type AppClientOptions, type DataPage, type DataRequestInput } from './app-client.js';
+export { AppClient, type AppClientOptions, type DataRequestInput } from './app-client.js';
+export { answerOf, appMessageOf, errorOf, isTryLater } from './answer.js';
+export { classifyDataAnswer, type DataOutcome, type DataPage } from './data-page.js';
+export {
+  type Exchange,
+  type ExchangeRequest,
+  requestText,
+  type SendOptions,
+  sendExchange,
+} from './exchange.js';
+export {
+  type ExchangeDoneEvent,
+  type ExchangePageEvent,
+  type ExchangeRetryEvent,
+  type FailedEvent,
+  type PagesEvent,
+  type ReadPagesInput,
+  readPage,
+  readPages,
+} from './read-pages.js';
 export {
   DEFAULT_RETRY,
   type DoneEvent,
@@ -12,4 +31,5 @@ export {
   type SyncEvent,
 } from './read-type.js';
 export { type ReadTypesInput, readTypes } from './read-types.js';
-export { splitItems } from './split-items.js';
+export { appRequests, type DataRequestBody, type WebhookScope } from './requests.js';
+export { type ItemAction, itemAction, splitItems } from './split-items.js';

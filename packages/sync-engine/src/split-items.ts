@@ -2,29 +2,48 @@ import { SYNC_ACTION_FIELD } from '@weft/core/protocol';
 
 type Json = Record<string, unknown>;
 
+/** What the service does with one row of a data page. */
+export type ItemAction =
+  | { action: 'set'; id: string; row: Json }
+  | { action: 'remove'; id: string }
+  /** no string or number `id`: the row cannot be stored */
+  | { action: 'skip' };
+
+/**
+ * What the service does with one row: set it (without `__syncAction`), remove its id
+ * (`__syncAction: "REMOVE"`), or skip it (no usable id). `__syncAction` only has a meaning in a
+ * delta answer: pass the page's `synchronizationType` and a REMOVE row of a `full` answer is a
+ * row like any other; without it every REMOVE row removes.
+ */
+export function itemAction(item: Json, synchronizationType?: 'full' | 'delta'): ItemAction {
+  const id = item.id;
+  if (typeof id !== 'string' && typeof id !== 'number') return { action: 'skip' };
+  if (item[SYNC_ACTION_FIELD] === 'REMOVE' && synchronizationType !== 'full')
+    return { action: 'remove', id: String(id) };
+  if (Object.hasOwn(item, SYNC_ACTION_FIELD)) {
+    const { [SYNC_ACTION_FIELD]: _, ...rest } = item;
+    return { action: 'set', id: String(id), row: rest };
+  }
+  return { action: 'set', id: String(id), row: item };
+}
+
 /**
  * Splits a page's items into rows to set and ids to remove (`__syncAction: "REMOVE"`). Items
  * without an id cannot be stored and are counted in `skipped`; `__syncAction` is dropped from
- * the rows set.
+ * the rows set. `synchronizationType`: as for `itemAction`.
  */
-export function splitItems(items: Json[]): { set: Json[]; remove: string[]; skipped: number } {
+export function splitItems(
+  items: Json[],
+  synchronizationType?: 'full' | 'delta',
+): { set: Json[]; remove: string[]; skipped: number } {
   const set: Json[] = [];
   const remove: string[] = [];
   let skipped = 0;
   for (const item of items) {
-    const id = item.id;
-    if (typeof id !== 'string' && typeof id !== 'number') {
-      skipped++;
-      continue;
-    }
-    if (item[SYNC_ACTION_FIELD] === 'REMOVE') {
-      remove.push(String(id));
-      continue;
-    }
-    if (Object.hasOwn(item, SYNC_ACTION_FIELD)) {
-      const { [SYNC_ACTION_FIELD]: _, ...rest } = item;
-      set.push(rest);
-    } else set.push(item);
+    const what = itemAction(item, synchronizationType);
+    if (what.action === 'skip') skipped++;
+    else if (what.action === 'remove') remove.push(what.id);
+    else set.push(what.row);
   }
   return { set, remove, skipped };
 }

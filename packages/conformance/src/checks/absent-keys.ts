@@ -1,6 +1,7 @@
+import { type DataRequestBody, readPage } from '@weft/sync-engine';
 import { formatIssues, jsonAnswerProblem } from '../context.js';
 import { isPlainObject } from '../util.js';
-import { fetchPage, servicePage, type SyncEnv } from './sync.js';
+import { KIT_RETRY, servicePage, type SyncEnv } from './sync.js';
 
 /**
  * `data.absent-keys`: the service may leave `pagination` and `lastSynchronizedAt` out instead of
@@ -10,13 +11,13 @@ import { fetchPage, servicePage, type SyncEnv } from './sync.js';
  */
 export async function checkAbsentKeys(env: SyncEnv, typeId: string, keepFilter: boolean): Promise<void> {
   const { ctx } = env;
-  const body: Record<string, unknown> = { requestedType: typeId, types: env.types, account: env.account };
+  const body: DataRequestBody = { requestedType: typeId, types: env.types, account: env.account };
   if (keepFilter) body.filter = env.filter;
   const absent = keepFilter
     ? '`pagination`, `lastSynchronizedAt`'
     : '`pagination`, `lastSynchronizedAt`, `filter`';
-  const { ex, tryLater } = await fetchPage(ctx, body);
-  if (tryLater) {
+  const { kind, exchange: ex } = await readPage(ctx.client, body, { retry: KIT_RETRY });
+  if (kind === 'tryLater') {
     ctx.warn('data.absent-keys', {
       subject: typeId,
       reason: `without ${absent}: the app still asked to try later`,

@@ -1,4 +1,4 @@
-import { PROTOCOL_PATHS } from '@weft/core/protocol';
+import { appRequests } from '@weft/sync-engine';
 import { type Context, errorAnswerProblem, jsonAnswerProblem, messageOf, probeProblem } from '../context.js';
 import type { ActionFixture } from '../types.js';
 import { isPlainObject, show } from '../util.js';
@@ -32,10 +32,7 @@ export async function checkActions(
   for (const fixture of fixtures) {
     const expect = fixture.expect ?? 'success';
     expected.add(expect);
-    const ex = await ctx.call('POST', PROTOCOL_PATHS.execute, {
-      action: { action: fixture.action, args: fixture.args ?? {} },
-      account: account ?? {},
-    });
+    const ex = await ctx.send(appRequests.execute(fixture.action, fixture.args ?? {}, account ?? {}));
     const status = ex.status ?? 0;
     const subject = `${fixture.action}, expect ${expect}`;
     if (
@@ -94,7 +91,7 @@ export async function checkMissingArgs(
   for (const { action, args } of probed) {
     const missing = args.filter((arg) => arg.optional !== true).map((arg) => String(arg.id));
     const subject = `${action} without ${missing.join(', ')}`;
-    const ex = await ctx.call('POST', PROTOCOL_PATHS.execute, { action: { action, args: {} }, account });
+    const ex = await ctx.send(appRequests.execute(action, {}, account));
     const status = ex.status ?? 0;
     const problem = probeProblem(ex);
     if (problem) ctx.fail('actions.missing-args', { subject, reason: problem, exchange: ex });

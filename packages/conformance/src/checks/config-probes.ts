@@ -14,7 +14,7 @@ export async function checkConfigProbes(ctx: Context): Promise<void> {
     ['config.empty-account', 'config with `account: {}`', { account: {} }],
   ];
   for (const [id, what, body] of probes) {
-    const ex = await ctx.call('POST', PROTOCOL_PATHS.config, body);
+    const ex = await ctx.send({ method: 'POST', path: PROTOCOL_PATHS.config, body });
     const status = ex.status ?? 0;
     const problem = probeProblem(ex);
     if (problem) ctx.fail(id, { reason: `${what}: ${problem}`, exchange: ex });

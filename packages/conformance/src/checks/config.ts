@@ -1,4 +1,5 @@
-import { configResponse, PROTOCOL_PATHS } from '@weft/core/protocol';
+import { appRequests } from '@weft/sync-engine';
+import { configResponse } from '@weft/core/protocol';
 import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
 import { isPlainObject } from '../util.js';
 
@@ -22,7 +23,7 @@ export async function checkConfig(
   ctx: Context,
   account: Record<string, unknown>,
 ): Promise<ConfigInfo | undefined> {
-  const ex = await ctx.call('POST', PROTOCOL_PATHS.config, { account });
+  const ex = await ctx.send(appRequests.config(account));
   const problem =
     jsonAnswerProblem(ex) ?? (isPlainObject(ex.json) ? undefined : 'the config is not a JSON object');
   ctx.expect('config.response', problem, { exchange: ex });

@@ -1,4 +1,5 @@
-import { datalistResponse, PROTOCOL_PATHS } from '@weft/core/protocol';
+import { appRequests } from '@weft/sync-engine';
+import { datalistResponse } from '@weft/core/protocol';
 import { type Context, formatIssues, jsonAnswerProblem, messageOf, probeProblem } from '../context.js';
 import type { FilterInfo } from './config.js';
 
@@ -36,12 +37,7 @@ export async function checkDatalists(
           }
         }
       }
-      const ex = await ctx.call('POST', PROTOCOL_PATHS.datalist, {
-        types,
-        account: account ?? {},
-        field: filter.id,
-        dependsOn,
-      });
+      const ex = await ctx.send(appRequests.datalist(filter.id, types, account ?? {}, dependsOn));
       let problem = jsonAnswerProblem(ex);
       let first: unknown;
       if (!problem) {
@@ -84,7 +80,7 @@ export async function checkDatalistProbes(
     return;
   }
   const field = filters.find((f) => !f.datalist)?.id ?? NOT_A_DATALIST;
-  const ex = await ctx.call('POST', PROTOCOL_PATHS.datalist, { types, account, field, dependsOn: {} });
+  const ex = await ctx.send(appRequests.datalist(field, types, account, {}));
   const status = ex.status ?? 0;
   const problem =
     probeProblem(ex) ?? (status < 300 && !ex.isJson ? `HTTP ${status} with a non-JSON body` : undefined);
@@ -107,7 +103,7 @@ export async function checkDatalistProbes(
     });
 
   for (const filter of lists) {
-    const res = await ctx.call('POST', PROTOCOL_PATHS.datalist, { types, account, field: filter.id });
+    const res = await ctx.send(appRequests.datalist(filter.id, types, account));
     const s = res.status ?? 0;
     let bad = probeProblem(res);
     if (!bad && s >= 500) bad = `HTTP ${s}${messageOf(res)}`;

@@ -1,4 +1,5 @@
-import { descriptor as descriptorSchema, PROTOCOL_PATHS } from '@weft/core/protocol';
+import { appRequests } from '@weft/sync-engine';
+import { descriptor as descriptorSchema } from '@weft/core/protocol';
 import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
 import { AppUnreachableError } from '../errors.js';
 import { TIME_LIMIT_HEADER } from '../http.js';
@@ -35,7 +36,7 @@ function objects(value: unknown): Record<string, unknown>[] {
 }
 
 export async function checkDescriptor(ctx: Context): Promise<DescriptorInfo | undefined> {
-  const ex = await ctx.call('GET', PROTOCOL_PATHS.descriptor);
+  const ex = await ctx.send(appRequests.descriptor());
   if (ex.unreachable) throw new AppUnreachableError(ctx.baseUrl, ex.unreachable);
   const problem =
     jsonAnswerProblem(ex) ?? (isPlainObject(ex.json) ? undefined : 'the descriptor is not a JSON object');

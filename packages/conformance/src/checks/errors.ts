@@ -1,3 +1,4 @@
+import { appRequests } from '@weft/sync-engine';
 import { PROTOCOL_PATHS } from '@weft/core/protocol';
 import type { CheckId } from '../catalog.js';
 import { type Context, errorAnswerProblem, probeProblem } from '../context.js';
@@ -37,13 +38,17 @@ export async function checkSyncErrors(
   account: Record<string, unknown> | undefined,
 ): Promise<void> {
   const base = { types, filter, account: account ?? {}, pagination: null, lastSynchronizedAt: null };
-  const unknown = await ctx.call('POST', PROTOCOL_PATHS.data, { ...base, requestedType: UNKNOWN_TYPE });
+  const unknown = await ctx.send(appRequests.data({ ...base, requestedType: UNKNOWN_TYPE }));
   expectStatus(ctx, 'errors.unknown-type', unknown, 404, 'an unknown type');
 
-  const malformed = await ctx.call('POST', PROTOCOL_PATHS.data, undefined, { rawBody: MALFORMED_JSON });
+  const malformed = await ctx.send(
+    { method: 'POST', path: PROTOCOL_PATHS.data },
+    { rawBody: MALFORMED_JSON },
+  );
   expectStatus(ctx, 'errors.malformed-json', malformed, 400, 'a malformed JSON body');
 
-  const missing = await ctx.call('POST', PROTOCOL_PATHS.data, base);
+  // Deliberately not a data request: `requestedType` is left out.
+  const missing = await ctx.send({ method: 'POST', path: PROTOCOL_PATHS.data, body: base });
   expectStatus(ctx, 'errors.missing-requested-type', missing, 400, 'a data request without requestedType');
 }
 
@@ -51,10 +56,7 @@ export async function checkActionErrors(
   ctx: Context,
   account: Record<string, unknown> | undefined,
 ): Promise<void> {
-  const ex = await ctx.call('POST', PROTOCOL_PATHS.execute, {
-    action: { action: UNKNOWN_ACTION, args: {} },
-    account: account ?? {},
-  });
+  const ex = await ctx.send(appRequests.execute(UNKNOWN_ACTION, {}, account ?? {}));
   ctx.expect(
     'errors.unknown-action',
     errorAnswerProblem(ex, (s) => s >= 400 && s < 500, 'a 4xx status with {message} for an unknown action'),

@@ -1,4 +1,4 @@
-import { PROTOCOL_PATHS } from '@weft/core/protocol';
+import { appRequests } from '@weft/sync-engine';
 import { type Context, errorAnswerProblem } from '../context.js';
 import { describeAnswer } from '../http.js';
 import { isPlainObject, show } from '../util.js';
@@ -29,12 +29,9 @@ export async function checkFilterValidate(
   filterValues: Record<string, unknown>,
   account: Record<string, unknown> | undefined,
 ): Promise<void> {
-  const given = await ctx.call(
-    'POST',
-    PROTOCOL_PATHS.filterValidate,
-    { types, filter: filterValues, account: account ?? {} },
-    { optional: true },
-  );
+  const given = await ctx.send(appRequests.validateFilter(types, filterValues, account ?? {}), {
+    optional: true,
+  });
   if (!given.failure && NOT_IMPLEMENTED.has(given.status ?? 0)) {
     const reason = `optional endpoint not implemented (HTTP ${given.status})`;
     ctx.skip('filter.valid', { reason });
@@ -61,11 +58,7 @@ export async function checkFilterValidate(
   }
   const invalid: Record<string, unknown> = { [INVALID_MARKER]: true };
   for (const f of filters) invalid[f.id] = invalidValue(f.type);
-  const ex = await ctx.call('POST', PROTOCOL_PATHS.filterValidate, {
-    types,
-    filter: invalid,
-    account: account ?? {},
-  });
+  const ex = await ctx.send(appRequests.validateFilter(types, invalid, account ?? {}));
   const s = ex.status ?? 0;
   if (!ex.failure && (s === 200 || s === 204)) {
     ctx.warn('filter.invalid', {

@@ -1,4 +1,4 @@
-import { PROTOCOL_PATHS } from '@weft/core/protocol';
+import { appRequests } from '@weft/sync-engine';
 import type { Context } from '../context.js';
 import { describeAnswer } from '../http.js';
 
@@ -8,7 +8,7 @@ import { describeAnswer } from '../http.js';
  * logo and shows a broken image.
  */
 export async function checkLogo(ctx: Context): Promise<void> {
-  const ex = await ctx.call('GET', PROTOCOL_PATHS.logo, undefined, { skipInspection: true });
+  const ex = await ctx.send(appRequests.logo(), { skipInspection: true });
   const status = ex.status;
   if (ex.failure) {
     ctx.warn('logo.response', { reason: `${ex.failure}; the service shows a default logo`, exchange: ex });

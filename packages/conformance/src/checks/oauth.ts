@@ -1,4 +1,5 @@
-import { oauth1AuthorizeResponse, oauth2AuthorizeResponse, PROTOCOL_PATHS } from '@weft/core/protocol';
+import { appRequests } from '@weft/sync-engine';
+import { oauth1AuthorizeResponse, oauth2AuthorizeResponse } from '@weft/core/protocol';
 import { type Context, errorAnswerProblem, formatIssues, jsonAnswerProblem } from '../context.js';
 
 export const DUMMY_CALLBACK = 'http://127.0.0.1:9/weft-conformance/oauth/callback';
@@ -11,8 +12,7 @@ export async function checkOAuth(ctx: Context, authIds: string[]): Promise<void>
       id: 'oauth2.authorize' as const,
       check: 'oauth.oauth2-authorize' as const,
       auth: 'oauth2',
-      path: PROTOCOL_PATHS.oauth2Authorize,
-      body: { callback_uri: DUMMY_CALLBACK, state: DUMMY_STATE },
+      request: appRequests.oauth2Authorize(DUMMY_CALLBACK, DUMMY_STATE),
       schema: oauth2AuthorizeResponse,
       shape: '{redirect_uri}',
     },
@@ -20,8 +20,7 @@ export async function checkOAuth(ctx: Context, authIds: string[]): Promise<void>
       id: 'oauth1.authorize' as const,
       check: 'oauth.oauth1-authorize' as const,
       auth: 'oauth',
-      path: PROTOCOL_PATHS.oauth1Authorize,
-      body: { callback_uri: `${DUMMY_CALLBACK}?state=${DUMMY_STATE}` },
+      request: appRequests.oauth1Authorize(`${DUMMY_CALLBACK}?state=${DUMMY_STATE}`),
       schema: oauth1AuthorizeResponse,
       shape: '{redirect_uri, token, secret}',
     },
@@ -31,7 +30,7 @@ export async function checkOAuth(ctx: Context, authIds: string[]): Promise<void>
       ctx.skip(flow.check, { reason: `no \`${flow.auth}\` authentication declared` });
       continue;
     }
-    const ex = await ctx.call('POST', flow.path, flow.body);
+    const ex = await ctx.send(flow.request);
     const status = ex.status ?? 0;
     if (!ex.failure && status >= 400) {
       const problem = errorAnswerProblem(ex, () => true, 'an error status with {message}');

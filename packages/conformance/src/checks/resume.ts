@@ -1,8 +1,9 @@
+import { readPage } from '@weft/sync-engine';
 import { jsonAnswerProblem } from '../context.js';
 import type { Exchange } from '../http.js';
 import { isPlainObject, show } from '../util.js';
 import { pageDigest } from './page-digest.js';
-import { dataBody, fetchPage, type PhaseResult, type SyncEnv } from './sync.js';
+import { dataRequest, KIT_RETRY, type PhaseResult, type SyncEnv } from './sync.js';
 
 /**
  * Resumability proof (`data.resume`): the service may ask a page again later — after a
@@ -34,8 +35,15 @@ export async function checkResume(env: SyncEnv, result: PhaseResult): Promise<vo
   let shown: Exchange | undefined;
   for (const first of [...result.resumable].reverse()) {
     const where = `page ${first.page} (nextPageConfig ${show(first.config, 60)})`;
-    const { ex, tryLater } = await fetchPage(ctx, dataBody(env, result.typeId, first.config, null));
-    if (tryLater) {
+    const outcome = await readPage(
+      ctx.client,
+      dataRequest(env, result.typeId, first.config as Record<string, unknown>, null),
+      {
+        retry: KIT_RETRY,
+      },
+    );
+    const ex = outcome.exchange;
+    if (outcome.kind === 'tryLater') {
       warnings.push(`${where}: the app still asked to try later`);
       shown ??= ex;
       continue;

@@ -1,9 +1,5 @@
-import {
-  PROTOCOL_PATHS,
-  relation as relationSchema,
-  SYNC_ACTION_FIELD,
-  schemaField,
-} from '@weft/core/protocol';
+import { appRequests } from '@weft/sync-engine';
+import { relation as relationSchema, SYNC_ACTION_FIELD, schemaField } from '@weft/core/protocol';
 import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
 import { isPlainObject, show } from '../util.js';
 
@@ -42,7 +38,7 @@ export async function checkSchema(
   filter: Record<string, unknown>,
   account: Record<string, unknown> | undefined,
 ): Promise<SchemaInfo | undefined> {
-  const ex = await ctx.call('POST', PROTOCOL_PATHS.schema, { types, filter, account: account ?? {} });
+  const ex = await ctx.send(appRequests.schema(types, filter, account ?? {}));
   const problem =
     jsonAnswerProblem(ex) ?? (isPlainObject(ex.json) ? undefined : 'the schema is not a JSON object');
   ctx.expect('schema.response', problem, { exchange: ex });
@@ -223,7 +219,7 @@ export async function checkSchemaWithoutFilter(
     });
     return;
   }
-  const ex = await ctx.call('POST', PROTOCOL_PATHS.schema, { types, account });
+  const ex = await ctx.send(appRequests.schema(types, undefined, account));
   const problem =
     jsonAnswerProblem(ex) ?? (isPlainObject(ex.json) ? undefined : 'the schema is not a JSON object');
   ctx.expect('schema.absent-filter', problem && `without \`filter\` (no filter set): ${problem}`, {

@@ -1,15 +1,10 @@
-import {
-  dataPagination,
-  dataResponse,
-  PROTOCOL_PATHS,
-  SYNC_ACTION_FIELD,
-  synchronizationType,
-} from '@weft/core/protocol';
+import { dataPagination, dataResponse, SYNC_ACTION_FIELD, synchronizationType } from '@weft/core/protocol';
+import { type DataRequestBody, itemAction, readPages } from '@weft/sync-engine';
 import type { CheckId } from '../catalog.js';
 import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
 import { type Exchange, REPLAYED_ROWS_HEADER } from '../http.js';
 import type { HashMap64 } from '../store/hash-map.js';
-import { isPlainObject, plural, show, sleep, stableStringify } from '../util.js';
+import { isPlainObject, plural, show, stableStringify } from '../util.js';
 import { HashList } from '../store/hash-list.js';
 import { TypeStore } from '../store/type-store.js';
 import { type PageDigest, pageDigest } from './page-digest.js';
@@ -18,8 +13,10 @@ import type { SchemaInfo } from './schema.js';
 import { judgeValue } from './values.js';
 
 /**
- * A data page as the service reads it: only `items` is required. Without `pagination` there is
- * no next page; without `synchronizationType` the sync is full.
+ * What the kit holds a data page to: the protocol's answer shape, with `pagination` and
+ * `synchronizationType` optional as the service allows (no `pagination`: no next page; no type:
+ * full). Stricter than the engine's reading (which, like the service, takes what it can), so that
+ * each departure is named with its path.
  */
 export const servicePage = dataResponse.extend({
   pagination: dataPagination.nullish(),
@@ -58,7 +55,14 @@ const ROW_SUFFIXES: Record<Phase, Suffix[]> = {
 };
 const SCHEMA_SUFFIXES = new Set<Suffix>(['item-keys', 'value-types']);
 const MAX_REASONS = 5;
-const TRY_LATER_RETRIES = 2;
+/**
+ * The kit asks a page the app wants retried later three times in all, after a short back-off
+ * (the service waits longer; a run should not). A page the app gives no answer to is not asked
+ * again: the silence is what the kit reports.
+ */
+export const KIT_RETRY = { attempts: 3, baseDelayMs: 200, maxDelayMs: 1000, retryUnanswered: false } as const;
+/** What a page's judgement returns when paging ends there. */
+const STOP = Symbol('stop');
 
 interface Finding {
   status: 'fail' | 'warn';
@@ -144,12 +148,12 @@ export function indexedFields(schema: SchemaInfo | undefined, typeId: string): s
 }
 
 /** The body of a data request, as the service sends it. */
-export function dataBody(
+export function dataRequest(
   env: SyncEnv,
   typeId: string,
-  pagination: unknown,
+  pagination: Record<string, unknown> | null,
   lastSynchronizedAt: string | null,
-): Record<string, unknown> {
+): DataRequestBody {
   return {
     requestedType: typeId,
     types: env.types,
@@ -159,19 +163,6 @@ export function dataBody(
     lastSynchronizedAt,
     operationId: env.operationId,
   };
-}
-
-/**
- * Sends a data request; an error answer with `tryLater: true` is retried twice after a short
- * back-off, as the service retries the page later. `tryLater` is set when it still says so.
- */
-export async function fetchPage(ctx: Context, body: unknown): Promise<{ ex: Exchange; tryLater: boolean }> {
-  let ex = await ctx.call('POST', PROTOCOL_PATHS.data, body);
-  for (let attempt = 1; attempt <= TRY_LATER_RETRIES && isTryLaterError(ex); attempt++) {
-    await sleep(retryDelay(ex, attempt));
-    ex = await ctx.call('POST', PROTOCOL_PATHS.data, body);
-  }
-  return { ex, tryLater: isTryLaterError(ex) };
 }
 
 function rowLabel(item: Row, page: number, index: number): string {
@@ -215,34 +206,26 @@ export async function syncType(
   const unknownKeys = new Set<string>();
   // A warning about a value is the same for every row: reported once per field.
   const warnedFields = new Set<string>();
-  let pagination: unknown = null;
   let answered = false;
   let received = false;
   let itemCount = 0;
   let replaced: TypeStore | undefined;
 
-  for (;;) {
-    const page = result.pages + 1;
-    const { ex, tryLater } = await fetchPage(ctx, dataBody(env, typeId, pagination, lastSynchronizedAt));
-    if (tryLater) {
-      findings.add(
-        'response',
-        'warn',
-        `page ${page}: the app asked to try later ${TRY_LATER_RETRIES + 1} times; the service would retry this page later`,
-        ex,
-      );
-      break;
-    }
+  /**
+   * Judges one answer of the paging loop and applies its rows. Returns the `nextPageConfig` to
+   * follow, or STOP when paging ends here (last page, or a problem the service would not get past).
+   */
+  const judgePage = (ex: Exchange, page: number, pagination: unknown): unknown => {
     const problem = jsonAnswerProblem(ex);
     if (problem) {
       findings.add('response', 'fail', `page ${page}: ${problem}`, ex);
-      break;
+      return STOP;
     }
     answered = true;
     const json = ex.json;
     if (!isPlainObject(json)) {
       findings.add('shape', 'fail', `page ${page}: the body is not a JSON object: ${show(json)}`, ex);
-      break;
+      return STOP;
     }
     if (json.tryLater === true) {
       findings.add(
@@ -251,7 +234,7 @@ export async function syncType(
         `page ${page}: \`tryLater\` sent with HTTP ${ex.status}; the service reads it as data`,
         ex,
       );
-      break;
+      return STOP;
     }
     result.pages = page;
     pageMs.push(ex.ms);
@@ -284,7 +267,7 @@ export async function syncType(
     }
     if (!Array.isArray(json.items)) {
       if (!findings.map.has('items')) findings.add('items', 'fail', `page ${page}: \`items\` is missing`, ex);
-      break;
+      return STOP;
     }
 
     if (json.pagination === undefined || json.pagination === null)
@@ -437,12 +420,13 @@ export async function syncType(
           }
         }
       }
-      if (isRemove) {
-        if (target.delete(key)) result.removed++;
-      } else {
-        const { [SYNC_ACTION_FIELD]: _, ...row } = item;
+      // Applied as the service applies it (`__syncAction` only means something in a delta answer).
+      const applied = itemAction(item, isDelta ? 'delta' : 'full');
+      if (applied.action === 'remove') {
+        if (target.delete(applied.id)) result.removed++;
+      } else if (applied.action === 'set') {
         // Only the first page an id came on is kept: a later SET must not hide a duplicate.
-        target.set(key, row, first ?? page, isDelta);
+        target.set(applied.id, applied.row, first ?? page, isDelta);
         result.set++;
       }
     });
@@ -451,7 +435,7 @@ export async function syncType(
     const pag = json.pagination;
     if (!isPlainObject(pag) || pag.hasNext !== true) {
       result.complete = true;
-      break;
+      return STOP;
     }
     const next = pag.nextPageConfig;
     if (next === undefined || next === null) {
@@ -461,7 +445,7 @@ export async function syncType(
         `page ${page}: \`hasNext\` is true but \`nextPageConfig\` is ${show(next)}; the service would start again from page 1`,
         ex,
       );
-      break;
+      return STOP;
     }
     const fingerprint = stableStringify(next);
     const earlier = seenConfigs.get(fingerprint);
@@ -472,7 +456,7 @@ export async function syncType(
         `page ${page} returned the same \`nextPageConfig\` as page ${earlier} (${show(next, 60)}): paging would never end`,
         ex,
       );
-      break;
+      return STOP;
     }
     seenConfigs.set(fingerprint, page);
     if (page >= env.maxPages) {
@@ -482,9 +466,45 @@ export async function syncType(
         `paging did not end after ${plural(env.maxPages, 'page')} (last nextPageConfig ${show(next, 60)})`,
         ex,
       );
-      break;
+      return STOP;
     }
-    pagination = next;
+    return next;
+  };
+
+  // The sync engine runs the paging loop (requests, tryLater retries, following `nextPageConfig`)
+  // and the kit judges every answer it gets. An answer the service could not read ends the
+  // engine's loop; the kit reads on from the `nextPageConfig` it found, to report more.
+  let from: { page: number; pagination: Record<string, unknown> | null } | undefined;
+  reading: for (;;) {
+    for await (const event of readPages(ctx.client, {
+      type: typeId,
+      types: env.types,
+      filter: env.filter,
+      account: env.account,
+      lastSynchronizedAt,
+      operationId: env.operationId,
+      retry: KIT_RETRY,
+      ...(from ? { resumeFrom: from } : {}),
+    })) {
+      if (event.kind === 'retry') continue;
+      if (event.kind === 'done') break reading;
+      if (event.kind === 'failed' && event.error.tryLater) {
+        findings.add(
+          'response',
+          'warn',
+          `page ${event.page}: the app asked to try later ${KIT_RETRY.attempts} times; the service would retry this page later`,
+          event.exchange,
+        );
+        break reading;
+      }
+      const next = judgePage(event.exchange, event.page, event.pagination);
+      if (next === STOP) break reading;
+      if (event.kind === 'failed') {
+        from = { page: event.page + 1, pagination: next as Record<string, unknown> };
+        continue reading;
+      }
+    }
+    break;
   }
 
   if (replaced) store.replaceWith(replaced);
@@ -520,14 +540,6 @@ export async function syncType(
     }
   }
   return result;
-}
-
-function isTryLaterError(ex: Exchange): boolean {
-  return (ex.status ?? 0) >= 400 && isPlainObject(ex.json) && ex.json.tryLater === true;
-}
-
-function retryDelay(ex: Exchange, attempt: number): number {
-  return Math.min(1000, 100 * 2 ** attempt) + (ex.status === 429 ? 100 : 0);
 }
 
 /** Relation coverage of the full sync: how many references point at a synced row of the target type. */

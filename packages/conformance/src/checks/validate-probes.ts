@@ -1,4 +1,4 @@
-import { PROTOCOL_PATHS } from '@weft/core/protocol';
+import { appRequests } from '@weft/sync-engine';
 import type { CheckId } from '../catalog.js';
 import { type Context, messageOf, probeProblem } from '../context.js';
 import type { Exchange } from '../http.js';
@@ -55,7 +55,7 @@ export async function checkIncompleteFields(
     return;
   }
 
-  const empty = await ctx.call('POST', PROTOCOL_PATHS.validate, { id: authenticationId, fields: {} });
+  const empty = await ctx.send(appRequests.validate(authenticationId, {}));
   judge(ctx, 'validate.empty-fields', empty, 'an account with no fields');
 
   const keys = [
@@ -71,7 +71,7 @@ export async function checkIncompleteFields(
     const fields = Object.fromEntries(
       keys.filter((k) => k !== left).map((k) => [k, account && k in account ? account[k] : INVALID_VALUE]),
     );
-    const ex = await ctx.call('POST', PROTOCOL_PATHS.validate, { id: authenticationId, fields });
+    const ex = await ctx.send(appRequests.validate(authenticationId, fields));
     judge(ctx, 'validate.partial-fields', ex, `an account without \`${left}\``, `without ${left}`);
   }
 }

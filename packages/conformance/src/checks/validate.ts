@@ -1,4 +1,5 @@
-import { PROTOCOL_PATHS, validateResponse } from '@weft/core/protocol';
+import { appRequests } from '@weft/sync-engine';
+import { validateResponse } from '@weft/core/protocol';
 import { serviceAccount } from '../account.js';
 import { type Context, errorAnswerProblem, formatIssues, jsonAnswerProblem } from '../context.js';
 import { secretValues } from '../secrets.js';
@@ -40,7 +41,7 @@ async function checkGivenAccount(
     return undefined;
   }
   // At account setup the service sends the form's values only.
-  const ex = await ctx.call('POST', PROTOCOL_PATHS.validate, { id: authenticationId, fields: account ?? {} });
+  const ex = await ctx.send(appRequests.validate(authenticationId, account ?? {}));
   // What /validate returns is stored with the account: a refreshed token is as secret as the key.
   if (isPlainObject(ex.json)) ctx.addSecrets(secretValues(ex.json, info));
   let problem = jsonAnswerProblem(ex);
@@ -57,10 +58,12 @@ async function checkGivenAccount(
 
   // Before every sync run the service validates the stored account: the fields, what the first
   // answer returned, and its system keys. An app must not refuse those keys.
-  const stored = await ctx.call('POST', PROTOCOL_PATHS.validate, {
-    id: authenticationId,
-    fields: serviceAccount({ authenticationId, fields: account ?? {}, validated }),
-  });
+  const stored = await ctx.send(
+    appRequests.validate(
+      authenticationId,
+      serviceAccount({ authenticationId, fields: account ?? {}, validated }),
+    ),
+  );
   let storedProblem = jsonAnswerProblem(stored);
   if (!storedProblem) {
     const parsed = validateResponse.safeParse(stored.json);
@@ -97,7 +100,7 @@ async function checkInvalidAccount(
     return;
   }
   const fields = Object.fromEntries([...keys].map((k) => [k, INVALID_VALUE]));
-  const ex = await ctx.call('POST', PROTOCOL_PATHS.validate, { id: authenticationId, fields });
+  const ex = await ctx.send(appRequests.validate(authenticationId, fields));
   const status = ex.status ?? 0;
   if (!ex.failure && status >= 400 && status < 500 && status !== 401) {
     const bodyProblem = errorAnswerProblem(ex, () => true, 'an error status');

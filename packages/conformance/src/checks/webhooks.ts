@@ -1,4 +1,5 @@
-import { PROTOCOL_PATHS, webhookPreProcessResponse, webhookTransformResponse } from '@weft/core/protocol';
+import { appRequests } from '@weft/sync-engine';
+import { webhookPreProcessResponse, webhookTransformResponse } from '@weft/core/protocol';
 import { type Context, errorAnswerProblem, formatIssues } from '../context.js';
 import type { Exchange } from '../http.js';
 
@@ -24,29 +25,21 @@ export async function checkWebhooks(
   filter: Record<string, unknown>,
   account: Record<string, unknown> | undefined,
 ): Promise<void> {
-  const verify = await ctx.call(
-    'POST',
-    PROTOCOL_PATHS.webhooksVerify,
-    { params: {}, payload: GARBAGE },
-    { optional: true },
+  const optional = { optional: true };
+  const verify = await ctx.send(appRequests.verifyWebhook({}, GARBAGE), optional);
+  const transform = await ctx.send(
+    appRequests.transformWebhook({ params: {}, payload: GARBAGE, types, filter, account: account ?? {} }),
+    optional,
   );
-  const transform = await ctx.call(
-    'POST',
-    PROTOCOL_PATHS.webhooksTransform,
-    { params: {}, payload: GARBAGE, types, filter, account: account ?? {} },
-    { optional: true },
-  );
-  const pre = await ctx.call(
-    'POST',
-    PROTOCOL_PATHS.webhooksPreProcess,
-    {
+  const pre = await ctx.send(
+    appRequests.preProcessWebhook({
       params: {},
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(GARBAGE),
       types,
       account: account ?? {},
-    },
-    { optional: true },
+    }),
+    optional,
   );
   const preProcessFlow = !missing(pre);
 
