@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import type { DatabaseOption } from './db/open-driver.js';
 import { createApp } from './http/create-app.js';
+import type { JobQueueOptions } from './jobs/job-queue.js';
 import { openWorkspace, type Workspace } from './workspace.js';
 import type { WebhookWorkerOptions } from './webhooks/webhook-worker.js';
 
@@ -18,6 +19,8 @@ export interface StartWorkspaceOptions {
   /** requests per second per token (default 3); 0 turns the limit off */
   rateLimit?: number;
   webhooks?: WebhookWorkerOptions | false;
+  /** the job queue's poll and expiry settings */
+  jobs?: JobQueueOptions;
   log?: (message: string, error?: unknown) => void;
   /** adds routes and a part to close first (the app host: see host/start-dev-workspace.ts) */
   extend?: (workspace: Workspace) => Promise<{ router: Router; close(): Promise<void> }>;
@@ -34,6 +37,7 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     ...(options.database ? { database: options.database } : {}),
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
     ...(options.webhooks !== undefined ? { webhooks: options.webhooks } : {}),
+    ...(options.jobs ? { jobs: options.jobs } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   const extension = options.extend

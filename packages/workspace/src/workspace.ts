@@ -4,6 +4,7 @@ import { type CommandResult, executeCommands } from './commands/dispatcher.js';
 import { createSystemTables } from './db/bootstrap.js';
 import type { Driver } from './db/driver.js';
 import { type DatabaseOption, openDriver } from './db/open-driver.js';
+import { JobQueue, type JobQueueOptions } from './jobs/job-queue.js';
 import { ensureBuiltinTypes } from './schema/builtins.js';
 import { createToken, generateToken, hashToken } from './tokens/token-store.js';
 import { createUser, findAdmin, type UserRecord } from './users/user-store.js';
@@ -17,6 +18,8 @@ export interface OpenWorkspaceOptions {
   /** the admin user's token; when absent and the admin has none, one is generated (see `generatedAdminToken`) */
   adminToken?: string;
   webhooks?: WebhookWorkerOptions | false;
+  /** the job queue (automation runs, the app host's syncs): poll and expiry settings */
+  jobs?: JobQueueOptions;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -37,6 +40,8 @@ export interface Workspace {
     admin?: boolean;
   }): Promise<{ user: UserRecord; token: string }>;
   readonly webhooks: WebhookWorker | undefined;
+  /** the job queue in this database, shared by every process on it */
+  readonly jobs: JobQueue;
   close(): Promise<void>;
 }
 
@@ -80,7 +85,8 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
     const webhooks =
       options.webhooks === false ? undefined : new WebhookWorker(driver, options.webhooks ?? {}, log);
     webhooks?.start();
-    const automations = new AutomationWorker(driver, {}, log).start();
+    const jobs = await JobQueue.open(driver, options.jobs ?? {}, log);
+    const automations = await new AutomationWorker(driver, jobs, {}, log).start();
     return {
       driver,
       adminUserId: boot.adminId,
@@ -88,6 +94,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       generatedAdminToken: boot.generated,
       admin,
       webhooks,
+      jobs,
       async execute(commands, opts = {}) {
         const results = await executeCommands(driver, commands, opts.user ?? admin, errorLog);
         webhooks?.wake();
@@ -108,6 +115,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       async close() {
         await webhooks?.stop();
         await automations.stop();
+        await jobs.stop();
         await driver.close();
       },
     };

@@ -122,5 +122,5 @@ describe('automations on synced entities', () => {
     expect(chat.received.filter((r) => r.url === '/books').map((r) => (r.json as any).text)).toEqual([
       `${first.title} by ${author.name}: 999 pages`,
     ]);
-  });
+  }, 60_000);
 });
