@@ -302,6 +302,17 @@ describe('a source that changes between syncs', () => {
     upstream.put({ id: 'T12', title: 'Task 12', status: 'todo', estimate: 1, done: 'no' });
     const run = await sync(id);
     expect(run).toMatchObject({ status: 'succeeded', retries: 2, rowsSet: 1 });
+    // Each try of the page was a job of its own, the retries sent with a delay.
+    const { rows: jobs } = await ws.driver.query<{ page: number; delayed: boolean }>(
+      `SELECT (data->>'page')::int AS page, start_after > created_on AS delayed FROM pgboss.job
+        WHERE name = 'weft-sync-page' AND data->>'runId' = $1 ORDER BY created_on`,
+      [run.id],
+    );
+    expect(jobs.map((j) => [j.page, j.delayed])).toEqual([
+      [1, false],
+      [1, true],
+      [1, true],
+    ]);
     expect((await tasks()).map((r) => r['tracker/id'])).toContain('T12');
   });
 
