@@ -73,7 +73,6 @@ export class JobQueue {
       // Our own ticks (scheduled syncs) are jobs; pg-boss' cron is not used.
       schedule: false,
       maintenanceIntervalSeconds: options.maintenanceSeconds ?? 30,
-      monitorStateIntervalSeconds: 60,
       ...(options.pollSeconds ? { pollingIntervalSeconds: options.pollSeconds } : {}),
     });
     boss.on('error', (error: unknown) => log('job queue', error));
