@@ -3,6 +3,7 @@ import type { Router } from 'express';
 import type { DatabaseOption } from './db/open-driver.js';
 import type { SecretBox } from './host/secret-box.js';
 import { createApp } from './http/create-app.js';
+import type { JobQueueOptions } from './jobs/job-queue.js';
 import { openWorkspace, type Workspace } from './workspace.js';
 import type { WebhookWorkerOptions } from './webhooks/webhook-worker.js';
 
@@ -19,6 +20,8 @@ export interface StartWorkspaceOptions {
   /** requests per second per token (default 3); 0 turns the limit off */
   rateLimit?: number;
   webhooks?: WebhookWorkerOptions | false;
+  /** the job queue's poll and expiry settings */
+  jobs?: JobQueueOptions;
   log?: (message: string, error?: unknown) => void;
   /** seals automations' app accounts (see openWorkspace) */
   box?: SecretBox;
@@ -37,6 +40,7 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     ...(options.database ? { database: options.database } : {}),
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
     ...(options.webhooks !== undefined ? { webhooks: options.webhooks } : {}),
+    ...(options.jobs ? { jobs: options.jobs } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(options.box ? { box: options.box } : {}),
   });

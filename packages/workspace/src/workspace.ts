@@ -6,6 +6,7 @@ import { createSystemTables } from './db/bootstrap.js';
 import type { Driver } from './db/driver.js';
 import { type DatabaseOption, openDriver } from './db/open-driver.js';
 import { SecretBox } from './host/secret-box.js';
+import { JobQueue, type JobQueueOptions } from './jobs/job-queue.js';
 import { ensureBuiltinTypes } from './schema/builtins.js';
 import { createToken, generateToken, hashToken } from './tokens/token-store.js';
 import { createUser, findAdmin, type UserRecord } from './users/user-store.js';
@@ -19,6 +20,8 @@ export interface OpenWorkspaceOptions {
   /** the admin user's token; when absent and the admin has none, one is generated (see `generatedAdminToken`) */
   adminToken?: string;
   webhooks?: WebhookWorkerOptions | false;
+  /** the job queue (automation runs, the app host's syncs): poll and expiry settings */
+  jobs?: JobQueueOptions;
   log?: (message: string, error?: unknown) => void;
   /** seals automations' app accounts; default from WEFT_SECRET_KEY, else a key file in the PGlite data directory */
   box?: SecretBox;
@@ -41,6 +44,8 @@ export interface Workspace {
     admin?: boolean;
   }): Promise<{ user: UserRecord; token: string }>;
   readonly webhooks: WebhookWorker | undefined;
+  /** the job queue in this database, shared by every process on it */
+  readonly jobs: JobQueue;
   close(): Promise<void>;
 }
 
@@ -90,7 +95,8 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
     const webhooks =
       options.webhooks === false ? undefined : new WebhookWorker(driver, options.webhooks ?? {}, log);
     webhooks?.start();
-    const automations = new AutomationWorker(driver, {}, log).start();
+    const jobs = await JobQueue.open(driver, options.jobs ?? {}, log);
+    const automations = await new AutomationWorker(driver, jobs, {}, log).start();
     return {
       driver,
       adminUserId: boot.adminId,
@@ -98,6 +104,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       generatedAdminToken: boot.generated,
       admin,
       webhooks,
+      jobs,
       async execute(commands, opts = {}) {
         const results = await executeCommands(driver, commands, opts.user ?? admin, errorLog);
         webhooks?.wake();
@@ -118,6 +125,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       async close() {
         await webhooks?.stop();
         await automations.stop();
+        await jobs.stop();
         await driver.close();
       },
     };

@@ -34,7 +34,9 @@ describe('automations on synced entities', () => {
 
   beforeAll(async () => {
     chat = await startChatServer();
-    notify = createAppServer(createChatNotifyApp({ timeoutMs: 3000 }), { logger: silentLogger }).listen(
+    // Rule runs start while the sync still writes pages; PGlite works on this process' event loop,
+    // so on a loaded machine the chat server in this process can be slow to answer.
+    notify = createAppServer(createChatNotifyApp({ timeoutMs: 15_000 }), { logger: silentLogger }).listen(
       0,
       '127.0.0.1',
     );
@@ -122,5 +124,5 @@ describe('automations on synced entities', () => {
     expect(chat.received.filter((r) => r.url === '/books').map((r) => (r.json as any).text)).toEqual([
       `${first.title} by ${author.name}: 999 pages`,
     ]);
-  });
+  }, 60_000);
 });

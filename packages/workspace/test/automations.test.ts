@@ -5,6 +5,8 @@ import { createChatNotifyApp } from '../../../apps/chat-notify/src/app.js';
 import { type ChatServer, startChatServer } from '../../../apps/chat-notify/test/chat-server.js';
 import { createServer as createAppServer, silentLogger } from '@weft/core';
 import { AUTHOR, BOOK, type Seeded, seedBookshelf, waitFor } from './support/bookshelf-seed.js';
+import { AUTOMATION_RUN } from '../src/automations/store.js';
+import { sendInTransaction } from '../src/jobs/job-queue.js';
 import { describeEachDatabase, useWorkspace } from './support/databases.js';
 
 // Automations end to end: the real chat-notify app over HTTP, a local chat receiver, the
@@ -186,20 +188,29 @@ describeEachDatabase('automations', (target) => {
     ]);
   });
 
-  it('a run whose lease expired (its process died) is run again, and given up after three claims', async () => {
+  it('a run whose process died is run again, and given up after three starts', async () => {
     const button = await addAutomation({
       name: 'Recover',
       trigger: 'button',
       type: BOOK,
       action: { kind: 'script', code: 'return args.currentEntities.length' },
     });
-    // What a process that died mid-run leaves behind: a claimed run whose lease has passed.
-    await h.ws.driver.query(
-      `INSERT INTO weft_automation_runs (automation_id, entity_ids, user_id, state, attempts, next_at)
-       VALUES ($1, ARRAY[$2]::uuid[], $3, 'running', 1, now() - interval '1 second'),
-              ($1, ARRAY[$2]::uuid[], $3, 'running', 3, now() - interval '1 second')`,
-      [button.id, seeded.books[0], h.ws.adminUserId],
-    );
+    // What a process that died mid-run leaves behind: a started run whose job is handed out again
+    // (once the job expires, the queue's maintenance fails it into a retry).
+    await h.ws.driver.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: string }>(
+        `INSERT INTO weft_automation_runs (automation_id, entity_ids, user_id, state, attempts)
+         VALUES ($1, ARRAY[$2]::uuid[], $3, 'running', 1), ($1, ARRAY[$2]::uuid[], $3, 'running', 3)
+         RETURNING id::text`,
+        [button.id, seeded.books[0], h.ws.adminUserId],
+      );
+      await sendInTransaction(
+        tx,
+        AUTOMATION_RUN,
+        rows.map((r) => ({ runId: r.id })),
+      );
+    });
+    h.ws.jobs.wake(AUTOMATION_RUN);
     const runs = await finished(button.id, 2);
     expect(runs.map((r: any) => [r.state, r.attempts, r.message])).toEqual([
       ['failed', 4, 'The run was interrupted too often and was given up'],

@@ -1,21 +1,22 @@
 import type { Driver } from '../db/driver.js';
-import { PollingLoop } from '../db/polling-loop.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { runAppAction } from './app-action.js';
 import { currentUser, loadPrincipal } from './current-user.js';
 import { fillTemplate, loadEntities, scriptEntity } from './entity-shapes.js';
 import { runScript } from './script-runner.js';
 import { scriptServices } from './script-services.js';
-import { getAutomation } from './store.js';
+import { AUTOMATION_RUN, type AutomationRunJob, getAutomation } from './store.js';
 
-// Runs queued automation runs. A run is claimed with FOR UPDATE SKIP LOCKED and a lease (its
-// next_at moves forward while it runs): another process picks it up only when the lease expired,
-// i.e. the process running it died. A run is given up after MAX_ATTEMPTS such claims.
+// Runs automation runs as jobs of the workspace's queue (pg-boss, in the workspace's database): a
+// run is queued with the change (or button press) that triggered it, fetched by one worker of one
+// process, and a run whose process died is handed out again when its job expires. The run row
+// stays the record the page shows; a run is given up after MAX_ATTEMPTS starts.
 
 export interface AutomationWorkerOptions {
-  /** how often due runs are looked for (ms); default 250 */
-  pollMs?: number;
-  /** how long a claimed run is hidden from other workers (ms); default 120 s */
-  leaseMs?: number;
+  /** runs at once in this process; default 4 */
+  concurrency?: number;
+  /** how long a run may take before it counts as abandoned (its process died), in seconds; default 120 */
+  expireSeconds?: number;
   /** default time limit of a script (ms); default 5,000 */
   scriptTimeoutMs?: number;
   /** time limit of one app call (ms); default 60,000 */
@@ -35,62 +36,59 @@ interface Claimed {
 type Outcome = { ok: boolean; message: string | null; answer: unknown; console?: string | null };
 
 export class AutomationWorker {
-  private readonly loop: PollingLoop;
   /** aborted on stop: in-flight scripts are terminated, app calls cancelled */
   private readonly abort = new AbortController();
-  private readonly leaseMs: number;
   private readonly scriptTimeoutMs: number;
   private readonly appTimeoutMs: number;
 
   constructor(
     private readonly driver: Driver,
-    options: AutomationWorkerOptions,
+    private readonly jobs: JobQueue,
+    private readonly options: AutomationWorkerOptions,
     private readonly log: (message: string, error?: unknown) => void,
   ) {
-    this.loop = new PollingLoop(
-      () => this.drain(),
-      options.pollMs ?? 250,
-      (error) => this.log('automation run failed', error),
-    );
-    this.leaseMs = options.leaseMs ?? 120_000;
     this.scriptTimeoutMs = options.scriptTimeoutMs ?? 5_000;
     this.appTimeoutMs = options.appTimeoutMs ?? 60_000;
   }
 
-  start(): this {
-    this.loop.start();
+  async start(): Promise<this> {
+    await this.jobs.define({
+      name: AUTOMATION_RUN,
+      expireSeconds: this.options.expireSeconds ?? 120,
+      retryLimit: MAX_ATTEMPTS,
+      retryDelaySeconds: 1,
+    });
+    await this.jobs.work<AutomationRunJob>(AUTOMATION_RUN, this.options.concurrency ?? 4, (job) =>
+      this.runOne(job.data.runId),
+    );
     return this;
   }
 
+  /** Runs queued just now are fetched at once, not at the next poll. */
   wake(): void {
-    this.loop.wake();
+    this.jobs.wake(AUTOMATION_RUN);
   }
 
   async stop(): Promise<void> {
-    // What was running stays claimed: its lease expires and another process runs it again.
-    await this.loop.stop(() => this.abort.abort());
+    // What was running is failed by the queue's stop and tried again (here after a restart, or elsewhere).
+    this.abort.abort();
+    await this.jobs.unwork(AUTOMATION_RUN);
   }
 
-  private async drain(): Promise<void> {
-    for (;;) {
-      if (this.loop.isStopped) return;
-      const { rows } = await this.driver.query<Claimed>(
-        `UPDATE weft_automation_runs SET state = 'running', attempts = attempts + 1, started_at = clock_timestamp(),
-           next_at = clock_timestamp() + make_interval(secs => $1::float8 / 1000)
-         WHERE id IN (SELECT id FROM weft_automation_runs WHERE state IN ('queued', 'running')
-           AND next_at <= clock_timestamp() ORDER BY id LIMIT 4 FOR UPDATE SKIP LOCKED)
-         RETURNING id::text, automation_id, entity_ids::text[] AS entity_ids, user_id, attempts`,
-        [this.leaseMs],
-      );
-      if (rows.length === 0) return;
-      await Promise.all(rows.map((r) => this.runOne(r)));
-    }
-  }
-
-  private async runOne(run: Claimed): Promise<void> {
+  private async runOne(runId: string): Promise<void> {
+    const { rows } = await this.driver.query<Claimed>(
+      `UPDATE weft_automation_runs SET state = 'running', attempts = attempts + 1, started_at = clock_timestamp()
+       WHERE id = $1::bigint AND state IN ('queued', 'running')
+       RETURNING id::text, automation_id, entity_ids::text[] AS entity_ids, user_id, attempts`,
+      [runId],
+    );
+    const run = rows[0];
+    // Done already (the job ran twice after its process died), or deleted with its automation.
+    if (!run) return;
     let outcome: Outcome;
     if (run.attempts > MAX_ATTEMPTS) {
       outcome = { ok: false, message: 'The run was interrupted too often and was given up', answer: null };
+      this.log(`automation run ${run.id} was interrupted ${MAX_ATTEMPTS} times and is given up`);
     } else {
       try {
         outcome = await this.perform(run);
@@ -102,7 +100,8 @@ export class AutomationWorker {
         };
       }
     }
-    if (this.loop.isStopped) return;
+    // Stopping: the run is not recorded; its job is tried again.
+    if (this.abort.signal.aborted) throw new Error('The workspace is stopping');
     await this.driver.query(
       `UPDATE weft_automation_runs SET state = $2, message = $3, answer = $4::jsonb, console = $5,
          finished_at = clock_timestamp() WHERE id = $1::bigint`,

@@ -3,12 +3,19 @@ import type { Principal } from '../auth/principal.js';
 import type { Effect } from '../commands/context.js';
 import type { Driver, Queryable } from '../db/driver.js';
 import { badRequest, notFound } from '../errors.js';
+import { jobQueueOf, sendInTransaction } from '../jobs/job-queue.js';
 import { loadCatalog } from '../schema/catalog.js';
 import type { SecretBox } from '../host/secret-box.js';
 import { automationBox } from './account-box.js';
 import { type Automation, automationInput } from './definition.js';
 
 type Row = Record<string, unknown>;
+
+/** The queue of automation runs (in the workspace's job queue); a job names its run row. */
+export const AUTOMATION_RUN = 'weft-automation-run';
+export interface AutomationRunJob {
+  runId: string;
+}
 
 /**
  * A stored automation. An app action's account is sealed in `account_enc` and opened only when
@@ -129,18 +136,26 @@ export async function queueButtonRun(
     throw badRequest('Choose between 1 and 1000 entities', 'invalid-args');
   if (!entityIds.every((id) => /^[0-9a-f-]{36}$/i.test(id)))
     throw badRequest('Entity ids are uuids', 'invalid-args');
-  const { rows } = await driver.query<{ id: number }>(
-    `INSERT INTO weft_automation_runs (automation_id, entity_ids, user_id) VALUES ($1, $2::uuid[], $3) RETURNING id`,
-    [a.id, entityIds, userId],
-  );
-  return Number(rows[0]!.id);
+  // The run and its job commit together; the worker is woken, so the press is picked up at once.
+  const id = await driver.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: number }>(
+      `INSERT INTO weft_automation_runs (automation_id, entity_ids, user_id) VALUES ($1, $2::uuid[], $3) RETURNING id`,
+      [a.id, entityIds, userId],
+    );
+    const runId = Number(rows[0]!.id);
+    await sendInTransaction(tx, AUTOMATION_RUN, [{ runId: String(runId) }]);
+    return runId;
+  });
+  jobQueueOf(driver)?.wake(AUTOMATION_RUN);
+  return id;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
  * Called in the transaction of every command that changed entities (like webhook deliveries):
- * queues a run per matching rule and entity, so a run exists exactly when the change committed.
+ * queues a run per matching rule and entity, and its job, so both exist exactly when the change
+ * committed.
  */
 export async function enqueueAutomationRuns(
   tx: Queryable,
@@ -177,10 +192,16 @@ export async function enqueueAutomationRuns(
   }
   if (automationIds.length === 0) return;
   // One statement for all of them: a sync page of a thousand rows is one insert, not a thousand.
-  await tx.query(
+  const { rows: runs } = await tx.query<{ id: string }>(
     `INSERT INTO weft_automation_runs (automation_id, entity_ids, user_id)
-     SELECT a, ARRAY[e], $3 FROM unnest($1::uuid[], $2::uuid[]) AS t(a, e)`,
+     SELECT a, ARRAY[e], $3 FROM unnest($1::uuid[], $2::uuid[]) AS t(a, e) RETURNING id::text`,
     [automationIds, entityIds, user.id],
+  );
+  // Their jobs commit with them (one insert too); the workspace wakes the worker after the command.
+  await sendInTransaction(
+    tx,
+    AUTOMATION_RUN,
+    runs.map((r) => ({ runId: r.id })),
   );
 }
 

@@ -1,9 +1,8 @@
 import type { Driver } from '../db/driver.js';
 
-// Automations live in two tables of the workspace's own database. A run is also the job: it is
-// queued in the same transaction as the change that triggered it, claimed by one worker with
-// FOR UPDATE SKIP LOCKED (so several processes on one Postgres never run it twice at once), and a
-// claim is a lease that expires, so a run left by a process that died is picked up again.
+// Automations live in two tables of the workspace's own database. A run row is written in the same
+// transaction as the change that triggered it, together with its job in the workspace's job queue
+// (see automation-worker.ts): the row is the record, the job decides who runs it and when.
 // An app action's account is sealed in account_enc (never in `action`); a script run keeps what
 // the script wrote to its console, bounded, in `console`.
 

@@ -17,8 +17,25 @@ import {
   type SourceRow,
   sourceView,
 } from './source-store.js';
-import { safeMessage, syncSource } from './sync-run.js';
-import { applyWebhookEvent, installWebhook, removeWebhook } from './app-webhooks.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import { registerSyncJobs } from '../jobs/sync-jobs.js';
+import {
+  applyWebhookEvent,
+  type IncomingEvent,
+  installWebhook,
+  queueWebhookEvent,
+  removeWebhook,
+  WEBHOOK_EVENT,
+  type WebhookEventJob,
+} from './app-webhooks.js';
+import {
+  SYNC_FINISH,
+  SYNC_PAGE,
+  SYNC_START,
+  type StartJob,
+  type SyncContext,
+  safeMessage,
+} from './sync-run.js';
 import { AccountFlows } from './account-flows.js';
 import type { OAuthSourceInput } from './oauth-pending.js';
 
@@ -36,10 +53,12 @@ export interface AppHostOptions {
   /** per app request; default 60 s */
   timeoutMs?: number;
   retry?: RetryPolicy;
-  /** how often the scheduler looks for sources due a sync and runs left by a dead process; default 5 s; 0 turns it off */
+  /** how often the scheduler (a recurring job) looks for sources due a sync; default 5 s; 0: this process runs no scheduler */
   scheduleEveryMs?: number;
-  /** how long a running sync's lease lasts without a heartbeat before another process takes it over; default 30 s */
-  leaseMs?: number;
+  /** page jobs this process runs at once (types of a run are read concurrently); default 4 */
+  concurrency?: number;
+  /** how long a sync job may run before it counts as abandoned (its process died) and is resumed elsewhere; default 300 */
+  jobExpireSeconds?: number;
 }
 
 export interface AddSourceInput {
@@ -70,15 +89,16 @@ function appFailure(error: unknown): WorkspaceError {
   return error instanceof WorkspaceError ? error : new WorkspaceError(502, 'internal', safeMessage(error));
 }
 
+const TICK = 'weft-sync-tick';
+const HOST_QUEUES = [SYNC_START, SYNC_PAGE, SYNC_FINISH, WEBHOOK_EVENT, TICK];
+
 export class AppHost {
   readonly workspace: Workspace;
   private readonly options: AppHostOptions;
   private readonly log: (message: string, error?: unknown) => void;
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
-  private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  /** this process, as the owner of the runs it leases */
-  readonly instance = randomUUID();
+  /** aborted when this process stops: its jobs under way stop, and are tried again elsewhere */
+  private readonly stopping = new AbortController();
   private readonly listeners = new Set<(sourceId: string, event: SyncEvent, totals: Json) => void>();
   /** OAuth connections and re-authorisation (account-flows.ts) */
   private readonly accounts: AccountFlows;
@@ -97,22 +117,61 @@ export class AppHost {
     });
   }
 
+  private get queue(): JobQueue {
+    return this.workspace.jobs;
+  }
+
   static async open(workspace: Workspace, options: AppHostOptions): Promise<AppHost> {
     await createHostTables(workspace.driver);
     const host = new AppHost(workspace, options);
-    const every = options.scheduleEveryMs ?? 5000;
-    if (every > 0) {
-      host.timer = setInterval(
-        () =>
-          void host
-            .runDue()
-            .then(() => host.resumeStale())
-            .catch((e) => host.log('scheduler', e)),
-        every,
-      );
-      host.timer.unref();
-    }
+    await host.startWorkers();
     return host;
+  }
+
+  private async startWorkers(): Promise<void> {
+    const signal = this.stopping.signal;
+    const ctx: SyncContext = {
+      workspace: this.workspace,
+      queue: this.queue,
+      client: (url) => this.client(url),
+      account: (source) => this.account(source),
+      refreshAccount: (source, s) => this.refreshAccount(source, s),
+      ...(this.options.retry ? { retry: this.options.retry } : {}),
+      emit: (sourceId, event, totals) => {
+        for (const l of this.listeners) l(sourceId, event, totals as unknown as Json);
+      },
+      signal,
+    };
+    await registerSyncJobs(ctx, {
+      log: this.log,
+      ...(this.options.concurrency ? { concurrency: this.options.concurrency } : {}),
+      ...(this.options.jobExpireSeconds ? { expireSeconds: this.options.jobExpireSeconds } : {}),
+    });
+    await this.queue.define({ name: WEBHOOK_EVENT, expireSeconds: 300, retryLimit: 3, retryDelaySeconds: 1 });
+    await this.queue.work<WebhookEventJob>(WEBHOOK_EVENT, 2, (job) =>
+      applyWebhookEvent(
+        {
+          workspace: this.workspace,
+          client: (url) => this.client(url),
+          account: (s) => this.account(s),
+          signal,
+        },
+        job.data,
+      ),
+    );
+    // Scheduled syncs: a recurring tick job (at most one waiting, whichever process runs it).
+    const every = this.options.scheduleEveryMs ?? 5000;
+    if (every > 0) {
+      await this.queue.define({ name: TICK, expireSeconds: 60, retryLimit: 1, policy: 'short' });
+      await this.queue.work(TICK, 1, async () => {
+        try {
+          await this.runDue();
+        } finally {
+          if (!this.closed) await this.queue.send(TICK, {}, { startAfterSeconds: every / 1000 });
+        }
+      });
+      await this.queue.send(TICK, {});
+    }
   }
 
   client(url: string): AppClient {
@@ -353,8 +412,8 @@ export class AppHost {
   }
 
   async removeSource(id: string): Promise<void> {
+    // Jobs of its runs under way find the run gone (deleted with the source) and end.
     const source = await this.source(id);
-    this.running.get(id)?.controller.abort();
     if (source.webhook) {
       await removeWebhook(this.client(source.url), source, this.account(source)).catch((e) =>
         this.log(`source ${id}: deleting the app webhook failed: ${safeMessage(e)}`),
@@ -402,10 +461,23 @@ export class AppHost {
     return `${this.options.publicUrl().replace(/\/+$/, '')}/hooks/sources/${sourceId}`;
   }
 
-  /** An event the third party sent to the source's webhook URL: verify, transform, apply as delta rows. */
-  async webhookEvent(sourceId: string, params: Json, payload: unknown) {
+  /**
+   * An event the third party sent to the source's webhook URL: checked by the app (pre-process,
+   * else verify) and queued; a worker has the app transform it and applies the rows as a delta.
+   * Answers the reply for the sender and the run that records the event.
+   */
+  async webhookEvent(sourceId: string, event: IncomingEvent) {
     const source = await this.source(sourceId);
-    return applyWebhookEvent(this, source, params, payload);
+    return queueWebhookEvent(
+      {
+        workspace: this.workspace,
+        queue: this.queue,
+        client: this.client(source.url),
+        account: this.account(source),
+      },
+      source,
+      event,
+    );
   }
 
   async runs(id: string) {
@@ -419,118 +491,55 @@ export class AppHost {
     return runView(run);
   }
 
-  /** Starts a sync run; resolves with the run as soon as it is recorded (`wait` for its end). */
+  /**
+   * Starts a sync run: records it and queues its start job in one transaction; resolves with the
+   * run as soon as it is recorded (`wait` for its end, wherever its jobs run).
+   */
   async sync(id: string, options: { kind?: string; wait?: boolean } = {}) {
-    const source = await this.source(id);
-    if (this.running.has(id))
-      throw new WorkspaceError(409, 'conflict', 'A sync of this source is already running');
-    const lastSynchronizedAt = await lastSuccess(this.workspace.driver, id);
+    await this.source(id);
     const runId = randomUUID();
-    await this.workspace.driver.query(
-      `INSERT INTO weft_host_runs (id, source_id, kind, status, last_synchronized_at, lease_owner, lease_until)
-       VALUES ($1, $2, $3, 'running', $4, $5, clock_timestamp() + make_interval(secs => $6))`,
-      [runId, id, options.kind ?? 'manual', lastSynchronizedAt, this.instance, this.leaseSeconds],
-    );
-    const run = (await getRun(this.workspace.driver, runId)) as RunRow;
-    const controller = new AbortController();
-    const done = this.execute(source, run, controller.signal).finally(() => this.running.delete(id));
-    this.running.set(id, { controller, done });
-    if (options.wait) await done;
+    await this.workspace.driver.transaction(async (tx) => {
+      // One run per source at a time, also across processes.
+      await tx.query(`SELECT id FROM weft_host_sources WHERE id = $1 FOR UPDATE`, [id]);
+      const { rows } = await tx.query(
+        `SELECT 1 FROM weft_host_runs WHERE source_id = $1 AND status = 'running' AND kind <> 'webhook'`,
+        [id],
+      );
+      if (rows.length > 0)
+        throw new WorkspaceError(409, 'conflict', 'A sync of this source is already running');
+      await tx.query(
+        `INSERT INTO weft_host_runs (id, source_id, kind, status, last_synchronized_at)
+         VALUES ($1, $2, $3, 'running', $4)`,
+        [runId, id, options.kind ?? 'manual', await lastSuccess(tx, id)],
+      );
+      await this.queue.send<StartJob>(SYNC_START, { runId }, { tx });
+    });
+    this.queue.wake(SYNC_START);
+    if (options.wait) await this.waitFor(runId);
     return runView((await getRun(this.workspace.driver, runId)) as RunRow);
   }
 
-  private get leaseSeconds(): number {
-    return (this.options.leaseMs ?? 30_000) / 1000;
-  }
-
-  /**
-   * Takes over one run whose process stopped renewing its lease (it died mid-sync) and resumes it
-   * from the pages its progress records. Several processes on one database each take a different
-   * run (SKIP LOCKED).
-   */
-  async resumeStale(): Promise<boolean> {
-    if (this.closed) return false;
-    const { rows } = await this.workspace.driver.query<RunRow>(
-      `UPDATE weft_host_runs SET lease_owner = $1, lease_until = clock_timestamp() + make_interval(secs => $2)
-        WHERE id = (SELECT id FROM weft_host_runs WHERE status = 'running' AND kind <> 'webhook'
-                      AND lease_until < clock_timestamp() ORDER BY started_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING *`,
-      [this.instance, this.leaseSeconds],
-    );
-    const run = rows[0];
-    if (!run) return false;
-    const source = await getSource(this.workspace.driver, run.source_id);
-    if (!source || this.running.has(source.id)) return false;
-    this.log(`resuming sync run ${run.id} of source ${source.id} left by another process`);
-    const controller = new AbortController();
-    const done = this.execute(source, run, controller.signal).finally(() => this.running.delete(source.id));
-    this.running.set(source.id, { controller, done });
-    return true;
-  }
-
-  private async execute(source: SourceRow, run: RunRow, signal: AbortSignal): Promise<void> {
-    const client = this.client(source.url);
-    const started = Date.now() - (run.duration_ms ?? 0);
-    // The lease is renewed while this process works on the run.
-    const heartbeat = setInterval(
-      () =>
-        void this.workspace.driver
-          .query(
-            `UPDATE weft_host_runs SET lease_until = clock_timestamp() + make_interval(secs => $3)
-              WHERE id = $1 AND lease_owner = $2`,
-            [run.id, this.instance, this.leaseSeconds],
-          )
-          .catch(() => {}),
-      Math.max(100, (this.options.leaseMs ?? 30_000) / 3),
-    );
-    try {
-      let account = this.account(source);
-      // The service validates the account before every sync and keeps what /validate returns.
-      if (source.auth_id !== 'none') {
-        const { name, ...extra } = await client.validate(source.auth_id, account, signal);
-        const values = { ...(source.account_enc ? this.options.box.open(source.account_enc) : {}), ...extra };
-        for (const k of ['auth', '_id', 'name', 'app', 'owner']) delete values[k];
-        await this.workspace.driver.query(
-          `UPDATE weft_host_sources SET account_enc = $2, account_name = $3 WHERE id = $1`,
-          [source.id, this.options.box.seal(values), name],
-        );
-        account = { ...values, auth: source.auth_id, _id: source.id, name };
-      }
-      const result = await syncSource({
-        workspace: this.workspace,
-        client,
-        source,
-        run,
-        account,
-        signal,
-        ...(this.options.retry ? { retry: this.options.retry } : {}),
-        onEvent: (event, totals) => {
-          for (const l of this.listeners) l(source.id, event, totals);
-        },
-      });
-      await this.workspace.driver.query(
-        `UPDATE weft_host_runs SET status = 'succeeded', mode = $2, finished_at = clock_timestamp(), duration_ms = $3,
-           rows_removed = $4, error = $5 WHERE id = $1`,
-        [
-          run.id,
-          result.mode,
-          Date.now() - started,
-          result.rowsRemoved,
-          result.warnings.length > 0 ? result.warnings.join('; ') : null,
-        ],
-      );
-    } catch (error) {
-      const message = safeMessage(error);
-      this.log(`sync of source ${source.id} failed: ${message}`);
-      await this.workspace.driver
-        .query(
-          `UPDATE weft_host_runs SET status = 'failed', finished_at = clock_timestamp(), duration_ms = $2, error = $3 WHERE id = $1`,
-          [run.id, Date.now() - started, message],
-        )
-        .catch((e) => this.log('recording a failed run', e));
-    } finally {
-      clearInterval(heartbeat);
+  /** Resolves once the run is no longer running (its jobs may run in any process). */
+  async waitFor(runId: string): Promise<void> {
+    for (;;) {
+      const run = await getRun(this.workspace.driver, runId);
+      if (run?.status !== 'running' || this.closed) return;
+      await new Promise((r) => setTimeout(r, 100));
     }
+  }
+
+  /** Validates the account with the app (as the service does before every sync) and keeps its answer. */
+  private async refreshAccount(source: SourceRow, signal: AbortSignal): Promise<Json> {
+    const account = this.account(source);
+    if (source.auth_id === 'none') return account;
+    const { name, ...extra } = await this.client(source.url).validate(source.auth_id, account, signal);
+    const values = { ...(source.account_enc ? this.options.box.open(source.account_enc) : {}), ...extra };
+    for (const k of ['auth', '_id', 'name', 'app', 'owner']) delete values[k];
+    await this.workspace.driver.query(
+      `UPDATE weft_host_sources SET account_enc = $2, account_name = $3 WHERE id = $1`,
+      [source.id, this.options.box.seal(values), name],
+    );
+    return { ...values, auth: source.auth_id, _id: source.id, name };
   }
 
   /** Starts the syncs whose interval has passed since their last run. */
@@ -543,16 +552,20 @@ export class AppHost {
             AND (r.status = 'running' OR r.started_at > clock_timestamp() - make_interval(secs => s.interval_seconds)))`,
     );
     for (const { id } of rows) {
-      if (!this.running.has(id))
-        await this.sync(id, { kind: 'scheduled' }).catch((e) => this.log('scheduled sync', e));
+      await this.sync(id, { kind: 'scheduled' }).catch((e) => {
+        // Another process started it meanwhile: nothing to do.
+        if (!(e instanceof WorkspaceError && e.status === 409)) this.log('scheduled sync', e);
+      });
     }
   }
 
-  /** Waits for the runs of this process to end (or stops them when `abort`). */
+  /**
+   * This process stops taking the host's jobs. Jobs under way are stopped (`abort`, the default)
+   * and tried again by another process, or by this one when it starts again; runs are not failed.
+   */
   async close(abort = true): Promise<void> {
     this.closed = true;
-    if (this.timer) clearInterval(this.timer);
-    for (const r of this.running.values()) if (abort) r.controller.abort();
-    await Promise.allSettled([...this.running.values()].map((r) => r.done));
+    if (abort) this.stopping.abort();
+    for (const name of HOST_QUEUES) await this.queue.unwork(name);
   }
 }

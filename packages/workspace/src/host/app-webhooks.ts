@@ -1,17 +1,79 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { splitItems, type AppClient } from '@weft/sync-engine';
-import type { AppHost } from './app-host.js';
+import { type AppClient, splitItems } from '@weft/sync-engine';
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Workspace } from '../workspace.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { applySchema } from './apply-schema.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
-import type { SourceRow } from './source-store.js';
+import { getRun, getSource, type SourceRow } from './source-store.js';
 import { safeMessage } from './sync-run.js';
 import { removeRows, resolveLinks, type WriteContext, writeRows } from './write-rows.js';
 
 // App webhooks: installed through the app with the workspace's event URL for the source (the
 // previous webhook object is sent back, so the app can update instead of adding), deleted with
-// the source, and each event verified and transformed by the app, then applied as delta rows.
+// the source. An event is checked while its sender waits, then queued as a job; a worker has the
+// app transform it and applies the rows as a delta.
+//
+// Checking an event: when the app has `webhooks/pre-process`, the third party's request goes to it
+// as it arrived (the exact bytes, for signature checks) and the app answers the reply to give the
+// sender and the upstream accounts the event concerns; otherwise the app's `webhooks/verify` names
+// the webhook the event belongs to.
 
 type Json = Record<string, unknown>;
+
+export const WEBHOOK_EVENT = 'weft-webhook-event';
+
+export interface WebhookEventJob {
+  runId: string;
+  params: Json;
+  payload: unknown;
+}
+
+/** The third party's request as the event route received it. */
+export interface IncomingEvent {
+  rawBody: Buffer;
+  headers: IncomingHttpHeaders;
+  query: Json;
+}
+
+export interface EventReply {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+const preProcessAnswer = z.looseObject({
+  reply: z.looseObject({
+    status: z.number().int().min(100).max(599),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.unknown().optional(),
+  }),
+  accountIds: z.array(z.string()),
+});
+
+/** An event refused: the route answers it with this status (the sender sees the app's message). */
+export class EventRefused extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Keeps the exact bytes of requests to the event route while the workspace's JSON parser reads
+ * them (`express.json({ verify })`): signatures are computed over those bytes.
+ */
+export const keepRawBody: (req: Parameters<RequestHandler>[0], res: unknown, buf: Buffer) => void = (
+  req,
+  _res,
+  buf,
+) => {
+  if (req.url.startsWith('/hooks/')) (req as { rawBody?: Buffer }).rawBody = Buffer.from(buf);
+};
 
 export async function installWebhook(
   client: AppClient,
@@ -38,38 +100,156 @@ export async function removeWebhook(client: AppClient, source: SourceRow, accoun
   });
 }
 
-export async function applyWebhookEvent(host: AppHost, source: SourceRow, params: Json, payload: unknown) {
-  const client = host.client(source.url);
-  const id = await client.verifyWebhook(params, payload);
-  if (!source.webhook || String(source.webhook.id) !== id) {
-    throw Object.assign(new Error('The event is not for this source'), { status: 404 });
+// Headers that describe one hop, not the request: never forwarded.
+const HOP = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'accept-encoding',
+]);
+
+/** The app's answer to the raw event, or undefined when it has no pre-process endpoint (404). */
+async function preProcess(
+  client: AppClient,
+  event: IncomingEvent,
+  signal?: AbortSignal,
+): Promise<z.infer<typeof preProcessAnswer> | undefined> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(event.headers)) {
+    if (v === undefined || HOP.has(k.toLowerCase())) continue;
+    headers[k] = Array.isArray(v) ? v.join(', ') : v;
   }
-  const account = host.account(source);
-  const data = await client.transformWebhook({
-    params,
-    payload,
-    types: source.types,
-    filter: source.filter,
-    account,
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(event.query)) {
+    for (const one of Array.isArray(v) ? v : [v]) if (typeof one === 'string') query.append(k, one);
+  }
+  const qs = query.toString();
+  const timeout = AbortSignal.timeout(30_000);
+  const response = await fetch(
+    `${client.baseUrl}/api/v1/synchronizer/webhooks/pre-process${qs ? `?${qs}` : ''}`,
+    {
+      method: 'POST',
+      headers,
+      body: new Uint8Array(event.rawBody),
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    },
+  ).catch(() => {
+    throw new EventRefused('The app did not answer', 502);
   });
-  const { driver } = host.workspace;
-  const runId = randomUUID();
-  const started = Date.now();
-  await driver.query(
-    `INSERT INTO weft_host_runs (id, source_id, kind, status, mode) VALUES ($1, $2, 'webhook', 'running', 'delta')`,
-    [runId, source.id],
-  );
+  const text = await response.text();
+  let json: unknown;
   try {
-    const schema = await client.schema(source.types, source.filter, account);
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  if (response.status === 404 && !(json as { reply?: unknown } | undefined)?.reply) return undefined;
+  if (!response.ok) {
+    const message =
+      typeof (json as { message?: unknown })?.message === 'string'
+        ? String((json as { message: string }).message).slice(0, 300)
+        : `HTTP ${response.status}`;
+    throw new EventRefused(
+      message,
+      response.status === 401 || response.status === 400 ? response.status : 400,
+    );
+  }
+  const parsed = preProcessAnswer.safeParse(json);
+  if (!parsed.success) throw new EventRefused('The app answered pre-process with an unexpected shape', 502);
+  return parsed.data;
+}
+
+/** The body as `verify` and `transform` receive it: JSON when it is JSON, else the text. */
+function payloadOf(event: IncomingEvent): unknown {
+  const raw = event.rawBody.toString('utf8');
+  if (raw.length === 0) return {};
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * Checks an event for the source (pre-process, else verify) and queues it with its run, in one
+ * transaction. Answers what to reply to the sender.
+ */
+export async function queueWebhookEvent(
+  deps: { workspace: Workspace; queue: JobQueue; client: AppClient; account: Json },
+  source: SourceRow,
+  event: IncomingEvent,
+): Promise<{ reply: EventReply; runId: string | null }> {
+  const params: Json = { ...event.headers, ...event.query };
+  const payload = payloadOf(event);
+  const pre = await preProcess(deps.client, event);
+  let reply: EventReply;
+  if (pre) {
+    reply = pre.reply;
+    // The event names the upstream accounts it concerns; this source's is kept as `accountId`.
+    const mine = deps.account.accountId;
+    if (mine !== undefined && !pre.accountIds.includes(String(mine))) return { reply, runId: null };
+  } else {
+    const id = await deps.client.verifyWebhook(params, payload).catch((error) => {
+      throw new EventRefused(safeMessage(error), 400);
+    });
+    if (!source.webhook || String(source.webhook.id) !== id)
+      throw new EventRefused('The event is not for this source', 404);
+    reply = { status: 200 };
+  }
+  const runId = randomUUID();
+  await deps.workspace.driver.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO weft_host_runs (id, source_id, kind, status, mode) VALUES ($1, $2, 'webhook', 'running', 'delta')`,
+      [runId, source.id],
+    );
+    await deps.queue.send<WebhookEventJob>(WEBHOOK_EVENT, { runId, params, payload }, { tx });
+  });
+  deps.queue.wake(WEBHOOK_EVENT);
+  return { reply: { ...reply, body: reply.body ?? { ok: true, runId } }, runId };
+}
+
+/** The event job: the app transforms the event; its rows are applied as a delta. */
+export async function applyWebhookEvent(
+  deps: {
+    workspace: Workspace;
+    client(url: string): AppClient;
+    account(source: SourceRow): Json;
+    signal: AbortSignal;
+  },
+  job: WebhookEventJob,
+): Promise<void> {
+  const { driver } = deps.workspace;
+  const run = await getRun(driver, job.runId);
+  if (run?.status !== 'running') return;
+  const source = await getSource(driver, run.source_id);
+  if (!source) return;
+  const client = deps.client(source.url);
+  const account = deps.account(source);
+  try {
+    const data = await client.transformWebhook({
+      params: job.params,
+      payload: job.payload,
+      types: source.types,
+      filter: source.filter,
+      account,
+    });
+    const schema = await client.schema(source.types, source.filter, account, deps.signal);
     const mapped = mapSchema(source.namespace, source.id, schema, source.types);
-    await applySchema(host.workspace, mapped);
+    await applySchema(deps.workspace, mapped);
     const types = new Map<string, MappedType>(mapped.map((t) => [t.appType, t]));
     const ctx: WriteContext = {
-      workspace: host.workspace,
+      workspace: deps.workspace,
       sourceId: source.id,
-      runId,
+      runId: run.id,
       types,
       options: new Map(),
+      // Files referenced as app://resource are fetched through the app; failures go on the run.
+      app: { client, account, filter: source.filter, types: source.types },
+      signal: deps.signal,
     };
     let set = 0;
     let removed = 0;
@@ -83,15 +263,17 @@ export async function applyWebhookEvent(host: AppHost, source: SourceRow, params
     await resolveLinks(ctx);
     await driver.query(
       `UPDATE weft_host_runs SET status = 'succeeded', finished_at = clock_timestamp(), pages = 1, rows_set = $2,
-         rows_removed = $3, duration_ms = $4 WHERE id = $1`,
-      [runId, set, removed, Date.now() - started],
+         rows_removed = $3, duration_ms = (extract(epoch FROM clock_timestamp() - started_at) * 1000)::int
+       WHERE id = $1 AND status = 'running'`,
+      [run.id, set, removed],
     );
-    return { runId, rowsSet: set, rowsRemoved: removed };
   } catch (error) {
+    if (deps.signal.aborted) throw error;
     await driver.query(
-      `UPDATE weft_host_runs SET status = 'failed', finished_at = clock_timestamp(), error = $2, duration_ms = $3 WHERE id = $1`,
-      [runId, safeMessage(error), Date.now() - started],
+      `UPDATE weft_host_runs SET status = 'failed', finished_at = clock_timestamp(), error = $2,
+         duration_ms = (extract(epoch FROM clock_timestamp() - started_at) * 1000)::int
+       WHERE id = $1 AND status = 'running'`,
+      [run.id, safeMessage(error)],
     );
-    throw error;
   }
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { principalOf } from '../auth/authenticate.js';
 import { WorkspaceError } from '../errors.js';
 import type { AppHost } from './app-host.js';
+import { EventRefused } from './app-webhooks.js';
 import { sourceView } from './source-store.js';
 import { safeMessage } from './sync-run.js';
 
@@ -139,26 +140,29 @@ export function hostRouter(host: AppHost): Router {
     finished(req, res, await host.finishOAuth1(state, verifier, token || undefined));
   });
 
-  // Third-party events: any content type; the raw body is kept for the app's signature check.
+  // Third-party events: any content type. The exact bytes are kept for the app's signature check
+  // (a JSON body was read by the workspace's JSON parser, which kept them as rawBody).
   router.post('/hooks/sources/:id', express.raw({ type: () => true, limit: '16mb' }), async (req, res) => {
-    // A JSON body was already parsed by the workspace's JSON middleware; anything else arrives raw.
-    let payload: unknown = req.body ?? {};
-    if (Buffer.isBuffer(req.body)) {
-      const raw = req.body.toString('utf8');
-      try {
-        payload = raw.length > 0 ? JSON.parse(raw) : {};
-      } catch {
-        payload = raw;
-      }
-    }
-    const params: Record<string, unknown> = { ...req.headers, ...req.query };
+    const kept = (req as { rawBody?: Buffer }).rawBody;
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : (kept ?? Buffer.alloc(0));
     try {
-      const result = await host.webhookEvent(param(req, 'id'), params, payload);
-      res.json({ ok: true, rowsSet: result.rowsSet, rowsRemoved: result.rowsRemoved });
+      const { reply } = await host.webhookEvent(param(req, 'id'), {
+        rawBody,
+        headers: req.headers,
+        query: req.query as Record<string, unknown>,
+      });
+      res.status(reply.status);
+      if (reply.headers) res.set(reply.headers);
+      if (reply.body === undefined) res.end();
+      else if (typeof reply.body === 'string') res.send(reply.body);
+      else res.json(reply.body);
     } catch (error) {
       if (error instanceof WorkspaceError) throw error;
-      const status = (error as { status?: number }).status;
-      res.status(status === 404 ? 404 : 400).json({ message: safeMessage(error) });
+      if (error instanceof EventRefused) {
+        res.status(error.status).json({ message: error.message });
+        return;
+      }
+      res.status(400).json({ message: safeMessage(error) });
     }
   });
   return router;

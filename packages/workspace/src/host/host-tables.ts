@@ -1,8 +1,9 @@
 import type { Driver } from '../db/driver.js';
 
 // The app host's own tables, beside the workspace's: sources (an app, its encrypted account and
-// sync settings), sync runs (one row per run, its progress written page by page so that another
-// process can resume it) and the relation links waiting for their target rows.
+// sync settings), sync runs (one row per run: its schema, per-type progress and totals, written
+// by its jobs page by page, so any process resumes it) and the relation links waiting for their
+// target rows. The jobs themselves live in the workspace's job queue.
 const HOST_TABLES = `
 CREATE TABLE IF NOT EXISTS weft_host_sources (
   id uuid PRIMARY KEY, url text NOT NULL, namespace text NOT NULL UNIQUE, name text NOT NULL,
@@ -17,8 +18,7 @@ CREATE TABLE IF NOT EXISTS weft_host_runs (
   started_at timestamptz NOT NULL DEFAULT clock_timestamp(), finished_at timestamptz,
   pages integer NOT NULL DEFAULT 0, rows_set integer NOT NULL DEFAULT 0,
   rows_removed integer NOT NULL DEFAULT 0, retries integer NOT NULL DEFAULT 0,
-  error text, duration_ms integer, progress jsonb NOT NULL DEFAULT '{}',
-  lease_owner text, lease_until timestamptz);
+  error text, duration_ms integer, progress jsonb NOT NULL DEFAULT '{}');
 CREATE INDEX IF NOT EXISTS weft_host_runs_source ON weft_host_runs (source_id, started_at DESC);
 CREATE TABLE IF NOT EXISTS weft_host_oauth (
   state text PRIMARY KEY, request_enc text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());

@@ -188,6 +188,12 @@ async function tasks(): Promise<Record<string, any>[]> {
 
 const sync = async (id: string) => (await api('POST', `/api/host/sources/${id}/syncs?wait=true`)).body;
 
+/** An event's run, once the queue's worker has applied it. */
+async function eventRun(runId: string) {
+  await ws.apps.waitFor(runId);
+  return (await api('GET', `/api/host/runs/${runId}`)).body;
+}
+
 beforeAll(async () => {
   for (let i = 1; i <= 10; i++)
     upstream.put({
@@ -296,6 +302,17 @@ describe('a source that changes between syncs', () => {
     upstream.put({ id: 'T12', title: 'Task 12', status: 'todo', estimate: 1, done: 'no' });
     const run = await sync(id);
     expect(run).toMatchObject({ status: 'succeeded', retries: 2, rowsSet: 1 });
+    // Each try of the page was a job of its own, the retries sent with a delay.
+    const { rows: jobs } = await ws.driver.query<{ page: number; delayed: boolean }>(
+      `SELECT (data->>'page')::int AS page, start_after > created_on AS delayed FROM pgboss.job
+        WHERE name = 'weft-sync-page' AND data->>'runId' = $1 ORDER BY created_on`,
+      [run.id],
+    );
+    expect(jobs.map((j) => [j.page, j.delayed])).toEqual([
+      [1, false],
+      [1, true],
+      [1, true],
+    ]);
     expect((await tasks()).map((r) => r['tracker/id'])).toContain('T12');
   });
 
@@ -311,12 +328,17 @@ describe('a source that changes between syncs', () => {
       }),
     });
     expect(set.status).toBe(200);
+    // The sender is answered once the event is checked and queued; a worker applies it.
+    const queued = (await set.json()) as { ok: boolean; runId: string };
+    expect(queued.ok).toBe(true);
+    expect(await eventRun(queued.runId)).toMatchObject({ kind: 'webhook', status: 'succeeded', rowsSet: 1 });
     const removed = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ hookId: 'hook-1', kind: 'deleted', task: { id: 'T01' } }),
     });
-    expect(await removed.json()).toMatchObject({ rowsRemoved: 1 });
+    const removedRun = await eventRun(((await removed.json()) as { runId: string }).runId);
+    expect(removedRun).toMatchObject({ status: 'succeeded', mode: 'delta', rowsRemoved: 1 });
     const forged = await fetch(url, {
       method: 'POST',
       body: JSON.stringify({ hookId: 'hook-999', kind: 'deleted', task: { id: 'T02' } }),

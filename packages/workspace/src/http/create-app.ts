@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { requireToken } from '../auth/authenticate.js';
+import { keepRawBody } from '../host/app-webhooks.js';
 import { automationsRouter } from '../automations/automations-router.js';
 import { commandsRouter } from '../commands/commands-router.js';
 import { documentsRouter } from '../documents/documents-router.js';
@@ -33,7 +34,7 @@ export function createApp(workspace: Workspace, options: AppOptions): express.Ex
   app.use(pageRouter(workspace));
   app.use('/api', requireToken(workspace.driver));
   app.use('/api', rateLimit(workspace.driver, options.rateLimit));
-  app.use(express.json({ limit: '64mb' }));
+  app.use(express.json({ limit: '64mb', verify: keepRawBody }));
   app.use(commandsRouter(workspace));
   app.use(documentsRouter(workspace.driver));
   app.use(filesRouter(workspace.driver));

@@ -1,0 +1,196 @@
+import PgBoss from 'pg-boss';
+import type { Driver, Queryable } from '../db/driver.js';
+import { type BossDb, bossDb, inTransaction } from './boss-db.js';
+
+// The workspace's job queue: pg-boss, kept in the workspace's own database (PGlite or Postgres)
+// through our driver. Every process on one database shares the same jobs: a job is fetched by one
+// worker (SKIP LOCKED), and a job whose process died stays `active` until it expires, then pg-boss'
+// maintenance hands it out again. Jobs carry their whole state, so a worker keeps nothing between
+// them.
+
+export interface JobQueueOptions {
+  /** how often an idle worker looks for jobs, in seconds; default 2 (pg-boss' least is 0.5) */
+  pollSeconds?: number;
+  /** how often expired jobs (their process died) are handed out again, in seconds; default 30 */
+  maintenanceSeconds?: number;
+  /** overrides every queue's expiry, in seconds (tests use 1-2 s to see a dead process' job resumed) */
+  expireSeconds?: number;
+}
+
+export interface QueueSpec {
+  name: string;
+  /** how long a job may run before it counts as abandoned and is handed out again */
+  expireSeconds: number;
+  /** how often a job that threw (or expired) is tried again */
+  retryLimit: number;
+  retryDelaySeconds?: number;
+  /** `short`: at most one job waiting in the queue (a recurring tick) */
+  policy?: 'standard' | 'short';
+}
+
+export interface SendOptions {
+  /** the job is sent in this transaction: it exists exactly when the transaction commits */
+  tx?: Queryable;
+  /** not before this many seconds from now */
+  startAfterSeconds?: number;
+  singletonKey?: string;
+}
+
+export type Job<T> = PgBoss.JobWithMetadata<T>;
+
+/** Where pg-boss keeps its tables: its own schema, or the workspace's when that is not `public`. */
+function bossSchema(current: string): string {
+  return current === 'public' ? 'pgboss' : current;
+}
+
+// One queue per driver, so functions that only hold the driver (a button press) can reach it.
+const queues = new WeakMap<Driver, JobQueue>();
+
+export class JobQueue {
+  private readonly workers = new Map<string, string[]>();
+  private stopped = false;
+
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly db: BossDb,
+    readonly schema: string,
+    private readonly options: JobQueueOptions,
+    private readonly log: (message: string, error?: unknown) => void,
+  ) {}
+
+  /** Creates or updates pg-boss' tables (once, safe when several processes start together) and starts it. */
+  static async open(
+    driver: Driver,
+    options: JobQueueOptions = {},
+    log: (message: string, error?: unknown) => void = () => {},
+  ): Promise<JobQueue> {
+    const { rows } = await driver.query<{ s: string }>('SELECT current_schema() AS s');
+    const schema = bossSchema(rows[0]?.s ?? 'public');
+    const db = bossDb(driver);
+    const boss = new PgBoss({
+      db,
+      schema,
+      // Our own ticks (scheduled syncs) are jobs; pg-boss' cron is not used.
+      schedule: false,
+      maintenanceIntervalSeconds: options.maintenanceSeconds ?? 30,
+      ...(options.pollSeconds ? { pollingIntervalSeconds: options.pollSeconds } : {}),
+    });
+    boss.on('error', (error: unknown) => log('job queue', error));
+    await boss.start();
+    const queue = new JobQueue(boss, db, schema, options, log);
+    queues.set(driver, queue);
+    return queue;
+  }
+
+  /** Creates the queue if missing and applies the settings given. */
+  async define(spec: QueueSpec): Promise<void> {
+    const settings = {
+      name: spec.name,
+      policy: spec.policy ?? 'standard',
+      retryLimit: spec.retryLimit,
+      retryDelay: spec.retryDelaySeconds ?? 0,
+      retryBackoff: false,
+      expireInSeconds: this.options.expireSeconds ?? spec.expireSeconds,
+    } as const;
+    await this.boss.createQueue(spec.name, settings);
+    await this.boss.updateQueue(spec.name, settings);
+  }
+
+  /** Sends a job; returns its id (null when a `short` queue already has one waiting). */
+  async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
+    return this.boss.send(name, data, {
+      ...(options.tx ? { db: inTransaction(options.tx) } : {}),
+      ...(options.startAfterSeconds ? { startAfter: Math.ceil(options.startAfterSeconds) } : {}),
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+    });
+  }
+
+  /**
+   * Runs `handler` for each job of the queue, `concurrency` at a time in this process. A handler
+   * that resolves completes its job; one that throws fails it (tried again while its retries last).
+   */
+  async work<T>(name: string, concurrency: number, handler: (job: Job<T>) => Promise<void>): Promise<void> {
+    const ids: string[] = [];
+    for (let i = 0; i < concurrency; i++) {
+      let id = '';
+      id = await this.boss.work<T>(
+        name,
+        {
+          batchSize: 1,
+          includeMetadata: true,
+          ...(this.options.pollSeconds ? { pollingIntervalSeconds: this.options.pollSeconds } : {}),
+        },
+        async ([job]) => {
+          try {
+            if (job) await handler(job);
+          } finally {
+            // A pg-boss worker sleeps a poll interval after each job; told it worked, it looks
+            // for the next one at once, so a backlog drains at full speed.
+            if (!this.stopped) this.boss.notifyWorker(id);
+          }
+        },
+      );
+      ids.push(id);
+    }
+    this.workers.set(name, [...(this.workers.get(name) ?? []), ...ids]);
+  }
+
+  /** Looks for jobs of the queue now, instead of at the next poll (a job was just sent). */
+  wake(name: string): void {
+    if (this.stopped) return;
+    for (const id of this.workers.get(name) ?? []) this.boss.notifyWorker(id);
+  }
+
+  /** This process stops taking jobs of the queue (its running ones finish). */
+  async unwork(name: string): Promise<void> {
+    this.workers.delete(name);
+    await this.boss.offWork(name).catch((e) => this.log('job queue', e));
+  }
+
+  /**
+   * Stops the workers. Jobs still running are failed, so they are tried again at once by another
+   * process (or this one when it starts again). `abandon` instead leaves them as a process that
+   * dies does: `active` until they expire.
+   */
+  async stop(options: { abandon?: boolean } = {}): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (options.abandon) this.db.detach();
+    await this.boss
+      .stop({ graceful: !options.abandon, wait: true, close: false, timeout: 5000 })
+      .catch((e) => this.log('job queue', e));
+    this.db.detach();
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+}
+
+/** The job queue opened on this driver (undefined before the workspace opened it). */
+export function jobQueueOf(driver: Driver): JobQueue | undefined {
+  return queues.get(driver);
+}
+
+// A sender for each pg-boss schema: never started, it only writes jobs through the transaction
+// it is given, for code that holds a transaction but not the workspace (a command's effects).
+const senders = new Map<string, PgBoss>();
+const noDb: PgBoss.Db = {
+  executeSql: () => Promise.reject(new Error('this sender only writes through a transaction')),
+};
+
+/** Sends jobs in `tx` (they exist exactly when it commits), without the JobQueue at hand. */
+export async function sendInTransaction(tx: Queryable, name: string, data: object[]): Promise<void> {
+  if (data.length === 0) return;
+  const { rows } = await tx.query<{ s: string }>('SELECT current_schema() AS s');
+  const schema = bossSchema(rows[0]?.s ?? 'public');
+  let sender = senders.get(schema);
+  if (!sender) {
+    sender = new PgBoss({ db: noDb, schema });
+    senders.set(schema, sender);
+  }
+  await sender.insert(
+    data.map((d) => ({ name, data: d })),
+    { db: inTransaction(tx) },
+  );
+}

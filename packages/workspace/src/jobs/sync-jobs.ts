@@ -1,0 +1,62 @@
+import { AppCallError } from '@weft/sync-engine';
+import {
+  type FinishJob,
+  failRun,
+  finishRun,
+  type PageJob,
+  runPage,
+  SYNC_FINISH,
+  SYNC_PAGE,
+  SYNC_START,
+  type StartJob,
+  type SyncContext,
+  safeMessage,
+  startRun,
+} from '../host/sync-run.js';
+import type { Job } from './job-queue.js';
+
+// The app host's sync jobs on the workspace's queue. A job that throws is failed and tried again
+// by pg-boss (after a process stop, or a database hiccup); an error that another try cannot mend
+// (the app refused, the data is wrong, the retry budget is spent) fails the run instead, which
+// keeps the rows written so far.
+
+export interface SyncJobsOptions {
+  /** page jobs run at once in this process (types of a run are read concurrently); default 4 */
+  concurrency?: number;
+  /** how long a job may run before it counts as abandoned (its process died); default 300 s */
+  expireSeconds?: number;
+  log: (message: string, error?: unknown) => void;
+}
+
+/** Worth another try of the same job: not an app's answer, not a data error. */
+function transient(error: unknown): boolean {
+  if (error instanceof AppCallError) return false;
+  return !(error instanceof Error && /^(Stored account|Type |Field |commands\[)/.test(error.message));
+}
+
+export async function registerSyncJobs(ctx: SyncContext, options: SyncJobsOptions): Promise<void> {
+  const expireSeconds = options.expireSeconds ?? 300;
+  for (const name of [SYNC_START, SYNC_PAGE, SYNC_FINISH])
+    await ctx.queue.define({ name, expireSeconds, retryLimit: 5, retryDelaySeconds: 1 });
+
+  const guarded =
+    <T extends { runId: string }>(fn: (ctx: SyncContext, data: T) => Promise<void>) =>
+    async (job: Job<T>) => {
+      try {
+        await fn(ctx, job.data);
+      } catch (error) {
+        // Stopping: the job is failed and tried again (by another process, or this one restarted).
+        if (ctx.signal.aborted) throw error;
+        if (transient(error) && job.retryCount < job.retryLimit) {
+          options.log(`sync run ${job.data.runId}: ${safeMessage(error)} (tried again)`);
+          throw error;
+        }
+        options.log(`sync run ${job.data.runId} failed: ${safeMessage(error)}`);
+        await failRun(ctx, job.data.runId, error);
+      }
+    };
+  const concurrency = options.concurrency ?? 4;
+  await ctx.queue.work<StartJob>(SYNC_START, 1, guarded(startRun));
+  await ctx.queue.work<PageJob>(SYNC_PAGE, concurrency, guarded(runPage));
+  await ctx.queue.work<FinishJob>(SYNC_FINISH, 1, guarded(finishRun));
+}
