@@ -119,7 +119,8 @@ async function load(
 const MAX_WARNINGS = 40;
 
 function addWarnings(progress: RunProgress, more: string[]): void {
-  const list = (progress.warnings ??= []);
+  progress.warnings ??= [];
+  const list = progress.warnings;
   for (const w of more) {
     if (list.length < MAX_WARNINGS) list.push(w);
     else progress.moreWarnings = (progress.moreWarnings ?? 0) + 1;
