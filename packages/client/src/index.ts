@@ -35,4 +35,9 @@ export type { Webhook, WebhookRun } from './resources/webhooks.js';
 export type { AccessToken } from './resources/tokens.js';
 export type * from './schema-types.js';
 export { generateTypes, writeTypes } from './types-gen/generate-types.js';
+export {
+  runTypesCommand,
+  type TypesCommandOptions,
+  type TypesCommandResult,
+} from './types-gen/run-types-command.js';
 export { parseDelivery, type WebhookDelivery, type WebhookEffect } from './webhooks/delivery.js';

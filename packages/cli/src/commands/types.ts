@@ -1,7 +1,6 @@
 // `weft types <url>`: TypeScript types for a workspace's types and fields, read from its schema,
 // so queries and entity payloads through @weft/client are checked by the compiler.
-import { isAbsolute, join } from 'node:path';
-import { WorkspaceError, writeTypes } from '@weft/client';
+import { runTypesCommand } from '@weft/client';
 import type { WeftCommand } from '../command.js';
 import { EXIT, EXIT_HELP, userFolder } from '../io.js';
 
@@ -28,23 +27,17 @@ Examples:
 ${EXIT_HELP}`,
       )
       .action(async (url: string, options: { out: string; name: string; tokenEnv: string }) => {
-        const token = io.env[options.tokenEnv];
-        if (!token) {
-          io.stderr.write(`weft types: set ${options.tokenEnv} to an API token of the workspace\n`);
-          return done(EXIT.usage);
-        }
-        const folder = userFolder(io.env, io.cwd);
-        const out = isAbsolute(options.out) ? options.out : join(folder, options.out);
-        try {
-          const source = await writeTypes(url, token, out, { interfaceName: options.name });
-          const count = source.split('\n').filter((line) => /^ {2}'/.test(line)).length;
-          io.stdout.write(`wrote ${count} types to ${out}\n`);
-          done(EXIT.ok);
-        } catch (error) {
-          const message = error instanceof WorkspaceError ? error.message : (error as Error).message;
-          io.stderr.write(`weft types: ${message}\n`);
-          done(EXIT.findings);
-        }
+        const result = await runTypesCommand({
+          url,
+          out: options.out,
+          name: options.name,
+          tokenEnv: options.tokenEnv,
+          env: io.env,
+          cwd: userFolder(io.env, io.cwd),
+        });
+        if (result.exitCode === 0) io.stdout.write(`${result.message}\n`);
+        else io.stderr.write(`weft types: ${result.message}\n`);
+        done(result.exitCode === 0 ? EXIT.ok : result.exitCode === 2 ? EXIT.usage : EXIT.findings);
       });
   },
 };

@@ -2,8 +2,7 @@
 // The token comes from the environment (WEFT_TOKEN, or the variable named by --token-env), never
 // from the command line, where other users of the machine could read it.
 import { parseArgs } from 'node:util';
-import { WorkspaceError } from '../errors.js';
-import { writeTypes } from './generate-types.js';
+import { runTypesCommand } from './run-types-command.js';
 
 const usage = 'usage: weft-types <url> [--out file.ts] [--name Workspace] [--token-env WEFT_TOKEN]';
 
@@ -20,25 +19,17 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${usage}\n`);
     return values.help ? 0 : 2;
   }
-  const tokenEnv = values['token-env'] ?? 'WEFT_TOKEN';
-  const token = process.env[tokenEnv];
-  if (!token) {
-    process.stderr.write(`set ${tokenEnv} to an API token of the workspace\n`);
-    return 2;
-  }
-  const out = values.out ?? 'workspace-types.ts';
-  try {
-    const source = await writeTypes(positionals[0]!, token, out, {
-      interfaceName: values.name ?? 'Workspace',
-    });
-    const count = source.split('\n').filter((l) => /^ {2}'/.test(l)).length;
-    process.stdout.write(`wrote ${count} types to ${out}\n`);
-    return 0;
-  } catch (error) {
-    const message = error instanceof WorkspaceError ? error.message : (error as Error).message;
-    process.stderr.write(`weft-types: ${message}\n`);
-    return 1;
-  }
+  const result = await runTypesCommand({
+    url: positionals[0]!,
+    out: values.out ?? 'workspace-types.ts',
+    name: values.name ?? 'Workspace',
+    tokenEnv: values['token-env'] ?? 'WEFT_TOKEN',
+    env: process.env,
+    cwd: process.cwd(),
+  });
+  if (result.exitCode === 0) process.stdout.write(`${result.message}\n`);
+  else process.stderr.write(`weft-types: ${result.message}\n`);
+  return result.exitCode;
 }
 
 function parse(argv: string[]) {

@@ -1,13 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import Provider from 'oidc-provider';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthContext } from '../define/authentication.js';
 import { sendError, toErrorResponse } from '../errors/error-response.js';
 import { InvalidAccountError, type WeftError } from '../errors/errors.js';
 import { silentLogger } from '../logging/logger.js';
+import { type LocalOAuth2Provider, startOAuth2Provider } from '../testing/oauth2-provider.js';
 import { type OAuth2Options, oauth2, pkceChallenge, pkceVerifier } from './oauth2.js';
 import { createOAuthRouter } from './router.js';
 
@@ -15,50 +13,20 @@ const CLIENT_ID = 'weft-test-client';
 const CLIENT_SECRET = 'weft-test-client-secret-a1b2c3d4e5f6a7b8c9d0';
 const CALLBACK = 'http://127.0.0.1:9/oauth/callback';
 
-let server: Server;
+let idp: LocalOAuth2Provider;
 let issuer: string;
-let provider: Provider;
 
 beforeAll(async () => {
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: CLIENT_ID,
-        client_secret: CLIENT_SECRET,
-        redirect_uris: [CALLBACK],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-      },
-    ],
-    pkce: { required: () => true },
-    features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
-    issueRefreshToken: async () => true,
-    rotateRefreshToken: () => true,
-    ttl: {
-      AccessToken: 60,
-      AuthorizationCode: 60,
-      RefreshToken: 3600,
-      Grant: 3600,
-      Session: 3600,
-      Interaction: 3600,
-      IdToken: 3600,
-    },
-    claims: { openid: ['sub'], profile: ['name'] },
-    findAccount: async (_ctx, sub) => ({
-      accountId: sub,
-      claims: async () => ({ sub, name: `User ${sub}` }),
-    }),
-    cookies: { keys: ['weft-test-cookie-key'] },
+  idp = await startOAuth2Provider({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    redirectUri: CALLBACK,
   });
-  server.on('request', provider.callback());
+  issuer = idp.issuer;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await idp?.close();
 });
 
 afterEach(() => {
@@ -71,10 +39,7 @@ afterEach(() => {
 
 /** Reads the user's name from the provider's userinfo endpoint; a 401 there is an invalid account. */
 async function userinfo({ accessToken, signal }: { accessToken: string; signal: AbortSignal }) {
-  const res = await fetch(`${issuer}/me`, { headers: { Authorization: `Bearer ${accessToken}` }, signal });
-  if (res.status === 401) throw new InvalidAccountError('The provider refused the access token');
-  if (!res.ok) throw new Error(`userinfo answered ${res.status}`);
-  const claims = (await res.json()) as { sub: string; name: string };
+  const claims = await idp.userinfo(accessToken, signal);
   return { name: claims.name, accountId: claims.sub };
 }
 
@@ -104,47 +69,8 @@ function hostApp(auth: ReturnType<typeof oauth2>) {
 
 const ctx = (): AuthContext => ({ signal: new AbortController().signal, log: silentLogger });
 
-/** Plays the user's browser: follows redirects by hand, keeps cookies, submits login and consent forms. */
-async function approveInBrowser(authorizeUrl: string, login = 'ada'): Promise<URL> {
-  const jar = new Map<string, string>();
-  let url = authorizeUrl;
-  let method = 'GET';
-  let body: string | undefined;
-  for (let step = 0; step < 20; step++) {
-    const res = await fetch(url, {
-      method,
-      redirect: 'manual',
-      headers: {
-        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      ...(body ? { body } : {}),
-    });
-    for (const cookie of res.headers.getSetCookie()) {
-      const pair = cookie.split(';')[0] ?? '';
-      const eq = pair.indexOf('=');
-      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    if (res.status >= 300 && res.status < 400) {
-      const location = new URL(res.headers.get('location') ?? '', url);
-      if (location.href.startsWith(CALLBACK)) return location;
-      url = location.href;
-      method = 'GET';
-      body = undefined;
-      continue;
-    }
-    const html = await res.text();
-    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-    if (!action)
-      throw new Error(`No form on the provider's page (status ${res.status}): ${html.slice(0, 500)}`);
-    body = html.includes('name="login"')
-      ? new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString()
-      : new URLSearchParams({ prompt: 'consent' }).toString();
-    url = new URL(action, url).href;
-    method = 'POST';
-  }
-  throw new Error('The authorization did not reach the callback');
-}
+/** Plays the user's browser at the provider until it redirects to CALLBACK. */
+const approveInBrowser = (authorizeUrl: string) => idp.approve(authorizeUrl);
 
 async function connect(auth = definition(), state = 'state-123', sendState = true) {
   const app = hostApp(auth);

@@ -3,10 +3,10 @@
 // provider, the provider sends the browser to the workspace's callback, the app exchanges the
 // code, the source syncs with the token, and /validate before each sync refreshes the token that
 // nears expiry, the refreshed account being stored sealed.
-import { createServer as createHttpServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auth, createServer, defineApp, field, InvalidAccountError, silentLogger } from '@weft/core';
-import Provider from 'oidc-provider';
+import { auth, createServer, defineApp, field, silentLogger } from '@weft/core';
+import { type LocalOAuth2Provider, startOAuth2Provider } from '@weft/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from './secret-box.js';
 import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-workspace.js';
@@ -15,22 +15,14 @@ const CLIENT_ID = 'weft-host-client';
 const CLIENT_SECRET = 'weft-host-client-secret-0123456789abcdef';
 const TOKEN = 'oauth-test-admin-token';
 
-let providerServer: Server;
+let idp: LocalOAuth2Provider;
 let issuer: string;
 let appServer: Server;
 let appUrl: string;
 let ws: HostedWorkspace;
 const box = new SecretBox('oauth-test-key');
 
-async function userinfo(accessToken: string, signal?: AbortSignal) {
-  const res = await fetch(`${issuer}/me`, {
-    headers: { Authorization: `Bearer ${accessToken}` },
-    ...(signal ? { signal } : {}),
-  });
-  if (res.status === 401) throw new InvalidAccountError('The provider refused the access token');
-  if (!res.ok) throw new Error(`userinfo answered ${res.status}`);
-  return (await res.json()) as { sub: string; name: string };
-}
+const userinfo = (accessToken: string, signal?: AbortSignal) => idp.userinfo(accessToken, signal);
 
 function oauthApp() {
   return defineApp({
@@ -67,42 +59,9 @@ function oauthApp() {
   });
 }
 
-/** Plays the user's browser at the provider: cookies, login and consent forms, until the workspace's callback. */
-async function approve(authorizeUrl: string, callbackPrefix: string): Promise<string> {
-  const jar = new Map<string, string>();
-  let url = authorizeUrl;
-  let body: string | undefined;
-  for (let step = 0; step < 20; step++) {
-    const res = await fetch(url, {
-      method: body ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: {
-        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      ...(body ? { body } : {}),
-    });
-    for (const cookie of res.headers.getSetCookie()) {
-      const pair = cookie.split(';')[0] ?? '';
-      jar.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
-    }
-    if (res.status >= 300 && res.status < 400) {
-      const location = new URL(res.headers.get('location') ?? '', url).href;
-      if (location.startsWith(callbackPrefix)) return location;
-      url = location;
-      body = undefined;
-      continue;
-    }
-    const html = await res.text();
-    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-    if (!action) throw new Error(`no form at the provider (HTTP ${res.status})`);
-    body = html.includes('name="login"')
-      ? new URLSearchParams({ prompt: 'login', login: 'ada', password: 'any' }).toString()
-      : new URLSearchParams({ prompt: 'consent' }).toString();
-    url = new URL(action, url).href;
-  }
-  throw new Error('the authorization never reached the callback');
-}
+/** Plays the user's browser at the provider: login and consent, until the workspace's callback. */
+const approve = async (authorizeUrl: string, callbackPrefix: string) =>
+  (await idp.approve(authorizeUrl, { callbackPrefix })).href;
 
 beforeAll(async () => {
   ws = await startHostedWorkspace({
@@ -113,41 +72,14 @@ beforeAll(async () => {
     hostOptions: { scheduleEveryMs: 0 },
     log: () => {},
   });
-  providerServer = createHttpServer();
-  await new Promise<void>((resolve) => providerServer.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(providerServer.address() as AddressInfo).port}`;
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: CLIENT_ID,
-        client_secret: CLIENT_SECRET,
-        redirect_uris: [ws.apps.oauthCallbackUrl()],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-      },
-    ],
-    pkce: { required: () => true },
-    features: { devInteractions: { enabled: true } },
-    issueRefreshToken: async () => true,
-    rotateRefreshToken: () => true,
-    // Access tokens live 60 s, inside the app's 300 s refresh margin: every /validate refreshes.
-    ttl: {
-      AccessToken: 60,
-      AuthorizationCode: 60,
-      RefreshToken: 3600,
-      Grant: 3600,
-      Session: 3600,
-      Interaction: 3600,
-      IdToken: 3600,
-    },
-    claims: { openid: ['sub'], profile: ['name'] },
-    findAccount: async (_ctx, sub) => ({
-      accountId: sub,
-      claims: async () => ({ sub, name: `User ${sub}` }),
-    }),
-    cookies: { keys: ['weft-host-cookie-key'] },
+  // Access tokens live 60 s, inside the app's 300 s refresh margin: every /validate refreshes.
+  idp = await startOAuth2Provider({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    redirectUri: ws.apps.oauthCallbackUrl(),
+    accessTokenSeconds: 60,
   });
-  providerServer.on('request', provider.callback());
+  issuer = idp.issuer;
   appServer = await new Promise<Server>((resolve) => {
     const s = createServer(oauthApp(), { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -156,10 +88,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ws?.close();
-  for (const s of [appServer, providerServer]) {
-    s?.closeAllConnections();
-    await new Promise((r) => s?.close(r));
-  }
+  appServer?.closeAllConnections();
+  await new Promise((r) => appServer?.close(r));
+  await idp?.close();
 });
 
 const api = async (method: string, path: string, body?: unknown) => {
