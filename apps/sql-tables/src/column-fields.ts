@@ -76,7 +76,9 @@ export function columnReader(type: ColumnType, columnName: string): ColumnReader
     return {
       field: (o) => field.bool(o),
       select: (r) => r,
-      convert: (v) => (typeof v === 'boolean' ? v : null),
+      // The wire form (`text/boolean` takes "true"/"false") right away: core's serializer then
+      // passes the item as it is instead of copying it to convert the value.
+      convert: (v) => (typeof v === 'boolean' ? String(v) : null),
     };
   }
   if (type.name === 'date') {
