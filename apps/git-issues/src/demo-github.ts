@@ -244,7 +244,7 @@ export async function startStandIn(port = STAND_IN_PORT, options: StandInOptions
    * approving sends the browser to redirect_uri with a one-time `code` and the `state`,
    * declining with `error=access_denied`.
    */
-  function authorizePage(params: URLSearchParams, req: IncomingMessage, res: ServerResponse): void {
+  function authorizePage(params: URLSearchParams, req: IncomingMessage, res: ServerResponse) {
     const page = (status: number, html: string) => {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><title>Authorize application</title>${html}`);
