@@ -1,5 +1,7 @@
 // `pnpm start`: every sample app on its embedded default, and a local workspace with the
-// integration samples registered as sources and synced, so one address shows them all.
+// integration samples registered as sources and synced, so one address shows them all. The
+// OAuth 2 sample (git-issues) signs in through the workspace's own OAuth 2 flow, against its demo
+// GitHub, which approves at once in its demo mode (see start-oauth2.ts).
 // The apps keep their own default ports (PORT is for the workspace; passing it on would send
 // every app to the same port). The workspace keeps its data in WEFT_DATA_DIR (default .weft/) or
 // DATABASE_URL, and finds its sources again by URL on the next start.
@@ -11,14 +13,32 @@ import {
   type HostedWorkspace,
   startHostedWorkspace,
 } from '../packages/workspace/src/index.js';
+import { registerOAuth2Source, type StartOAuth2, startOverHttp } from './start-oauth2.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** The integration samples that run with no set-up; git-issues needs an OAuth sign-in. */
-const SOURCES = [
+interface Sample {
+  name: string;
+  url: string;
+  /** Account fields; absent for an OAuth 2 sample, whose account comes from its sign-in. */
+  fields?: Record<string, string>;
+  oauth2?: true;
+  filter?: Record<string, unknown>;
+}
+
+/** The integration samples; each runs with no set-up on its embedded default. */
+const SOURCES: Sample[] = [
   { name: 'Bookshelf', url: 'http://localhost:3101' },
   { name: 'Calendar feed', url: 'http://localhost:3103' },
   { name: 'SQL tables', url: 'http://localhost:3105', fields: { schemas: 'public' } },
+  // One repository: the host installs the app's webhook (live updates) with every new source,
+  // and git-issues' hooks are per repository.
+  {
+    name: 'Git issues',
+    url: 'http://localhost:3106',
+    oauth2: true,
+    filter: { repositories: ['octo-org/widgets'] },
+  },
 ];
 
 function startApps(): ChildProcess {
@@ -56,11 +76,30 @@ async function waitFor(url: string, apps: ChildProcess, ms = 90_000): Promise<bo
   return false;
 }
 
-async function register(ws: HostedWorkspace, source: (typeof SOURCES)[number]): Promise<void> {
-  const known = (await ws.apps.list()).find((s) => s.url === source.url);
-  const added =
-    known ??
-    (await ws.apps.addSource({ url: source.url, ...(source.fields ? { fields: source.fields } : {}) }));
+async function register(ws: HostedWorkspace, source: Sample): Promise<void> {
+  let added: { id: string; namespace: string; types: string[] } | undefined = (await ws.apps.list()).find(
+    (s) => s.url === source.url,
+  );
+  if (!added && source.oauth2) {
+    // The host's HTTP API when this run knows an admin token; else the same call in process
+    // (a later start on kept data, whose token was shown only the first time).
+    const token = ws.adminToken;
+    const start: StartOAuth2 = token
+      ? startOverHttp(ws.url, token)
+      : async (request) => (await ws.apps.startOAuth2(request)).redirectUri;
+    const signedIn = await registerOAuth2Source(
+      { url: source.url, ...(source.filter ? { filter: source.filter } : {}) },
+      start,
+    );
+    if ('authorizeUrl' in signedIn) {
+      console.log(
+        `${source.name} needs a sign-in: open ${signedIn.authorizeUrl} in a browser, then sync it.`,
+      );
+      return;
+    }
+    added = signedIn.source;
+  }
+  added ??= await ws.apps.addSource({ url: source.url, ...(source.fields ? { fields: source.fields } : {}) });
   const run = await ws.apps.sync(added.id, { wait: true });
   console.log(
     run.status === 'succeeded'

@@ -1,9 +1,10 @@
 // A local stand-in for GitHub (the embedded default, and what the tests record against): the REST
 // endpoints the app calls, with GitHub's payload shapes,
-// Link-header paging, X-RateLimit-* headers and the OAuth token endpoint. Tests record their
+// Link-header paging, X-RateLimit-* headers, the OAuth authorize page and token endpoint. Tests record their
 // cassettes against it (WEFT_UPSTREAM=record) and replay them offline; the OAuth tests talk to it
 // live (the token exchange does not go through the upstream client).
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
 export const STAND_IN_PORT = 38_765;
 export const STAND_IN_URL = `http://127.0.0.1:${STAND_IN_PORT}`;
@@ -95,6 +96,18 @@ const ISSUES: Record<string, ReturnType<typeof issuesOf>> = {
   'octo-org/handbook': issuesOf('handbook', 6, 6_000_000),
 };
 
+export interface StandInOptions {
+  /**
+   * Demo mode: the authorize page approves at once, as GitHub does for a user who already
+   * authorized the app, so a script can complete the sign-in by following redirects. Without
+   * it the page asks, like GitHub's for a first sign-in (an Authorize button posting a form).
+   */
+  autoApprove?: boolean;
+}
+
+/** How long an issued authorization code works, once (GitHub: 10 minutes). */
+const CODE_MS = 10 * 60_000;
+
 export interface StandIn {
   url: string;
   /** Hooks created and not deleted, by repository. */
@@ -102,8 +115,10 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
-export async function startStandIn(port = STAND_IN_PORT): Promise<StandIn> {
+export async function startStandIn(port = STAND_IN_PORT, options: StandInOptions = {}): Promise<StandIn> {
   const hooks: StandIn['hooks'] = new Map();
+  /** Codes issued by the authorize page: the callback they were issued for, and until when. */
+  const codes = new Map<string, { redirectUri: string; expires: number }>();
   const budget = new Map<string, number>([[TOKENS.limited, 1]]);
   let nextHook = 7001;
   // Links point at the address the stand-in really listens on (set once it listens).
@@ -116,13 +131,28 @@ export async function startStandIn(port = STAND_IN_PORT): Promise<StandIn> {
       res.end(json === undefined ? undefined : JSON.stringify(json));
     };
 
+    if (url.pathname === '/login/oauth/authorize') {
+      return authorizePage(req.method === 'POST' ? new URLSearchParams(body) : url.searchParams, req, res);
+    }
     if (url.pathname === '/login/oauth/access_token' && req.method === 'POST') {
       const form = new URLSearchParams(body);
       if (form.get('client_id') !== CLIENT.id || form.get('client_secret') !== CLIENT.secret) {
         return send(401, { error: 'incorrect_client_credentials' });
       }
       const grant = form.get('grant_type');
-      if (grant === 'authorization_code' && form.get('code') === 'good-code') {
+      const code = form.get('code') ?? '';
+      const issued = codes.get(code);
+      if (issued) codes.delete(code); // a code works once
+      if (issued && form.has('redirect_uri') && form.get('redirect_uri') !== issued.redirectUri) {
+        return send(400, {
+          error: 'redirect_uri_mismatch',
+          error_description: 'The redirect_uri MUST match the registered callback URL for this application.',
+        });
+      }
+      if (
+        grant === 'authorization_code' &&
+        (code === 'good-code' || (issued !== undefined && issued.expires > Date.now()))
+      ) {
         return send(200, {
           access_token: TOKENS.good,
           refresh_token: REFRESH_TOKEN,
@@ -209,6 +239,51 @@ export async function startStandIn(port = STAND_IN_PORT): Promise<StandIn> {
     }
     return send(404, { message: 'Not Found' }, rate);
   });
+  /**
+   * GitHub's authorize page: an unknown client is a 404, a missing or odd redirect_uri a 400;
+   * approving sends the browser to redirect_uri with a one-time `code` and the `state`,
+   * declining with `error=access_denied`.
+   */
+  function authorizePage(params: URLSearchParams, req: IncomingMessage, res: ServerResponse) {
+    const page = (status: number, html: string) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><title>Authorize application</title>${html}`);
+    };
+    if (params.get('client_id') !== CLIENT.id) return page(404, '<h1>Not Found</h1>');
+    const redirectUri = params.get('redirect_uri') ?? '';
+    let target: URL;
+    try {
+      target = new URL(redirectUri);
+      if (!/^https?:$/.test(target.protocol)) throw new Error('not http');
+    } catch {
+      return page(400, '<h1>The redirect_uri is not valid for this application.</h1>');
+    }
+    const state = params.get('state');
+    if (state !== null) target.searchParams.set('state', state);
+    const decided = req.method === 'POST' ? params.get('authorize') : options.autoApprove ? '1' : null;
+    if (decided === '1') {
+      const code = randomBytes(10).toString('hex');
+      codes.set(code, { redirectUri, expires: Date.now() + CODE_MS });
+      target.searchParams.set('code', code);
+    } else if (decided !== null) {
+      target.searchParams.set('error', 'access_denied');
+      target.searchParams.set('error_description', 'The user has denied your application access.');
+    } else {
+      const hidden = ['client_id', 'redirect_uri', 'scope', 'state']
+        .filter((name) => params.has(name))
+        .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(params.get(name)!)}">`)
+        .join('');
+      return page(
+        200,
+        `<h1>Authorize the app</h1><p>It asks for: ${escapeHtml(params.get('scope') ?? '(no scope)')}</p>` +
+          `<form method="post" action="/login/oauth/authorize">${hidden}` +
+          '<button name="authorize" value="1">Authorize</button> <button name="authorize" value="0">Cancel</button></form>',
+      );
+    }
+    res.writeHead(302, { location: target.toString() });
+    res.end();
+  }
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
@@ -234,6 +309,10 @@ function rateHeaders(remaining: number): Record<string, string> {
     'x-ratelimit-reset': String(RATE_RESET),
     'x-ratelimit-resource': 'core',
   };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function read(req: IncomingMessage): Promise<string> {

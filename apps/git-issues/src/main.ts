@@ -14,7 +14,8 @@ for (const name of ['GITHUB_API_URL', 'GITHUB_URL']) {
 // The embedded default: with no GitHub configured (no API address, no OAuth client), the app
 // talks to a demo GitHub in this process, so it runs with no set-up.
 const configured = process.env.GITHUB_API_URL || process.env.OAUTH2_CLIENT_ID;
-const demo = configured ? undefined : await startStandIn(0);
+// Demo mode: its authorize page approves at once, so `pnpm start` can sign in without a person.
+const demo = configured ? undefined : await startStandIn(0, { autoApprove: true });
 if (demo)
   console.log(
     `Git issues uses the demo GitHub at ${demo.url} (set OAUTH2_CLIENT_ID and friends for the real one)`,

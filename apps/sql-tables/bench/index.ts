@@ -1,9 +1,10 @@
 // SQL tables benchmark: a full sync of one large table through the app's data endpoint, every
 // page as the service fetches it (POST data, follow nextPageConfig, parse the JSON), against a
-// plain SELECT of the same rows through the same driver (the physical limit). The fetching side
-// runs in a process of its own, like the service; peak RSS is the app's process (app and driver)
-// while the sync runs.
+// plain SELECT of the same rows through the same driver and the same connection settings (the
+// physical limit). The fetching side runs in a process of its own, like the service; peak RSS is
+// the app's process (app and driver) while the syncs run. Several rounds; medians are printed.
 //   SQL_BENCH_ROWS=100000 pnpm bench sql-tables     (default 1,000,000 rows)
+//   SQL_BENCH_ROUNDS=5 (default 3), SQL_BENCH_PAGE_SIZE=10000 (default: the app's page size)
 // Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL or DATABASE_URL is set (in a schema
 // of its own, dropped afterwards).
 import { spawn, spawnSync } from 'node:child_process';
@@ -13,17 +14,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { PROTOCOL_PATHS, silentLogger, startServer } from '@weft/core';
 import pg from 'pg';
 import { PAGE_SIZE, createSqlTablesApp } from '../src/app.js';
 import { type Database, pgliteDatabase, postgresDatabase } from '../src/database.js';
 import { databaseSource } from '../src/databases.js';
+import { initCluster, openCluster } from '../src/embedded.js';
 
 const ROWS = Number(process.env.SQL_BENCH_ROWS ?? 1_000_000);
+const ROUNDS = Math.max(1, Number(process.env.SQL_BENCH_ROUNDS ?? 3));
 /** Rows per page: the app's default unless SQL_BENCH_PAGE_SIZE says otherwise. */
 const PAGE = Number(process.env.SQL_BENCH_PAGE_SIZE ?? PAGE_SIZE);
 const PG_URL = process.env.WEFT_TEST_DATABASE_URL || process.env.DATABASE_URL;
+const SELF = fileURLToPath(import.meta.url);
 
 const TABLE = (schema: string) => `
 CREATE TABLE ${schema}.bench_rows (
@@ -38,26 +41,47 @@ SELECT i, 'row ' || i, (i % 10000) / 100.0, i % 3 = 0, timestamptz '2026-01-01' 
 FROM generate_series(1, ${ROWS}) AS i;
 ANALYZE ${schema}.bench_rows;`;
 
+const PLAIN = (schema: string) => `SELECT id, name, amount, active, updated_at FROM ${schema}.bench_rows`;
+
 interface Target {
   driver: 'pglite' | 'postgres';
   schema: string;
   db: Database;
-  /** The plain SELECT through the same driver: the rows it read. */
-  plain: () => Promise<number>;
+  /**
+   * Whether the plain SELECT runs in a process of its own (Postgres), so that its million rows
+   * in memory do not count against the app's RSS and rounds can alternate; PGlite is in this
+   * process, so its plain SELECTs run after every sync.
+   */
+  plainApart: boolean;
+  /** One timed plain SELECT: rows read and seconds. */
+  plain: () => Promise<{ rows: number; seconds: number }>;
   cleanup: () => Promise<void>;
 }
 
+async function timed(run: () => Promise<unknown[][]>): Promise<{ rows: number; seconds: number }> {
+  (globalThis as { gc?: () => void }).gc?.();
+  const started = performance.now();
+  const rows = (await run()).length;
+  return { rows, seconds: (performance.now() - started) / 1000 };
+}
+
 async function pgliteTarget(): Promise<Target> {
-  // On disk, as a deployment would keep a million rows: in memory they would count as RSS.
+  // On disk, as the app's embedded database is kept: created and filled by processes of their
+  // own, so that initdb's and the INSERT's memory are not this process's.
   const dir = mkdtempSync(join(tmpdir(), 'weft-sqlbench-'));
-  const lite = await PGlite.create(dir);
-  await lite.exec(TABLE('public'));
+  await initCluster(dir);
+  const fill = spawnSync(process.execPath, [...process.execArgv, SELF, 'pglite-fill', dir], {
+    stdio: 'inherit',
+  });
+  if (fill.status !== 0) throw new Error('filling the PGlite table failed');
+  const lite = await openCluster(dir);
+  const db = await pgliteDatabase(lite);
   return {
     driver: 'pglite',
     schema: 'public',
-    db: pgliteDatabase(lite),
-    plain: async () =>
-      (await lite.query('SELECT id, name, amount, active, updated_at FROM public.bench_rows')).rows.length,
+    db,
+    plainApart: false,
+    plain: () => timed(() => db.queryArrays(PLAIN('public'))),
     cleanup: async () => {
       await lite.close().catch(() => {});
       rmSync(dir, { recursive: true, force: true });
@@ -75,9 +99,8 @@ async function postgresTarget(url: string): Promise<Target> {
     driver: 'postgres',
     schema,
     db: postgresDatabase(url),
-    plain: async () =>
-      (await admin.query(`SELECT id, name, amount, active, updated_at FROM ${schema}.bench_rows`)).rows
-        .length,
+    plainApart: true,
+    plain: () => runChild<{ rows: number; seconds: number }>(['plain-postgres', url, schema]),
     cleanup: async () => {
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
       await admin.end();
@@ -124,53 +147,67 @@ async function measure(target: Target): Promise<void> {
   const account = { schemas: target.schema };
   (globalThis as { gc?: () => void }).gc?.();
   const before = process.memoryUsage().rss;
-  let peak = 0;
+  let peak = before;
+  let sampling = false;
   const sample = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
+    if (sampling) peak = Math.max(peak, process.memoryUsage().rss);
   }, 20);
+  const syncs: number[] = [];
+  const plains: number[] = [];
+  const plainRound = async () => {
+    const plain = await target.plain();
+    if (plain.rows !== ROWS) throw new Error(`plain SELECT read ${plain.rows} rows, expected ${ROWS}`);
+    plains.push(ROWS / plain.seconds);
+  };
   try {
-    // The service's side runs in a process of its own, as the service does: its parsing and
-    // memory are not the app's. The first page pays for reading the catalog, as it would.
-    const { synced, weftSeconds } = await syncFromAnotherProcess(app.url, account);
-    peak = Math.max(peak, process.memoryUsage().rss);
-    clearInterval(sample);
-    if (synced !== ROWS) throw new Error(`synced ${synced} rows, expected ${ROWS}`);
-    (globalThis as { gc?: () => void }).gc?.();
-    const started = performance.now();
-    const plainRows = await target.plain();
-    const plainSeconds = (performance.now() - started) / 1000;
-    if (plainRows !== ROWS) throw new Error(`plain SELECT read ${plainRows} rows, expected ${ROWS}`);
-    const weft = ROWS / weftSeconds;
-    const plain = ROWS / plainSeconds;
-    console.log(
-      `bench sql-sync ${target.driver}: weft ${Math.round(weft)} rows/s, plain SELECT ${Math.round(plain)} rows/s, ratio ${(weft / plain).toFixed(2)}, peak RSS ${Math.round(peak / 1024 / 1024)} MB`,
-    );
-    console.log(
-      `  (${ROWS} rows; RSS ${Math.round(before / 1024 / 1024)} MB when the sync started; pages of ${PAGE} rows)`,
-    );
+    for (let round = 0; round < ROUNDS; round++) {
+      // The service's side runs in a process of its own, as the service does: its parsing and
+      // memory are not the app's.
+      sampling = true;
+      const { synced, weftSeconds } = await runChild<{ synced: number; weftSeconds: number }>([
+        'client',
+        app.url,
+        JSON.stringify(account),
+      ]);
+      peak = Math.max(peak, process.memoryUsage().rss);
+      sampling = false;
+      if (synced !== ROWS) throw new Error(`synced ${synced} rows, expected ${ROWS}`);
+      syncs.push(ROWS / weftSeconds);
+      if (target.plainApart) await plainRound();
+    }
+    if (!target.plainApart) for (let round = 0; round < ROUNDS; round++) await plainRound();
   } finally {
     clearInterval(sample);
     await app.close();
   }
+  const ratios = syncs.map((s, i) => s / plains[i]!);
+  const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+  console.log(
+    `bench sql-sync ${target.driver}: weft ${Math.round(median(syncs))} rows/s, plain SELECT ${Math.round(median(plains))} rows/s, ratio ${median(ratios).toFixed(2)}, peak RSS ${mb(peak)} MB`,
+  );
+  console.log(
+    `  (${ROWS} rows, pages of ${PAGE}; medians of ${ROUNDS} rounds, ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}; RSS ${mb(before)} MB before the first sync)`,
+  );
 }
 
-/** Runs `fullSync` in a child process; resolves with its count and its own timing. */
-async function syncFromAnotherProcess(
-  url: string,
-  account: Record<string, string>,
-): Promise<{ synced: number; weftSeconds: number }> {
-  const child = spawn(
-    process.execPath,
-    [...process.execArgv, fileURLToPath(import.meta.url), 'client', url, JSON.stringify(account)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Runs this file in a child process with `args`; resolves with the JSON it prints. */
+async function runChild<T>(args: string[]): Promise<T> {
+  const child = spawn(process.execPath, [...process.execArgv, SELF, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => {
     out += chunk.toString();
   });
   const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`the syncing process exited ${code}`);
-  return JSON.parse(out) as { synced: number; weftSeconds: number };
+  if (code !== 0) throw new Error(`the ${args[0]} process exited ${code}`);
+  return JSON.parse(out) as T;
 }
 
 // Each driver in a process of its own, so one's memory does not count against the other's peak.
@@ -179,6 +216,17 @@ if (driver === 'client') {
   const started = performance.now();
   const synced = await fullSync(process.argv[3]!, JSON.parse(process.argv[4]!) as Record<string, string>);
   process.stdout.write(JSON.stringify({ synced, weftSeconds: (performance.now() - started) / 1000 }));
+} else if (driver === 'plain-postgres') {
+  // The same driver with the app's connection settings (type parsers, session settings).
+  const db = postgresDatabase(process.argv[3]!);
+  await db.query('SELECT 1'); // connected before the clock starts, as the app's pool is
+  const result = await timed(() => db.queryArrays(PLAIN(process.argv[4]!)));
+  await db.close();
+  process.stdout.write(JSON.stringify(result));
+} else if (driver === 'pglite-fill') {
+  const lite = await openCluster(process.argv[3]!);
+  await lite.exec(TABLE('public'));
+  await lite.close();
 } else if (driver === 'pglite' || driver === 'postgres') {
   const target = driver === 'pglite' ? await pgliteTarget() : await postgresTarget(PG_URL!);
   try {

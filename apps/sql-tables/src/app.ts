@@ -30,7 +30,11 @@ export interface SqlTablesOptions {
   source: DatabaseSource;
   /** Rows per page; default {@link PAGE_SIZE}. */
   pageSize?: number;
-  /** Seconds a database's tables are remembered per account; default 60. */
+  /**
+   * Seconds core may reuse a database's tables per account; default 0: the catalog is read for
+   * every request (one query), so the app holds nothing between requests and a new column shows
+   * at once.
+   */
   cacheSeconds?: number;
 }
 
@@ -153,7 +157,7 @@ export function createSqlTablesApp(options: SqlTablesOptions) {
     ],
     sync: {
       types: {},
-      accountCacheSeconds: options.cacheSeconds ?? 60,
+      accountCacheSeconds: options.cacheSeconds ?? 0,
       filters: {
         schema: input.list({
           name: 'Schema',

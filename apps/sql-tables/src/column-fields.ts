@@ -28,9 +28,24 @@ const asNumber = (value: unknown): number | null => {
 };
 const asText = (value: unknown): string | null =>
   value === null || value === undefined ? null : typeof value === 'string' ? value : String(value);
-/** Postgres writes timestamps as `2026-01-02T03:04:05.123456` here (UTC): add the zone. */
-const asInstant = (value: unknown): string | null =>
-  typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value) ? `${value}Z` : null;
+/**
+ * A timestamp as the session writes it (UTC, ISO style: `2026-01-02 03:04:05.123456+00`; no zone
+ * for `timestamp`), or as `to_json` does inside ranges (`2026-01-02T03:04:05`) → ISO 8601 in UTC.
+ * `infinity` and BC dates are not instants the service can store: null.
+ */
+const INSTANT = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d(?:\.\d+)?)(?:([+-]\d\d)(?::?(\d\d))?)?$/;
+const asInstant = (value: unknown): string | null => {
+  if (typeof value !== 'string') return null;
+  const match = INSTANT.exec(value);
+  if (!match) return null;
+  const [, day, time, hours, minutes] = match;
+  if (hours === undefined || (hours === '+00' && (minutes === undefined || minutes === '00'))) {
+    return `${day}T${time}Z`;
+  }
+  // Another zone (a session that is not UTC): to UTC, at the millisecond JavaScript keeps.
+  const date = new Date(`${day}T${time}${hours}:${minutes ?? '00'}`);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+};
 /** `infinity` and BC dates are not dates the service can store. */
 const asDay = (value: unknown): string | null =>
   typeof value === 'string' && /^\d{4}-\d\d-\d\d$/.test(value) ? value : null;
@@ -61,22 +76,20 @@ export function columnReader(type: ColumnType, columnName: string): ColumnReader
     return {
       field: (o) => field.bool(o),
       select: (r) => r,
-      convert: (v) => (typeof v === 'boolean' ? v : null),
+      // The wire form (`text/boolean` takes "true"/"false") right away: core's serializer then
+      // passes the item as it is instead of copying it to convert the value.
+      convert: (v) => (typeof v === 'boolean' ? String(v) : null),
     };
   }
   if (type.name === 'date') {
-    return { field: (o) => field.day(o), select: (r) => `to_json(${r}) #>> '{}'`, convert: asDay };
+    return { field: (o) => field.day(o), select: (r) => r, convert: asDay };
   }
   if (type.name === 'timestamptz') {
-    return {
-      field: (o) => field.date(o),
-      select: (r) => `to_json(${r} AT TIME ZONE 'UTC') #>> '{}'`,
-      convert: asInstant,
-    };
+    return { field: (o) => field.date(o), select: (r) => r, convert: asInstant };
   }
   if (type.name === 'timestamp') {
     // No zone stored: read as UTC (documented in the README).
-    return { field: (o) => field.date(o), select: (r) => `to_json(${r}) #>> '{}'`, convert: asInstant };
+    return { field: (o) => field.date(o), select: (r) => r, convert: asInstant };
   }
   if (type.typtype === 'e') {
     return {

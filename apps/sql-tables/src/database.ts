@@ -29,17 +29,30 @@ export interface Database extends Queryable {
 /** Postgres types read as text by both drivers, so values look the same whichever answers. */
 const TEXT_TYPES = [1082, 1114, 1184, 1083, 1266, 1186] as const; // date, timestamp(tz), time(tz), interval
 
-export function pgliteDatabase(db: PGlite): Database {
+/**
+ * Every session reads times in UTC and writes them in ISO form (`2026-01-02 03:04:05.6+00`), so
+ * the app turns a timestamp column's text into ISO 8601 in JavaScript: far cheaper per row than
+ * asking Postgres for `to_json(...)` of every value.
+ */
+const SESSION_SETTINGS = `SET TimeZone TO 'UTC'; SET DateStyle TO 'ISO, YMD'`;
+// (node-postgres connections get the same two settings as start-up options, in postgresDatabase.)
+
+const asText = (value: string) => value;
+const PGLITE_TEXT_PARSERS = Object.fromEntries(TEXT_TYPES.map((oid) => [oid, asText]));
+
+export async function pgliteDatabase(db: PGlite): Promise<Database> {
+  // PGlite is one session: set once, the settings hold for every later query.
+  await db.exec(SESSION_SETTINGS);
   const wrap = (q: PGlite | Transaction): Queryable => ({
     async query<R>(sql: string, params: unknown[] = []) {
-      const result = await q.query<R>(sql, params);
+      const result = await q.query<R>(sql, params, { parsers: PGLITE_TEXT_PARSERS });
       return {
         rows: result.rows,
         fields: result.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
       };
     },
     async queryArrays(sql: string, params: unknown[] = []) {
-      return (await q.query<unknown[]>(sql, params, { rowMode: 'array' })).rows;
+      return (await q.query<unknown[]>(sql, params, { rowMode: 'array', parsers: PGLITE_TEXT_PARSERS })).rows;
     },
   });
   const base = wrap(db);
@@ -85,6 +98,8 @@ export function postgresDatabase(
     connectionTimeoutMillis: 10_000,
     statement_timeout: options.statementTimeoutMs ?? 20_000,
     application_name: 'weft-sql-tables',
+    // The session settings below, as start-up options of every connection (no extra round trip).
+    options: `-c TimeZone=UTC -c DateStyle=ISO,YMD`,
     // Dates and times as the server's text, like PGlite below: no local-time-zone surprises.
     types: {
       getTypeParser: ((oid: number, format?: string) =>
@@ -95,6 +110,7 @@ export function postgresDatabase(
   });
   // An idle connection that the server drops must not crash the process.
   pool.on('error', () => {});
+
   const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
     async query<R>(sql: string, params: unknown[] = []) {
       const result = await q.query(sql, params);

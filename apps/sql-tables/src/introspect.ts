@@ -94,6 +94,11 @@ LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace
 WHERE n.nspname::text = ANY($1::text[]) AND k.contype IN ('p', 'u', 'f')
 ORDER BY k.conname`;
 
+const CATALOG = `
+SELECT (SELECT json_agg(t) FROM (${TABLES}) t) AS tables,
+       (SELECT json_agg(c) FROM (${COLUMNS}) c) AS columns,
+       (SELECT json_agg(k) FROM (${CONSTRAINTS}) k) AS constraints`;
+
 /** What the catalog says of a column's type (and of its element type, for arrays). */
 export interface TypeRow {
   type: string;
@@ -129,15 +134,16 @@ interface ConstraintRow {
 
 /** Every readable table of the given schemas (partitions are read through their parent). */
 export async function introspect(db: Queryable, schemas: readonly string[]): Promise<TableInfo[]> {
-  const params = [schemas];
-  const tables = await db.query<{
-    schema: string;
-    name: string;
-    comment: string | null;
-    estimated_rows: number;
-  }>(TABLES, params);
-  const columns = await db.query<ColumnRow>(COLUMNS, params);
-  const constraints = await db.query<ConstraintRow>(CONSTRAINTS, params);
+  // The three lists as JSON arrays of one row: json_agg keeps each subquery's order.
+  const result = await db.query<{
+    tables: { schema: string; name: string; comment: string | null; estimated_rows: number }[] | null;
+    columns: ColumnRow[] | null;
+    constraints: ConstraintRow[] | null;
+  }>(CATALOG, [schemas]);
+  const row = result.rows[0];
+  const tables = { rows: row?.tables ?? [] };
+  const columns = { rows: row?.columns ?? [] };
+  const constraints = { rows: row?.constraints ?? [] };
   const byKey = new Map<string, TableInfo>();
   for (const t of tables.rows) {
     byKey.set(key(t.schema, t.name), {

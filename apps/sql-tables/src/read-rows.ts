@@ -21,6 +21,9 @@ export interface ReadOptions {
   run: <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>;
 }
 
+/** Key types whose value, as the driver returns it, gives the key's exact text with String(). */
+const DIRECT_KEY_TYPES = new Set(['int2', 'int4', 'int8', 'text', 'varchar']);
+
 /** An item: `id` is always set (from the key) before it is yielded. */
 type Item = { id: string | number } & Record<string, unknown>;
 
@@ -56,16 +59,27 @@ export async function* readRows(
   const readable = model.fields.filter((f) => f.column !== null);
   const soft = model.delta?.softDelete;
   const softRef = soft ? ref(soft.column) : '';
+  // Where each key column's text is in a row: an integer or text key read as itself is its own
+  // text (String() of what the driver returns is exact); any other key is selected again as text.
+  const extraKeys: string[] = [];
+  const keyIndex = model.key.map((c, i) => {
+    const own = readable.findIndex(
+      (f) => f.column === c.name && f.reader.select('x') === 'x' && DIRECT_KEY_TYPES.has(c.type.name),
+    );
+    if (own >= 0) return own;
+    extraKeys.push(`${keyRefs[i]}::text`);
+    return readable.length + extraKeys.length - 1;
+  });
   const selectList = [
     ...readable.map((f) => f.reader.select(ref(f.column!))),
-    ...keyRefs.map((k) => `${k}::text`),
+    ...extraKeys,
     ...(delta && soft
       ? [soft.kind === 'bool' ? `coalesce(${softRef}, false)` : `${softRef} IS NOT NULL`]
       : []),
   ].join(', ');
+  const softIndex = readable.length + extraKeys.length;
+  const keyTexts = (row: unknown[]): string[] => keyIndex.map((i) => String(row[i]));
   const converters = readable.map((f) => [f.id, f.reader.convert] as const);
-  const keyStart = readable.length;
-  const keyCount = model.key.length;
   const idIndex = readable.findIndex((f) => f.id === 'id');
   const compositeId = compositeIdOf(model);
   const titleFromId = model.syntheticTitle ? `${singular(model.table.name)} ` : null;
@@ -103,17 +117,16 @@ export async function* readRows(
           const value = row[i];
           item[id] = value === null || value === undefined ? null : convert(value);
         }
-        if (idIndex < 0) item.id = compositeId(row.slice(keyStart, keyStart + keyCount));
+        if (idIndex < 0) item.id = compositeId(keyTexts(row));
         if (titleFromId) {
-          item.name = `${titleFromId}${idIndex < 0 ? row.slice(keyStart, keyStart + keyCount).join(' / ') : item.id}`;
+          item.name = `${titleFromId}${idIndex < 0 ? keyTexts(row).join(' / ') : item.id}`;
         }
-        out[r] =
-          delta && soft && row[keyStart + keyCount] === true ? remove(item.id as string | number) : item;
+        out[r] = delta && soft && row[softIndex] === true ? remove(item.id as string | number) : item;
       }
       if (out.length > 0) yield out;
       if (!more) break;
       const last = rows[rows.length - 1]!;
-      after = last.slice(keyStart, keyStart + keyCount) as string[];
+      after = keyTexts(last);
       yield resume({ p: 'rows', k: after });
     }
     if (!delta?.deletions) return;
