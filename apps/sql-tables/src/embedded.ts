@@ -11,7 +11,6 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLITE_SETTINGS } from './pglite-settings.js';
 
@@ -34,11 +33,6 @@ export async function initCluster(dir: string): Promise<void> {
 
 /** Opens the cluster in `dir` (created by `initCluster`) with the app's settings. */
 export function openCluster(dir: string): Promise<PGlite> {
-  // V8 compiles WebAssembly twice, a quick baseline (Liftoff) and then optimised code for hot
-  // functions in the background; for PGlite's 9 MB of Postgres the second costs 30-60 MB of RSS
-  // for 10-20% of speed. Baseline only: set before PGlite compiles its module (the only
-  // WebAssembly this app runs). Measured in the README.
-  v8.setFlagsFromString('--liftoff-only');
   return PGlite.create(dir, { postgresqlconf: PGLITE_SETTINGS });
 }
 
