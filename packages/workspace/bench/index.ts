@@ -6,6 +6,9 @@
 // (default 1,000,000). Prints `bench <name>: weft X, <baseline> Y, ratio Z` lines.
 import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +16,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DatabaseOption } from '../src/db/open-driver.js';
 import { startWorkspace } from '../src/start-workspace.js';
+import { openWorkspace } from '../src/workspace.js';
 
 const N = Number(process.env.WEFT_BENCH_N ?? 1_000_000);
 const BATCH = 1000;
@@ -256,8 +260,26 @@ const rssMb = () => process.resourceUsage().maxRSS / 1024;
 
 // Each engine runs in a child process of its own, so that each peak RSS is that engine's alone.
 const engine = process.argv[2];
-if (engine === 'pglite') {
-  await benchEngine('pglite', { kind: 'memory' }, async () => {});
+if (engine === 'pglite-open') {
+  // A workspace freshly opened on a new in-memory PGlite database, and nothing else.
+  const ws = await openWorkspace({
+    database: { kind: 'memory' },
+    adminToken: 'bench-admin',
+    webhooks: false,
+  });
+  await ws.execute([{ command: 'svc.schema/query' }]);
+  await ws.close();
+  const peak = rssMb();
+  console.log(
+    `bench workspace-open-peak-rss-pglite: weft ${peak.toFixed(0)} MB, target 500 MB, ratio ${(peak / 500).toFixed(2)}`,
+  );
+} else if (engine === 'pglite') {
+  // A data folder, not memory: PGlite's in-memory file system would hold every table in this
+  // process (both copies of N rows), which is not what is measured.
+  const dataDir = await mkdtemp(join(tmpdir(), 'weft-bench-'));
+  await benchEngine('pglite', { kind: 'pglite', dataDir }, async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
   const peak = rssMb();
   console.log(
     `bench workspace-peak-rss-pglite: weft ${peak.toFixed(0)} MB, target 500 MB, ratio ${(peak / 500).toFixed(2)}`,
@@ -278,7 +300,7 @@ if (engine === 'pglite') {
   console.log(`workspace bench: ${N.toLocaleString('en-US')} entities per engine`);
   const self = fileURLToPath(import.meta.url);
   let failed = false;
-  for (const e of ['pglite', 'postgres']) {
+  for (const e of ['pglite-open', 'pglite', 'postgres']) {
     if (e === 'postgres' && !PG_URL) {
       console.log(
         'workspace bench: Postgres skipped (set WEFT_BENCH_DATABASE_URL or WEFT_TEST_DATABASE_URL)',

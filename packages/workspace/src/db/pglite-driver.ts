@@ -1,5 +1,48 @@
-import { PGlite } from '@electric-sql/pglite';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import type { Driver, QueryResult, Queryable } from './driver.js';
+import { dropTemplate, initDataDir, pgliteTemplate } from './pglite-template.js';
+
+/**
+ * Server settings for the embedded engine. Postgres' defaults (128 MB of shared buffers, WAL
+ * buffers sized from them) are meant for a server owning its machine; inside this process they
+ * only add to the resident size. Measured on the workspace bench: see docs/workspace.md.
+ */
+export const PGLITE_SETTINGS = [
+  'shared_buffers=16MB',
+  'wal_buffers=1MB',
+  'work_mem=4MB',
+  'maintenance_work_mem=16MB',
+  'temp_buffers=2MB',
+];
+
+/** True when `dataDir` already holds a cluster (then PGlite resumes it, no initdb). */
+const hasCluster = (dataDir: string | undefined) =>
+  dataDir !== undefined && existsSync(join(dataDir, 'PG_VERSION'));
+
+async function openPglite(dataDir: string | undefined): Promise<PGlite> {
+  const base: PGliteOptions = { postgresqlconf: PGLITE_SETTINGS, ...(dataDir ? { dataDir } : {}) };
+  // A new cluster starts from the cached dump instead of running initdb here; a new folder is
+  // filled by a child process, after which this process opens it like any existing cluster.
+  if (dataDir !== undefined && !hasCluster(dataDir)) await initDataDir(dataDir);
+  if (!hasCluster(dataDir)) {
+    const template = await pgliteTemplate();
+    if (template) {
+      try {
+        const db = new PGlite({ ...base, loadDataDir: template });
+        await db.waitReady;
+        return db;
+      } catch {
+        await dropTemplate().catch(() => {});
+        if (hasCluster(dataDir)) throw new Error(`PGlite could not open the new cluster in ${dataDir}`);
+      }
+    }
+  }
+  const db = new PGlite(base);
+  await db.waitReady;
+  return db;
+}
 
 /**
  * PGlite runs Postgres in this process (WASM). One connection: PGlite serialises queries and holds
@@ -7,8 +50,7 @@ import type { Driver, QueryResult, Queryable } from './driver.js';
  * `dataDir` is a folder, or undefined for an in-memory database.
  */
 export async function openPgliteDriver(dataDir?: string): Promise<Driver> {
-  const db = dataDir ? new PGlite(dataDir) : new PGlite();
-  await db.waitReady;
+  const db = await openPglite(dataDir);
   const wrap = (q: {
     query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; affectedRows?: number }>;
   }): Queryable => ({
