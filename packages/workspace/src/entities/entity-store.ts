@@ -5,6 +5,7 @@ import { sqlState } from '../db/driver.js';
 import { badRequest, conflict, notFound, WorkspaceError } from '../errors.js';
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { DOCUMENT_SECRET, DOCUMENT_TYPE } from '../schema/catalog.js';
+import { deleteOwnedContent } from './owned-content.js';
 import { allocatePublicIds, MANDATORY_FIELDS } from '../schema/schema-store.js';
 import { COLUMN_TYPE, inputValue, isUuid, outputExpr } from '../schema/values.js';
 import { jsonObject, SqlBuilder } from '../query/sql-builder.js';
@@ -319,25 +320,10 @@ export async function deleteEntity(
   const type = catalog.type(typeName);
   const id = isObject(entity) ? entity['svc/id'] : undefined;
   if (!isUuid(id)) throw badRequest('entity must be {"svc/id": <uuid>}', 'invalid-args');
-  // Rich-text documents belong to their entity: they go with it.
-  const docCols = type.fields
-    .filter((f) => catalog.isRichText(f))
-    .map((f) => (f.storage as { col: string }).col);
-  const { rows } = await ctx.tx.query<Row>(
-    `DELETE FROM ${type.table} WHERE id = $1 RETURNING ${['id', ...docCols].join(', ')}`,
-    [id],
-  );
-  if (rows.length === 0) throw notFound(`${type.name} ${id} does not exist`);
-  const docIds = docCols.map((c) => rows[0]![c]).filter((d): d is string => typeof d === 'string');
-  if (docIds.length > 0) {
-    const doc = catalog.type(DOCUMENT_TYPE);
-    const secret = (doc.byName.get(DOCUMENT_SECRET)!.storage as { col: string }).col;
-    await ctx.tx.query(
-      `WITH gone AS (DELETE FROM ${doc.table} WHERE id = ANY($1::uuid[]) RETURNING ${secret} AS secret)
-       DELETE FROM svc_documents WHERE secret IN (SELECT secret FROM gone)`,
-      [docIds],
-    );
-  }
+  // Rich-text documents and comments belong to their entity: they go with it.
+  await deleteOwnedContent(ctx.tx, catalog, type, [id]);
+  const { rowCount } = await ctx.tx.query(`DELETE FROM ${type.table} WHERE id = $1`, [id]);
+  if (rowCount === 0) throw notFound(`${type.name} ${id} does not exist`);
   ctx.effects.push({ effect: 'svc.entity/delete', id, type: type.name });
   return 'ok';
 }

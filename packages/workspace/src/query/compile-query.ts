@@ -1,6 +1,7 @@
 import { assertFieldAccess, type Principal } from '../auth/principal.js';
 import { badRequest } from '../errors.js';
-import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
+import { closedDocumentHolders } from '../documents/document-access.js';
+import { type Catalog, DOCUMENT_TYPE, type FieldDef, type TypeDef } from '../schema/catalog.js';
 import { filterValue, isUuid, outputExpr, paramCast } from '../schema/values.js';
 import { jsonObject, SqlBuilder } from './sql-builder.js';
 
@@ -425,7 +426,13 @@ export class Compiler {
     const root = this.b.alias();
     const scope = new Scope(this, type, root);
     const obj = this.selectObject(scope, type, root, q['q/select']);
-    const where = q['q/where'] === undefined ? '' : `WHERE ${this.where(scope, q['q/where'])}`;
+    const conditions = q['q/where'] === undefined ? [] : [this.where(scope, q['q/where'])];
+    // Documents read directly: those held by a rich-text field closed to this user stay hidden.
+    if (type.name === DOCUMENT_TYPE) {
+      const closed = closedDocumentHolders(this.catalog, this.user, root);
+      if (closed.length > 0) conditions.push(`NOT (${closed.join(' OR ')})`);
+    }
+    const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
     const order = this.orderBy(scope, q['q/order-by']);
     const limit = q['q/limit'] ?? DEFAULT_LIMIT;
     let paging = '';
