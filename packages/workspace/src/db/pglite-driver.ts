@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import type { Driver, QueryResult, Queryable } from './driver.js';
@@ -44,13 +46,49 @@ async function openPglite(dataDir: string | undefined): Promise<PGlite> {
   return db;
 }
 
+/** Scratch folders of this process' in-memory databases, removed on close and at exit. */
+const scratch = new Set<string>();
+let exitHook = false;
+
+/**
+ * A folder standing in for an in-memory database: PGlite's own in-memory file system keeps every
+ * file in this process (≈ 170 MB more right after opening, and all the data later), a folder on
+ * disk does not. Undefined when no cluster could be made there (then PGlite's memory is used).
+ */
+async function scratchFolder(): Promise<string | undefined> {
+  const dir = await mkdtemp(join(tmpdir(), 'weft-memory-')).catch(() => undefined);
+  if (!dir) return undefined;
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const d of scratch) rmSync(d, { recursive: true, force: true });
+    });
+  }
+  scratch.add(dir);
+  if (await initDataDir(dir)) return dir;
+  await dropScratch(dir);
+  return undefined;
+}
+
+async function dropScratch(dir: string): Promise<void> {
+  scratch.delete(dir);
+  await rm(dir, { recursive: true, force: true });
+}
+
 /**
  * PGlite runs Postgres in this process (WASM). One connection: PGlite serialises queries and holds
  * other callers back while a transaction runs, so transactions never interleave.
- * `dataDir` is a folder, or undefined for an in-memory database.
+ * `dataDir` is a folder, or undefined for a database that keeps nothing once closed.
  */
 export async function openPgliteDriver(dataDir?: string): Promise<Driver> {
-  const db = await openPglite(dataDir);
+  const temporary = dataDir === undefined ? await scratchFolder() : undefined;
+  let db: PGlite;
+  try {
+    db = await openPglite(dataDir ?? temporary);
+  } catch (error) {
+    if (temporary) await dropScratch(temporary);
+    throw error;
+  }
   const wrap = (q: {
     query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; affectedRows?: number }>;
   }): Queryable => ({
@@ -69,6 +107,12 @@ export async function openPgliteDriver(dataDir?: string): Promise<Driver> {
     exec: async (sql) => {
       await db.exec(sql);
     },
-    close: () => db.close(),
+    close: async () => {
+      try {
+        await db.close();
+      } finally {
+        if (temporary) await dropScratch(temporary);
+      }
+    },
   };
 }
