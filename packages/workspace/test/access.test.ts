@@ -145,6 +145,96 @@ describeEachDatabase('authentication, tokens, users, permissions, views', (targe
           .success,
       ).toBe(true);
     });
+
+    // A rich-text document inherits access from its entity: the same table, through every way to
+    // reach a document (GET, PUT, the two batch document commands, the document type itself).
+    it.each([
+      { typeSecured: false, fieldSecured: false, access: true },
+      { typeSecured: true, fieldSecured: false, access: true },
+      { typeSecured: false, fieldSecured: true, access: true },
+      { typeSecured: true, fieldSecured: true, access: false },
+    ])(
+      'a document of a rich-text field: type secured $typeSecured, field secured $fieldSecured → access $access',
+      async (c) => {
+        const type = `p${randomUUID().slice(0, 8)}/page`;
+        await h.run('schema.type/create', {
+          ...typeArgs(type),
+          'svc/meta': { 'svc/secured?': c.typeSecured },
+        });
+        await h.run('schema.field/create', {
+          'svc/holder-type': type,
+          'svc/name': 'p/body',
+          'svc/type': 'Collaboration~Documents/Document',
+          'svc/meta': { 'svc/entity-component?': true, 'svc/secured?': c.fieldSecured },
+        });
+        const e = await h.run('svc.entity/create', { type, entity: {} });
+        const [row] = await h.run('svc.entity/query', {
+          query: {
+            'q/from': type,
+            'q/select': [{ 'p/body': ['Collaboration~Documents/secret'] }],
+            'q/where': ['=', ['svc/id'], '$id'],
+          },
+          params: { $id: e['svc/id'] },
+        });
+        const secret = row['p/body']['Collaboration~Documents/secret'] as string;
+        expect((await h.request('PUT', `/api/documents/${secret}`, { content: 'by admin' })).status).toBe(
+          200,
+        );
+        const status = c.access ? 200 : 403;
+        const get = await h.request('GET', `/api/documents/${secret}`, undefined, userToken);
+        expect(get.status).toBe(status);
+        if (c.access) expect(get.body.content).toBe('by admin');
+        else expect(get.body).toEqual({ message: expect.any(String), code: 'forbidden' });
+        expect(
+          (await h.request('PUT', `/api/documents/${secret}`, { content: 'by user' }, userToken)).status,
+        ).toBe(status);
+        const batchRead = await h.request(
+          'POST',
+          '/api/documents/commands',
+          { command: 'get-documents', args: [{ secret: randomUUID() }, { secret }] },
+          userToken,
+        );
+        expect(batchRead.status).toBe(status);
+        // A batch naming one closed document writes nothing at all.
+        const free = randomUUID();
+        const batchWrite = await h.request(
+          'POST',
+          '/api/documents/commands',
+          {
+            command: 'create-or-update-documents',
+            args: [
+              { secret: free, content: 'free' },
+              { secret, content: 'by user again' },
+            ],
+          },
+          userToken,
+        );
+        expect(batchWrite.status).toBe(status);
+        const [docs] = (
+          await h.request('POST', '/api/documents/commands', {
+            command: 'get-documents',
+            args: [{ secret }, { secret: free }],
+          })
+        ).body.map((d: { content: unknown }) => d.content);
+        expect(docs).toBe(c.access ? 'by user again' : 'by admin');
+        // The document type queried directly hides what the field hides.
+        const direct = await h.run(
+          'svc.entity/query',
+          {
+            query: {
+              'q/from': 'Collaboration~Documents/Document',
+              'q/select': ['svc/id'],
+              'q/where': ['=', ['Collaboration~Documents/secret'], '$s'],
+            },
+            params: { $s: secret },
+          },
+          userToken,
+        );
+        expect(direct).toHaveLength(c.access ? 1 : 0);
+        // The admin still reads it.
+        expect((await h.request('GET', `/api/documents/${secret}`)).status).toBe(200);
+      },
+    );
   });
 
   describe('views (JSON-RPC 2.0)', () => {

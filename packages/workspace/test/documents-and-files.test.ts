@@ -168,6 +168,86 @@ describeEachDatabase('documents, comments and files', (target) => {
     expect(row['comments/comments']).toEqual([{ 'comment/content': 'Nice!' }]);
   });
 
+  // What an entity owns goes with it, whether the entity or its whole type is deleted; a comment
+  // another entity also holds stays.
+  it.each([
+    { deleted: 'the entity', command: 'svc.entity/delete' },
+    { deleted: 'its type (delete-entities? true)', command: 'schema.type/delete' },
+  ])('deleting $deleted removes its rich-text documents and its comments', async (c) => {
+    const type = `o${randomUUID().slice(0, 8)}/card`;
+    await h.run('schema.type/create', typeArgs(type));
+    await h.run('schema.field/create', {
+      'svc/holder-type': type,
+      'svc/name': 'o/body',
+      'svc/type': 'Collaboration~Documents/Document',
+      'svc/meta': { 'svc/entity-component?': true },
+    });
+    await h.run('svc.app/install-mixins', { types: { [type]: ['comments/comments-mixin'] } });
+    const card = await h.run('svc.entity/create', { type, entity: {} });
+    const keep = await h.run('svc.entity/create', {
+      type: 'd/note',
+      entity: { 'd/name': 'keeps a comment' },
+    });
+    const [row] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': type,
+        'q/select': [{ 'o/body': ['svc/id', 'Collaboration~Documents/secret'] }],
+        'q/where': ['=', ['svc/id'], '$id'],
+      },
+      params: { $id: card['svc/id'] },
+    });
+    const docSecret = row['o/body']['Collaboration~Documents/secret'] as string;
+    const comment = (holders: Array<[string, string]>) => {
+      const id = randomUUID();
+      const secret = randomUUID();
+      return {
+        id,
+        secret,
+        commands: [
+          {
+            command: 'svc.entity/create',
+            args: { type: 'comments/comment', entity: { 'svc/id': id, 'comment/document-secret': secret } },
+          },
+          ...holders.map(([t, e]) => ({
+            command: 'svc.entity/add-collection-items',
+            args: { type: t, field: 'comments/comments', entity: { 'svc/id': e }, items: [{ 'svc/id': id }] },
+          })),
+        ],
+      };
+    };
+    const own = comment([[type, card['svc/id']]]);
+    const shared = comment([
+      [type, card['svc/id']],
+      ['d/note', keep['svc/id']],
+    ]);
+    await h.run('svc.command/batch', { commands: [...own.commands, ...shared.commands] });
+    await h.request('POST', '/api/documents/commands', {
+      command: 'create-or-update-documents',
+      args: [
+        { secret: docSecret, content: 'body' },
+        { secret: own.secret, content: 'own comment' },
+        { secret: shared.secret, content: 'shared comment' },
+      ],
+    });
+    await h.run(
+      c.command,
+      c.command === 'svc.entity/delete'
+        ? { type, entity: { 'svc/id': card['svc/id'] } }
+        : { name: type, 'delete-entities?': true },
+    );
+    expect((await h.request('GET', `/api/documents/${docSecret}`)).status).toBe(404);
+    expect((await h.request('GET', `/api/documents/${own.secret}`)).status).toBe(404);
+    expect((await h.request('GET', `/api/documents/${shared.secret}`)).body.content).toBe('shared comment');
+    const ids = (from: string, id: string) =>
+      h.run('svc.entity/query', {
+        query: { 'q/from': from, 'q/select': ['svc/id'], 'q/where': ['=', ['svc/id'], '$id'] },
+        params: { $id: id },
+      });
+    expect(await ids('Collaboration~Documents/Document', row['o/body']['svc/id'])).toEqual([]);
+    expect(await ids('comments/comment', own.id)).toEqual([]);
+    expect(await ids('comments/comment', shared.id)).toEqual([{ 'svc/id': shared.id }]);
+  });
+
   it('files: multipart upload, streamed download, attach through Files/Files, query the secrets', async () => {
     const bytes = Buffer.alloc(600 * 1024);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) % 251;

@@ -126,6 +126,74 @@ describeEachDatabase('entities and the query object', (target) => {
     await h.run('svc.entity/delete', { type: PERSON, entity: { 'svc/id': p['svc/id'] } });
   });
 
+  // A create answers exactly what reading the new entity back answers, whoever formats the values
+  // (the workspace itself when it knows how the database prints them, else the database).
+  const SHAPE = 'x/shape';
+  const shapeFields: Array<[string, string]> = [
+    ['x/i', 'svc/int'],
+    ['x/d', 'svc/decimal'],
+    ['x/b', 'svc/bool'],
+    ['x/t', 'svc/text'],
+    ['x/day', 'svc/date'],
+    ['x/at', 'svc/date-time'],
+    ['x/u', 'svc/uuid'],
+    ['x/j', 'svc/json-value'],
+    ['x/r', 'svc/date-time-range'],
+    ['x/team', TEAM],
+  ];
+  it.each([
+    { case: 'plain values', e: { 'x/i': 7, 'x/d': '12.50', 'x/t': 'héllo 🎉', 'x/day': '2026-02-03' } },
+    { case: 'nothing but the title', e: {} },
+    { case: 'a decimal with leading zeros', e: { 'x/d': '007.50' } },
+    { case: 'a decimal as a number', e: { 'x/d': 1e21 } },
+    { case: 'a small decimal number', e: { 'x/d': 0.000001 } },
+    { case: 'negative zero', e: { 'x/d': '-0.00' } },
+    { case: 'a date-time with an offset', e: { 'x/at': '2026-03-01T10:00:00+02:00' } },
+    { case: 'a date-time in microseconds', e: { 'x/at': '2026-03-01T10:00:00.123456Z' } },
+    { case: 'upper-case uuids', e: { 'svc/id': 'UPPER', 'x/u': 'UPPER', 'x/team': 'Red' } },
+    { case: 'a JSON value', e: { 'x/j': { b: 1, a: [2, { d: 3, c: null }] }, 'x/b': false } },
+    {
+      case: 'a date-time range',
+      e: { 'x/r': { start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00+01:00' } },
+    },
+    { case: 'a lone surrogate', e: { 'x/t': 'a\ud800b' } },
+  ])('svc.entity/create answers what a query reads back: $case', async (c) => {
+    const schema = await h.attempt('schema.type/create', typeArgs(SHAPE, shapeFields));
+    expect(schema.success || schema.error.code === 'conflict').toBe(true);
+    const entity = (name: string) => {
+      const e: Record<string, unknown> = { 'x/name': name };
+      for (const [k, v] of Object.entries(c.e)) {
+        if (v === 'UPPER') e[k] = randomUUID().toUpperCase();
+        else if (k === 'x/team') e[k] = { 'svc/id': ids.Red!.toUpperCase() };
+        else e[k] = v;
+      }
+      return e;
+    };
+    // One create alone, and two in a batch (the grouped multi-row path).
+    const single = await h.run('svc.entity/create', { type: SHAPE, entity: entity('one') });
+    const batch = await h.run('svc.command/batch', {
+      commands: ['two', 'three'].map((n) => ({
+        command: 'svc.entity/create',
+        args: { type: SHAPE, entity: entity(n) },
+      })),
+    });
+    const all = ['svc/id', 'svc/public-id', 'svc/creation-date', 'svc/modification-date', 'x/name'];
+    for (const created of [single, ...batch]) {
+      const [read] = await q(
+        {
+          'q/from': SHAPE,
+          'q/select': [...all, ...shapeFields.map(([n]) => n)],
+          'q/where': ['=', ['svc/id'], '$id'],
+        },
+        { $id: created['svc/id'] },
+      );
+      expect(created).toEqual(read);
+    }
+    expect(Date.parse(batch[1]['svc/creation-date'])).toBeGreaterThanOrEqual(
+      Date.parse(batch[0]['svc/creation-date']),
+    );
+  });
+
   it.each([
     [{ 'x/tags': [] }, 'invalid-args'],
     [{ 'x/team': { 'svc/id': randomUUID() } }, 'invalid-value'],

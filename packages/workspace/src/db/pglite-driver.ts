@@ -1,14 +1,94 @@
-import { PGlite } from '@electric-sql/pglite';
+import { existsSync, rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import type { Driver, QueryResult, Queryable } from './driver.js';
+import { dropTemplate, initDataDir, pgliteTemplate } from './pglite-template.js';
+
+/**
+ * Server settings for the embedded engine. Postgres' defaults (128 MB of shared buffers, WAL
+ * buffers sized from them) are meant for a server owning its machine; inside this process they
+ * only add to the resident size. Measured on the workspace bench: see docs/workspace.md.
+ */
+export const PGLITE_SETTINGS = [
+  'shared_buffers=16MB',
+  'wal_buffers=1MB',
+  'work_mem=4MB',
+  'maintenance_work_mem=16MB',
+  'temp_buffers=2MB',
+];
+
+/** True when `dataDir` already holds a cluster (then PGlite resumes it, no initdb). */
+const hasCluster = (dataDir: string | undefined) =>
+  dataDir !== undefined && existsSync(join(dataDir, 'PG_VERSION'));
+
+async function openPglite(dataDir: string | undefined): Promise<PGlite> {
+  const base: PGliteOptions = { postgresqlconf: PGLITE_SETTINGS, ...(dataDir ? { dataDir } : {}) };
+  // A new cluster starts from the cached dump instead of running initdb here; a new folder is
+  // filled by a child process, after which this process opens it like any existing cluster.
+  if (dataDir !== undefined && !hasCluster(dataDir)) await initDataDir(dataDir);
+  if (!hasCluster(dataDir)) {
+    const template = await pgliteTemplate();
+    if (template) {
+      try {
+        const db = new PGlite({ ...base, loadDataDir: template });
+        await db.waitReady;
+        return db;
+      } catch {
+        await dropTemplate().catch(() => {});
+        if (hasCluster(dataDir)) throw new Error(`PGlite could not open the new cluster in ${dataDir}`);
+      }
+    }
+  }
+  const db = new PGlite(base);
+  await db.waitReady;
+  return db;
+}
+
+/** Scratch folders of this process' in-memory databases, removed on close and at exit. */
+const scratch = new Set<string>();
+let exitHook = false;
+
+/**
+ * A folder standing in for an in-memory database: PGlite's own in-memory file system keeps every
+ * file in this process (≈ 170 MB more right after opening, and all the data later), a folder on
+ * disk does not. Undefined when no cluster could be made there (then PGlite's memory is used).
+ */
+async function scratchFolder(): Promise<string | undefined> {
+  const dir = await mkdtemp(join(tmpdir(), 'weft-memory-')).catch(() => undefined);
+  if (!dir) return undefined;
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const d of scratch) rmSync(d, { recursive: true, force: true });
+    });
+  }
+  scratch.add(dir);
+  if (await initDataDir(dir)) return dir;
+  await dropScratch(dir);
+  return undefined;
+}
+
+async function dropScratch(dir: string): Promise<void> {
+  scratch.delete(dir);
+  await rm(dir, { recursive: true, force: true });
+}
 
 /**
  * PGlite runs Postgres in this process (WASM). One connection: PGlite serialises queries and holds
  * other callers back while a transaction runs, so transactions never interleave.
- * `dataDir` is a folder, or undefined for an in-memory database.
+ * `dataDir` is a folder, or undefined for a database that keeps nothing once closed.
  */
 export async function openPgliteDriver(dataDir?: string): Promise<Driver> {
-  const db = dataDir ? new PGlite(dataDir) : new PGlite();
-  await db.waitReady;
+  const temporary = dataDir === undefined ? await scratchFolder() : undefined;
+  let db: PGlite;
+  try {
+    db = await openPglite(dataDir ?? temporary);
+  } catch (error) {
+    if (temporary) await dropScratch(temporary);
+    throw error;
+  }
   const wrap = (q: {
     query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; affectedRows?: number }>;
   }): Queryable => ({
@@ -27,6 +107,12 @@ export async function openPgliteDriver(dataDir?: string): Promise<Driver> {
     exec: async (sql) => {
       await db.exec(sql);
     },
-    close: () => db.close(),
+    close: async () => {
+      try {
+        await db.close();
+      } finally {
+        if (temporary) await dropScratch(temporary);
+      }
+    },
   };
 }

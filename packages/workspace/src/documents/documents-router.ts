@@ -1,22 +1,36 @@
 import { Router } from 'express';
+import { principalOf } from '../auth/authenticate.js';
 import type { Driver } from '../db/driver.js';
 import { badRequest } from '../errors.js';
+import { isUuid } from '../schema/values.js';
+import { assertDocumentAccess } from './document-access.js';
 import { parseFormat, readDocument, writeDocument } from './document-store.js';
+
+/** The secrets among `values` that are well-formed (the others fail later with a 400). */
+const secretsOf = (values: unknown[]) => values.filter(isUuid);
 
 export function documentsRouter(driver: Driver): Router {
   const router = Router();
   router.get('/api/documents/:secret', async (req, res) => {
-    res.json(await readDocument(driver, req.params.secret, parseFormat(req.query.format)));
+    const format = parseFormat(req.query.format);
+    await assertDocumentAccess(driver, principalOf(res), secretsOf([req.params.secret]));
+    res.json(await readDocument(driver, req.params.secret, format));
   });
   router.put('/api/documents/:secret', async (req, res) => {
-    await writeDocument(driver, req.params.secret, req.body?.content, parseFormat(req.query.format));
+    const format = parseFormat(req.query.format);
+    await driver.transaction(async (tx) => {
+      await assertDocumentAccess(tx, principalOf(res), secretsOf([req.params.secret]));
+      await writeDocument(tx, req.params.secret, req.body?.content, format);
+    });
     res.json({});
   });
   router.post('/api/documents/commands', async (req, res) => {
     const format = parseFormat(req.query.format);
     const { command, args } = (req.body ?? {}) as { command?: unknown; args?: unknown };
     if (!Array.isArray(args)) throw badRequest('args must be an array');
+    const secrets = secretsOf(args.map((a) => (a as { secret?: unknown } | null)?.secret));
     if (command === 'get-documents') {
+      await assertDocumentAccess(driver, principalOf(res), secrets);
       const docs = [];
       for (const a of args)
         docs.push(await readDocument(driver, (a as { secret?: unknown })?.secret, format, 'null'));
@@ -25,6 +39,7 @@ export function documentsRouter(driver: Driver): Router {
     }
     if (command === 'create-or-update-documents') {
       await driver.transaction(async (tx) => {
+        await assertDocumentAccess(tx, principalOf(res), secrets);
         for (const a of args) {
           const d = (a ?? {}) as { secret?: unknown; content?: unknown };
           await writeDocument(tx, d.secret, d.content, format);

@@ -5,6 +5,8 @@ import { sqlState } from '../db/driver.js';
 import { badRequest, conflict, notFound, WorkspaceError } from '../errors.js';
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { DOCUMENT_SECRET, DOCUMENT_TYPE } from '../schema/catalog.js';
+import { createdResult, exactOutput } from './created-result.js';
+import { deleteOwnedContent } from './owned-content.js';
 import { allocatePublicIds, MANDATORY_FIELDS } from '../schema/schema-store.js';
 import { COLUMN_TYPE, inputValue, isUuid, outputExpr } from '../schema/values.js';
 import { jsonObject, SqlBuilder } from '../query/sql-builder.js';
@@ -73,6 +75,8 @@ interface Prepared {
   id: string;
   columns: Map<string, unknown>;
   docs: string[];
+  /** every value prints in the database as it reads here (see created-result.ts) */
+  exact: boolean;
 }
 
 function prepareCreate(
@@ -87,9 +91,11 @@ function prepareCreate(
   if (given !== undefined && given !== null && !isUuid(given)) {
     throw new WorkspaceError(400, 'invalid-value', 'svc/id must be a uuid');
   }
-  const id = (given as string | undefined) ?? randomUUID();
+  // The database prints uuids in lower case; so does every result built here.
+  const id = (given as string | undefined)?.toLowerCase() ?? randomUUID();
   const columns = new Map<string, unknown>();
   const docs: string[] = [];
+  let exact = true;
   for (const [name, value] of Object.entries(entity)) {
     if (name === 'svc/id' || READONLY.has(name)) continue;
     const f = catalog.field(type, name);
@@ -107,7 +113,9 @@ function prepareCreate(
       );
     }
     const col = (f.storage as { col: string }).col;
-    columns.set(col, f.kind === 'one' ? refValue(f, value) : inputValue(f.name, f.fieldType, value));
+    const v = f.kind === 'one' ? refValue(f, value) : inputValue(f.name, f.fieldType, value);
+    if (f.kind === 'primitive' && exact) exact = exactOutput(f.fieldType, v);
+    columns.set(col, v);
   }
   for (const f of type.fields) {
     if (f.storage.kind !== 'column' || MANDATORY_FIELDS[f.name]) continue;
@@ -124,15 +132,18 @@ function prepareCreate(
       f.meta['svc/default-value'] !== null
     ) {
       const d = f.meta['svc/default-value'];
-      if (f.kind === 'one') columns.set(col, refValue(f, d));
-      else if (d === '$now') columns.set(col, f.fieldType === 'svc/date' ? now.slice(0, 10) : now);
-      else columns.set(col, inputValue(f.name, f.fieldType, d));
+      let v: unknown;
+      if (f.kind === 'one') v = refValue(f, d);
+      else if (d === '$now') v = f.fieldType === 'svc/date' ? now.slice(0, 10) : now;
+      else v = inputValue(f.name, f.fieldType, d);
+      if (f.kind === 'primitive' && exact) exact = exactOutput(f.fieldType, v);
+      columns.set(col, v);
     }
     if (f.meta['svc/required?'] === true && (columns.get(col) ?? null) === null) {
       throw new WorkspaceError(400, 'invalid-value', `Field ${f.name} is required`);
     }
   }
-  return { id, columns, docs };
+  return { id, columns, docs, exact };
 }
 
 function columnType(type: TypeDef, col: string): string {
@@ -145,6 +156,8 @@ function columnType(type: TypeDef, col: string): string {
 /**
  * Inserts rows given as column → values arrays, in one statement. Creation dates follow the given
  * order (a microsecond apart, after every existing entity), so the default order is creation order.
+ * With `returning`, answers each row's id and that SQL as `r`; without, one row holding the
+ * creation time before the first row, in microseconds since the epoch (row k is `micros + k`).
  */
 async function insertRows(
   tx: Queryable,
@@ -153,7 +166,7 @@ async function insertRows(
   firstPublicId: number,
   columns: string[],
   values: unknown[][],
-  returning: string,
+  returning: string | undefined,
   b: SqlBuilder,
 ): Promise<Row[]> {
   const arrays = [
@@ -166,11 +179,14 @@ async function insertRows(
   for (let i = 0; i < columns.length; i++)
     arrays.push(b.bind(values[i], `${columnType(type, columns[i]!)}[]`));
   const names = ['id', 'public_id', ...columns];
-  const sql = `INSERT INTO ${type.table} AS r0 (${names.join(', ')}, created, modified)
-    SELECT ${names.map((_, i) => `v.c${i}`).join(', ')}, b.ts + v.k * interval '1 microsecond', b.ts + v.k * interval '1 microsecond'
-    FROM unnest(${arrays.join(', ')}) WITH ORDINALITY AS v(${names.map((_, i) => `c${i}`).join(', ')}, k),
-      (SELECT GREATEST(clock_timestamp(), (SELECT max(created) FROM ${type.table})) AS ts) b
-    RETURNING r0.id AS id, ${returning} AS r`;
+  const at = `'epoch'::timestamptz + (b.us + v.k) * interval '1 microsecond'`;
+  const insert = `INSERT INTO ${type.table} AS r0 (${names.join(', ')}, created, modified)
+    SELECT ${names.map((_, i) => `v.c${i}`).join(', ')}, ${at}, ${at}
+    FROM unnest(${arrays.join(', ')}) WITH ORDINALITY AS v(${names.map((_, i) => `c${i}`).join(', ')}, k), b`;
+  const base = `b AS (SELECT floor(extract(epoch FROM GREATEST(clock_timestamp(), (SELECT max(created) FROM ${type.table}))) * 1000000)::int8 AS us)`;
+  const sql = returning
+    ? `WITH ${base} ${insert} RETURNING r0.id AS id, ${returning} AS r`
+    : `WITH ${base}, ins AS (${insert}) SELECT us::text AS us FROM b`;
   const { rows } = await tx.query<Row>(sql, b.values);
   return rows;
 }
@@ -213,7 +229,7 @@ export async function createEntities(
       first,
       [(secret.storage as { col: string }).col],
       [docIds.map(() => randomUUID())],
-      'r0.id',
+      undefined,
       b,
     );
   }
@@ -221,7 +237,9 @@ export async function createEntities(
   const values = cols.map((c) => prepared.map((p) => (p.columns.has(c) ? p.columns.get(c) : null)));
   const first = await allocatePublicIds(ctx.tx, type.id, prepared.length);
   const b = new SqlBuilder();
-  const returning = entityJson(catalog, type, 'r0', ctx.user, b);
+  // Results built here when every value prints as it reads; else by the database.
+  const exact = prepared.every((p) => p.exact);
+  const returning = exact ? undefined : entityJson(catalog, type, 'r0', ctx.user, b);
   let rows: Row[];
   try {
     rows = await insertRows(
@@ -242,9 +260,18 @@ export async function createEntities(
       throw mapped;
     }
   }
-  const byId = new Map(rows.map((r) => [r.id as string, r.r as Row]));
-  return prepared.map((p) => {
-    const result = byId.get(p.id)!;
+  let results: Row[];
+  if (exact) {
+    const micros = BigInt(rows[0]!.us as string);
+    results = prepared.map((p, i) =>
+      createdResult(catalog, type, ctx.user, p.id, String(first + i), micros + BigInt(i + 1), p.columns),
+    );
+  } else {
+    const byId = new Map(rows.map((r) => [r.id as string, r.r as Row]));
+    results = prepared.map((p) => byId.get(p.id)!);
+  }
+  return prepared.map((p, i) => {
+    const result = results[i]!;
     ctx.effects.push({ effect: 'svc.entity/create', id: p.id, type: type.name, values: result });
     return result;
   });
@@ -319,25 +346,10 @@ export async function deleteEntity(
   const type = catalog.type(typeName);
   const id = isObject(entity) ? entity['svc/id'] : undefined;
   if (!isUuid(id)) throw badRequest('entity must be {"svc/id": <uuid>}', 'invalid-args');
-  // Rich-text documents belong to their entity: they go with it.
-  const docCols = type.fields
-    .filter((f) => catalog.isRichText(f))
-    .map((f) => (f.storage as { col: string }).col);
-  const { rows } = await ctx.tx.query<Row>(
-    `DELETE FROM ${type.table} WHERE id = $1 RETURNING ${['id', ...docCols].join(', ')}`,
-    [id],
-  );
-  if (rows.length === 0) throw notFound(`${type.name} ${id} does not exist`);
-  const docIds = docCols.map((c) => rows[0]![c]).filter((d): d is string => typeof d === 'string');
-  if (docIds.length > 0) {
-    const doc = catalog.type(DOCUMENT_TYPE);
-    const secret = (doc.byName.get(DOCUMENT_SECRET)!.storage as { col: string }).col;
-    await ctx.tx.query(
-      `WITH gone AS (DELETE FROM ${doc.table} WHERE id = ANY($1::uuid[]) RETURNING ${secret} AS secret)
-       DELETE FROM svc_documents WHERE secret IN (SELECT secret FROM gone)`,
-      [docIds],
-    );
-  }
+  // Rich-text documents and comments belong to their entity: they go with it.
+  await deleteOwnedContent(ctx.tx, catalog, type, [id]);
+  const { rowCount } = await ctx.tx.query(`DELETE FROM ${type.table} WHERE id = $1`, [id]);
+  if (rowCount === 0) throw notFound(`${type.name} ${id} does not exist`);
   ctx.effects.push({ effect: 'svc.entity/delete', id, type: type.name });
   return 'ok';
 }

@@ -1,6 +1,7 @@
 import { assertFieldAccess, type Principal } from '../auth/principal.js';
 import { badRequest } from '../errors.js';
-import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
+import { closedDocumentHolders } from '../documents/document-access.js';
+import { type Catalog, DOCUMENT_TYPE, type FieldDef, type TypeDef } from '../schema/catalog.js';
 import { filterValue, isUuid, outputExpr, paramCast } from '../schema/values.js';
 import { jsonObject, SqlBuilder } from './sql-builder.js';
 
@@ -381,10 +382,20 @@ export class Compiler {
   // ---- order ----
 
   orderBy(scope: Scope, spec: unknown): string {
-    const base = `${scope.alias}.created ASC, ${scope.alias}.id ASC`;
+    return this.orderKeys(scope, spec)
+      .map(([e, dir]) => `${e} ${dir}`)
+      .join(', ');
+  }
+
+  /** The ORDER BY keys: expression and direction, ending with the id that breaks ties. */
+  orderKeys(scope: Scope, spec: unknown): Array<[string, 'ASC' | 'DESC']> {
+    const base: Array<[string, 'ASC' | 'DESC']> = [
+      [`${scope.alias}.created`, 'ASC'],
+      [`${scope.alias}.id`, 'ASC'],
+    ];
     if (spec === undefined || spec === null) return base;
     if (!Array.isArray(spec)) throw invalid('q/order-by must be an array of [[path], q/asc|q/desc]');
-    const parts: string[] = [];
+    const parts: Array<[string, 'ASC' | 'DESC']> = [];
     for (const item of spec) {
       if (!Array.isArray(item) || item.length < 1 || item.length > 2) {
         throw invalid(`Invalid q/order-by item ${JSON.stringify(item)}`);
@@ -407,10 +418,10 @@ export class Compiler {
       if (!part && (field.fieldType === 'svc/location' || field.fieldType === 'svc/json-value')) {
         throw invalid(`Cannot order by ${field.name}`);
       }
-      parts.push(`${e} ${dir === 'q/asc' ? 'ASC' : 'DESC'}`);
+      parts.push([e, dir === 'q/asc' ? 'ASC' : 'DESC']);
     }
-    parts.push(`${scope.alias}.id ASC`);
-    return parts.join(', ');
+    parts.push([`${scope.alias}.id`, 'ASC']);
+    return parts;
   }
 
   // ---- the statement ----
@@ -425,8 +436,15 @@ export class Compiler {
     const root = this.b.alias();
     const scope = new Scope(this, type, root);
     const obj = this.selectObject(scope, type, root, q['q/select']);
-    const where = q['q/where'] === undefined ? '' : `WHERE ${this.where(scope, q['q/where'])}`;
-    const order = this.orderBy(scope, q['q/order-by']);
+    const conditions = q['q/where'] === undefined ? [] : [this.where(scope, q['q/where'])];
+    // Documents read directly: those held by a rich-text field closed to this user stay hidden.
+    if (type.name === DOCUMENT_TYPE) {
+      const closed = closedDocumentHolders(this.catalog, this.user, root);
+      if (closed.length > 0) conditions.push(`NOT (${closed.join(' OR ')})`);
+    }
+    const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+    const keys = this.orderKeys(scope, q['q/order-by']);
+    const order = keys.map(([e, dir]) => `${e} ${dir}`).join(', ');
     const limit = q['q/limit'] ?? DEFAULT_LIMIT;
     let paging = '';
     if (limit !== 'q/no-limit') {
@@ -442,7 +460,18 @@ export class Compiler {
       }
       paging += ` OFFSET ${offset}`;
     }
-    const sql = `SELECT ${obj} AS r FROM ${type.table} ${root} ${scope.joins.join(' ')} ${where} ORDER BY ${order} ${paging}`;
+    const from = `${type.table} ${root} ${scope.joins.join(' ')} ${where}`;
+    if (limit === 'q/no-limit') {
+      return { sql: `SELECT ${obj} AS r FROM ${from} ORDER BY ${order} ${paging}`, values: this.b.values };
+    }
+    // A page: Postgres would build the JSON of every matching row before sorting and cutting the
+    // page (a million objects for a page of 100); so the page's ids and sort keys are chosen first,
+    // and only its rows are built.
+    const page = this.b.alias();
+    const sortCols = keys.map(([e], i) => `${e} AS s${i}`).join(', ');
+    const outerOrder = keys.map(([, dir], i) => `${page}.s${i} ${dir}`).join(', ');
+    const sql = `SELECT ${obj} AS r FROM (SELECT ${root}.id AS id, ${sortCols} FROM ${from} ORDER BY ${order} ${paging}) ${page}
+      JOIN ${type.table} ${root} ON ${root}.id = ${page}.id ORDER BY ${outerOrder}`;
     return { sql, values: this.b.values };
   }
 }

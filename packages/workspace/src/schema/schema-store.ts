@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/driver.js';
+import { deleteOwnedContent } from '../entities/owned-content.js';
 import { badRequest, conflict, WorkspaceError } from '../errors.js';
 import {
   type Catalog,
@@ -407,6 +408,8 @@ export async function deleteType(
       'not-empty',
     );
   }
+  // Rich-text documents and comments go with the entities (the tables alone would leave them).
+  if (rows.length > 0) await deleteOwnedContent(tx, catalog, type);
   let current = catalog;
   for (const f of related) {
     const still = current.fieldById(f.id);
