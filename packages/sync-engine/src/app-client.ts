@@ -57,6 +57,19 @@ const transformAnswer = z.looseObject({
   data: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))),
 });
 
+/** An app's answer checked against the protocol's schema; a mismatch names the path and the field. */
+export function parseAnswer<T>(schema: z.ZodType<T>, path: string, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppCallError(
+      `${path}: unexpected answer (${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'})`,
+      { path, status: 200 },
+    );
+  }
+  return parsed.data;
+}
+
 export class AppClient {
   readonly baseUrl: string;
   private readonly timeoutMs: number;
@@ -99,15 +112,7 @@ export class AppClient {
   }
 
   private parse<T>(schema: z.ZodType<T>, path: string, value: unknown): T {
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new AppCallError(
-        `${path}: unexpected answer (${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'})`,
-        { path, status: 200 },
-      );
-    }
-    return parsed.data;
+    return parseAnswer(schema, path, value);
   }
 
   async descriptor(signal?: AbortSignal): Promise<Descriptor> {

@@ -1,5 +1,5 @@
 export { AppCallError } from './app-call-error.js';
-export { AppClient, type AppClientOptions, type DataRequestInput } from './app-client.js';
+export { AppClient, type AppClientOptions, type DataRequestInput, parseAnswer } from './app-client.js';
 export { answerOf, appMessageOf, errorOf, isTryLater } from './answer.js';
 export { classifyDataAnswer, type DataOutcome, type DataPage } from './data-page.js';
 export {

@@ -1,6 +1,5 @@
 import { oauth1AuthorizeResponse, oauthAccountResponse, PROTOCOL_PATHS } from '@weft/core/protocol';
-import { AppCallError, type AppClient } from '@weft/sync-engine';
-import type { z } from 'zod';
+import { type AppClient, parseAnswer } from '@weft/sync-engine';
 
 // The service's side of an app's OAuth 1 endpoints. The app talks to the provider; the workspace
 // only passes the callback address (carrying its `state`), keeps the request token and secret the
@@ -8,25 +7,13 @@ import type { z } from 'zod';
 
 type Json = Record<string, unknown>;
 
-function parse<T>(schema: z.ZodType<T>, path: string, value: unknown): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppCallError(
-      `${path}: unexpected answer (${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'})`,
-      { path, status: 200 },
-    );
-  }
-  return parsed.data;
-}
-
 /** `POST /oauth1/v1/authorize`: where to send the user, and the request token and its secret. */
 export async function oauth1Authorize(
   client: AppClient,
   callbackUri: string,
 ): Promise<{ redirectUri: string; token: string; secret: string }> {
   const path = PROTOCOL_PATHS.oauth1Authorize;
-  const answer = parse(
+  const answer = parseAnswer(
     oauth1AuthorizeResponse,
     path,
     await client.call('POST', path, { callback_uri: callbackUri }),
@@ -44,5 +31,5 @@ export async function oauth1AccessToken(
     fields: { access_token: input.token, access_secret: input.secret, callback_uri: input.callbackUri },
     oauth_verifier: input.verifier,
   });
-  return parse(oauthAccountResponse, path, answer) as Json;
+  return parseAnswer(oauthAccountResponse, path, answer) as Json;
 }
