@@ -54,8 +54,10 @@ export class PostgresBudgetStore implements BudgetStore {
       )
       .then(() => undefined)
       .catch((error: unknown) => {
-        // Two processes creating the table at once: one loses the race on the catalog.
-        if ((error as { code?: string }).code === '23505') return;
+        // Another process created it at the same moment: Postgres reports that race as a
+        // duplicate catalog row (23505) or, depending on timing, as an existing relation (42P07).
+        const code = (error as { code?: string }).code;
+        if (code === '23505' || code === '42P07') return;
         this.#ready = undefined;
         throw error;
       });
