@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auth, createServer, defineApp, field, InvalidAccountError, input, silentLogger } from '@weft/core';
+import { auth, createServer, defineApp, field, silentLogger } from '@weft/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyedApp } from '../src/host/fixtures/keyed-app.js';
 import { SecretBox } from '../src/host/secret-box.js';
 import { type HostedWorkspace, startHostedWorkspace } from '../src/host/start-hosted-workspace.js';
 import { waitFor } from './support/bookshelf-seed.js';
@@ -24,39 +25,7 @@ let oauthUrl: string;
 let ws: HostedWorkspace;
 let cookie = '';
 
-const keyed = defineApp({
-  id: 'keyed',
-  name: 'Keyed',
-  version: '1.0.0',
-  description: 'An API key account',
-  website: 'http://127.0.0.1/',
-  authentication: [
-    auth.fields({
-      id: 'key',
-      name: 'API key',
-      fields: {
-        region: input.text({ name: 'Region', description: 'eu or us' }),
-        apiKey: input.password({ name: 'API key', description: 'from the settings page' }),
-      },
-      validate(account) {
-        const who = KEYS.get(account.apiKey);
-        if (!who) throw new InvalidAccountError('That API key is not valid');
-        return { name: `${who} (${account.region})` };
-      },
-    }),
-  ],
-  sync: {
-    types: {
-      me: {
-        name: 'Me',
-        fields: { id: field.id(), name: field.title({ name: 'Name' }) },
-        async *data() {
-          yield { id: 'me', name: 'Ada' };
-        },
-      },
-    },
-  },
-});
+const keyed = keyedApp(KEYS);
 
 // Its authorize step only builds the provider's address: nothing is called at 127.0.0.1:9.
 const connected = defineApp({

@@ -3,8 +3,9 @@
 // is ever returned by the API.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auth, createServer, defineApp, field, InvalidAccountError, input, silentLogger } from '@weft/core';
+import { createServer, silentLogger } from '@weft/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyedApp } from './fixtures/keyed-app.js';
 import { SecretBox } from './secret-box.js';
 import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-workspace.js';
 
@@ -19,43 +20,6 @@ let appUrl: string;
 let ws: HostedWorkspace;
 const box = new SecretBox('reauthorize-test-key');
 
-function keyApp() {
-  return defineApp({
-    id: 'keyed',
-    name: 'Keyed',
-    version: '1.0.0',
-    description: 'An API key account',
-    website: 'http://127.0.0.1/',
-    authentication: [
-      auth.fields({
-        id: 'key',
-        name: 'API key',
-        fields: {
-          region: input.text({ name: 'Region', description: 'eu or us' }),
-          apiKey: input.password({ name: 'API key', description: 'from the settings page' }),
-        },
-        validate(account) {
-          const who = KEYS.get(account.apiKey);
-          if (!who) throw new InvalidAccountError('That API key is not valid');
-          return { name: `${who} (${account.region})` };
-        },
-      }),
-    ],
-    sync: {
-      types: {
-        me: {
-          name: 'Me',
-          fields: { id: field.id(), name: field.title({ name: 'Name' }) },
-          async *data({ account }) {
-            const a = account as { apiKey: string; region: string };
-            yield { id: 'me', name: `${KEYS.get(a.apiKey)} in ${a.region}` };
-          },
-        },
-      },
-    },
-  });
-}
-
 beforeAll(async () => {
   ws = await startHostedWorkspace({
     adminToken: TOKEN,
@@ -66,7 +30,7 @@ beforeAll(async () => {
     log: () => {},
   });
   appServer = await new Promise<Server>((resolve) => {
-    const s = createServer(keyApp(), { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer(keyedApp(KEYS), { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
   });
   appUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
 });
