@@ -352,6 +352,11 @@ const quirks: QuirkCase[] = [
     warns: ['data.value-types', 'delta.value-types'],
     says: ['data.value-types', 'the service takes a JSON string'],
   },
+  {
+    quirk: 'full-remove',
+    warns: [],
+    says: ['data.sync-action', 'a REMOVE row in a full answer; it is removed'],
+  },
 ];
 
 describe('what real apps do and the service accepts', () => {
@@ -368,6 +373,10 @@ describe('what real apps do and the service accepts', () => {
           .map((c) => c.reason ?? '')
           .join(' | '),
       ).toContain(text);
+    }
+    if (quirk === 'full-remove') {
+      // Removed, not stored: the twelve users the app has, as without the quirk.
+      expect(report.sync.user).toMatchObject({ count: 12, synchronizationType: 'full' });
     }
     if (quirk === 'optional-keys') {
       // Every pair synced, the native relation left out of the coverage.

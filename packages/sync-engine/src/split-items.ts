@@ -11,15 +11,14 @@ export type ItemAction =
 
 /**
  * What the service does with one row: set it (without `__syncAction`), remove its id
- * (`__syncAction: "REMOVE"`), or skip it (no usable id). `__syncAction` only has a meaning in a
- * delta answer: pass the page's `synchronizationType` and a REMOVE row of a `full` answer is a
- * row like any other; without it every REMOVE row removes.
+ * (`__syncAction: "REMOVE"`), or skip it (no usable id). A REMOVE row removes in a `full` answer
+ * too: a full answer replaces the data set, and a row the app marks as removed is not part of it
+ * (the same outcome as not sending it, applied at once).
  */
-export function itemAction(item: Json, synchronizationType?: 'full' | 'delta'): ItemAction {
+export function itemAction(item: Json): ItemAction {
   const id = item.id;
   if (typeof id !== 'string' && typeof id !== 'number') return { action: 'skip' };
-  if (item[SYNC_ACTION_FIELD] === 'REMOVE' && synchronizationType !== 'full')
-    return { action: 'remove', id: String(id) };
+  if (item[SYNC_ACTION_FIELD] === 'REMOVE') return { action: 'remove', id: String(id) };
   if (Object.hasOwn(item, SYNC_ACTION_FIELD)) {
     const { [SYNC_ACTION_FIELD]: _, ...rest } = item;
     return { action: 'set', id: String(id), row: rest };
@@ -28,19 +27,16 @@ export function itemAction(item: Json, synchronizationType?: 'full' | 'delta'): 
 }
 
 /**
- * Splits a page's items into rows to set and ids to remove (`__syncAction: "REMOVE"`). Items
- * without an id cannot be stored and are counted in `skipped`; `__syncAction` is dropped from
- * the rows set. `synchronizationType`: as for `itemAction`.
+ * Splits a page's items into rows to set and ids to remove (`__syncAction: "REMOVE"`), in full
+ * and delta answers alike (see `itemAction`). Items without an id cannot be stored and are
+ * counted in `skipped`; `__syncAction` is dropped from the rows set.
  */
-export function splitItems(
-  items: Json[],
-  synchronizationType?: 'full' | 'delta',
-): { set: Json[]; remove: string[]; skipped: number } {
+export function splitItems(items: Json[]): { set: Json[]; remove: string[]; skipped: number } {
   const set: Json[] = [];
   const remove: string[] = [];
   let skipped = 0;
   for (const item of items) {
-    const what = itemAction(item, synchronizationType);
+    const what = itemAction(item);
     if (what.action === 'skip') skipped++;
     else if (what.action === 'remove') remove.push(what.id);
     else set.push(what.row);

@@ -248,25 +248,28 @@ describe('readPages', () => {
 });
 
 describe('applying rows', () => {
-  it('a REMOVE row removes in a delta answer; in a full answer it is a row like any other', () => {
+  it('a REMOVE row removes, in a delta answer and in a full one; a row without an id is skipped', () => {
     const items = [
       { id: 1, name: 'one', __syncAction: 'SET' },
       { id: 'two', __syncAction: 'REMOVE' },
       { name: 'no id' },
+      { id: 3, name: 'three' },
     ];
-    expect(itemAction(items[1] as Record<string, unknown>, 'delta')).toEqual({ action: 'remove', id: 'two' });
-    expect(itemAction(items[1] as Record<string, unknown>, 'full')).toEqual({
+    expect(itemAction(items[0] as Record<string, unknown>)).toEqual({
       action: 'set',
-      id: 'two',
-      row: { id: 'two' },
+      id: '1',
+      row: { id: 1, name: 'one' },
     });
-    expect(splitItems(items, 'full')).toEqual({
-      set: [{ id: 1, name: 'one' }, { id: 'two' }],
-      remove: [],
+    expect(itemAction(items[1] as Record<string, unknown>)).toEqual({ action: 'remove', id: 'two' });
+    expect(itemAction(items[2] as Record<string, unknown>)).toEqual({ action: 'skip' });
+    expect(splitItems(items)).toEqual({
+      set: [
+        { id: 1, name: 'one' },
+        { id: 3, name: 'three' },
+      ],
+      remove: ['two'],
       skipped: 1,
     });
-    // Without the answer's type, as the host has always called it: every REMOVE removes.
-    expect(splitItems(items)).toEqual({ set: [{ id: 1, name: 'one' }], remove: ['two'], skipped: 1 });
   });
 });
 

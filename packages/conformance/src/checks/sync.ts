@@ -349,7 +349,12 @@ export async function syncType(
           ex,
         );
       }
-      const isRemove = isDelta && action === 'REMOVE';
+      const isRemove = action === 'REMOVE';
+      if (isRemove && !isDelta && !findings.notes.has('sync-action'))
+        findings.notes.set(
+          'sync-action',
+          `${label}: a REMOVE row in a full answer; it is removed, as a row not sent would be`,
+        );
       const id = item.id;
       if (id === undefined || id === null) {
         if (isRemove)
@@ -420,8 +425,8 @@ export async function syncType(
           }
         }
       }
-      // Applied as the service applies it (`__syncAction` only means something in a delta answer).
-      const applied = itemAction(item, isDelta ? 'delta' : 'full');
+      // Applied as the service applies it: REMOVE removes in full and delta answers alike.
+      const applied = itemAction(item);
       if (applied.action === 'remove') {
         if (target.delete(applied.id)) result.removed++;
       } else if (applied.action === 'set') {
