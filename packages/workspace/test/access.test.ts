@@ -235,6 +235,76 @@ describeEachDatabase('authentication, tokens, users, permissions, views', (targe
         expect((await h.request('GET', `/api/documents/${secret}`)).status).toBe(200);
       },
     );
+    // A comment inherits access from the `comments/comments` field it hangs on: its entity, its
+    // content (`comment/content`) and its document, however they are reached.
+    it.each([
+      { typeSecured: false, fieldSecured: false, access: true },
+      { typeSecured: true, fieldSecured: false, access: true },
+      { typeSecured: false, fieldSecured: true, access: true },
+      { typeSecured: true, fieldSecured: true, access: false },
+    ])(
+      'a comment: type secured $typeSecured, comments field secured $fieldSecured → access $access',
+      async (c) => {
+        const type = `p${randomUUID().slice(0, 8)}/task`;
+        await h.run('schema.type/create', {
+          ...typeArgs(type),
+          'svc/meta': { 'svc/secured?': c.typeSecured },
+        });
+        await h.run('svc.app/install-mixins', { types: { [type]: ['comments/comments-mixin'] } });
+        await h.run('schema.field/set-meta', {
+          'holder-type': type,
+          name: 'comments/comments',
+          key: 'svc/secured?',
+          value: c.fieldSecured,
+        });
+        const task = await h.run('svc.entity/create', { type, entity: {} });
+        const id = randomUUID();
+        const secret = randomUUID();
+        await h.run('svc.command/batch', {
+          commands: [
+            {
+              command: 'svc.entity/create',
+              args: { type: 'comments/comment', entity: { 'svc/id': id, 'comment/document-secret': secret } },
+            },
+            {
+              command: 'svc.entity/add-collection-items',
+              args: {
+                type,
+                field: 'comments/comments',
+                entity: { 'svc/id': task['svc/id'] },
+                items: [{ 'svc/id': id }],
+              },
+            },
+          ],
+        });
+        expect((await h.request('PUT', `/api/documents/${secret}`, { content: 'hidden words' })).status).toBe(
+          200,
+        );
+        const status = c.access ? 200 : 403;
+        const get = await h.request('GET', `/api/documents/${secret}`, undefined, userToken);
+        expect(get.status).toBe(status);
+        if (c.access) expect(get.body.content).toBe('hidden words');
+        expect(
+          (await h.request('PUT', `/api/documents/${secret}`, { content: 'by user' }, userToken)).status,
+        ).toBe(status);
+        const direct = await h.run(
+          'svc.entity/query',
+          {
+            query: {
+              'q/from': 'comments/comment',
+              'q/select': ['svc/id', 'comment/content'],
+              'q/where': ['=', ['svc/id'], '$id'],
+            },
+            params: { $id: id },
+          },
+          userToken,
+        );
+        expect(direct).toEqual(c.access ? [{ 'svc/id': id, 'comment/content': 'by user' }] : []);
+        // The admin still reads it, unchanged by the refused write.
+        const admin = await h.request('GET', `/api/documents/${secret}`);
+        expect(admin.body.content).toBe(c.access ? 'by user' : 'hidden words');
+      },
+    );
   });
 
   describe('views (JSON-RPC 2.0)', () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { createServer as createAppServer, silentLogger } from '@weft/core';
 import { AUTHOR, BOOK, type Seeded, seedBookshelf, waitFor } from './support/bookshelf-seed.js';
 import { AUTOMATION_RUN } from '../src/automations/store.js';
 import { sendInTransaction } from '../src/jobs/job-queue.js';
-import { describeEachDatabase, useWorkspace } from './support/databases.js';
+import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
 
 // Automations end to end: the real chat-notify app over HTTP, a local chat receiver, the
 // workspace over HTTP; rules fire from commands, buttons from the API, scripts in their worker.
@@ -186,6 +187,55 @@ describeEachDatabase('automations', (target) => {
     expect(book['comments/comments'].map((c: any) => c['comment/content'])).toEqual([
       expect.stringContaining('Checked **The Dispossessed** for Admin'),
     ]);
+  });
+
+  it("a script reads documents with the rights of the user who runs it: a secured field's document is closed to a non-admin", async () => {
+    const type = `s${randomUUID().slice(0, 8)}/memo`;
+    await h.run('schema.type/create', { ...typeArgs(type), 'svc/meta': { 'svc/secured?': true } });
+    await h.run('schema.field/create', {
+      'svc/holder-type': type,
+      'svc/name': 's/body',
+      'svc/type': 'Collaboration~Documents/Document',
+      'svc/meta': { 'svc/entity-component?': true, 'svc/secured?': true },
+    });
+    const memo = await h.run('svc.entity/create', { type, entity: {} });
+    const [row] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': type,
+        'q/select': [{ 's/body': ['Collaboration~Documents/secret'] }],
+        'q/where': ['=', ['svc/id'], '$id'],
+      },
+      params: { $id: memo['svc/id'] },
+    });
+    const secret = row['s/body']['Collaboration~Documents/secret'] as string;
+    await h.request('PUT', `/api/documents/${secret}`, { content: 'salary table' });
+    const reader = await addAutomation({
+      name: 'Reads a memo',
+      trigger: 'button',
+      type: BOOK,
+      action: {
+        kind: 'script',
+        code: `
+          const svc = context.getService('svc');
+          if (args.currentUser.Role.Id !== 'admin') await svc.appendDocumentContent(${JSON.stringify(secret)}, 'defaced', 'md');
+          return { content: await svc.getDocumentContent(${JSON.stringify(secret)}, 'md') };
+        `,
+      },
+    });
+    const user = await h.ws.createUser({ name: 'Script runner' });
+    const byUser = await h.request(
+      'POST',
+      `/api/automations/${reader.id}/run`,
+      { entityIds: [seeded.books[0]] },
+      user.token,
+    );
+    expect(byUser.status, JSON.stringify(byUser.body)).toBeLessThan(300);
+    const [refused] = await finished(reader.id);
+    expect(refused!.state).toBe('failed');
+    expect(refused!.message).toContain('No permission for this document');
+    await h.request('POST', `/api/automations/${reader.id}/run`, { entityIds: [seeded.books[0]] });
+    const runs = await finished(reader.id, 2);
+    expect(runs.map((r) => r.answer)).toContainEqual({ content: 'salary table' });
   });
 
   it('a run whose process died is run again, and given up after three starts', async () => {

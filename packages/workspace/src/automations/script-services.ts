@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
 import { executeCommands } from '../commands/dispatcher.js';
 import type { Driver } from '../db/driver.js';
+import { assertDocumentAccess } from '../documents/document-access.js';
 import { parseFormat, readDocument, writeDocument } from '../documents/document-store.js';
 import { ChunkWriter, createFileEntity } from '../files/file-store.js';
 import { loadCatalog } from '../schema/catalog.js';
+import { isUuid } from '../schema/values.js';
 import type { ServiceImpl } from './script-runner.js';
 
 // `context.getService('svc')` and `context.getService('http')` of a script, backed by this
@@ -124,17 +126,26 @@ export function scriptServices(driver: Driver, user: Principal): { svc: ServiceI
     async unassignUser(type, id, userId) {
       await svc.removeCollectionItem!(type, id, 'assignments/assignees', userId);
     },
+    // Documents as through the documents API: closed to the automation's user when their entity's
+    // field is (a malformed secret fails in the store with its own message).
     async getDocumentContent(secret, format) {
+      if (isUuid(secret)) await assertDocumentAccess(driver, user, [secret]);
       return (await readDocument(driver, secret, fmt(format))).content;
     },
     async setDocumentContent(secret, content, format) {
-      await writeDocument(driver, secret, content, fmt(format));
+      await driver.transaction(async (tx) => {
+        if (isUuid(secret)) await assertDocumentAccess(tx, user, [secret]);
+        await writeDocument(tx, secret, content, fmt(format));
+      });
     },
     async appendDocumentContent(secret, content, format) {
       const f = fmt(format);
-      const before = (await readDocument(driver, secret, f, 'null')).content ?? '';
-      const joiner = before === '' ? '' : f === 'md' ? '\n\n' : '';
-      await writeDocument(driver, secret, before + joiner + str(content, 'content'), f);
+      await driver.transaction(async (tx) => {
+        if (isUuid(secret)) await assertDocumentAccess(tx, user, [secret]);
+        const before = (await readDocument(tx, secret, f, 'null')).content ?? '';
+        const joiner = before === '' ? '' : f === 'md' ? '\n\n' : '';
+        await writeDocument(tx, secret, before + joiner + str(content, 'content'), f);
+      });
     },
     async addComment(type, id, comment, authorId, format) {
       const commentId = randomUUID();
