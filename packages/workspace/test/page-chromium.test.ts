@@ -135,6 +135,41 @@ describe.runIf(CHROMIUM)('page in Chromium', () => {
       await page.waitForSelector('table#entity');
       expect(page.url()).toContain('type=bookshelf%2Fbook');
       expect(await page.locator('table#entity').textContent()).toContain(authorName);
+
+      // A run queued after the automations page was served appears there, with its script's console
+      // (live: only the page's script adds it).
+      const api = async (method: string, path: string, body?: unknown) => {
+        const res = await fetch(`${ws.url}${path}`, {
+          method,
+          headers: { authorization: `Token ${TOKEN}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        expect(res.status, path).toBeLessThan(300);
+        return res.json() as Promise<any>;
+      };
+      const [[book]] = await api('POST', '/api/commands', [
+        {
+          command: 'svc.entity/query',
+          args: { query: { 'q/from': 'bookshelf/book', 'q/select': ['svc/id'], 'q/limit': 1 } },
+        },
+      ]).then((results: Array<{ result: Array<{ 'svc/id': string }> }>) => results.map((r) => r.result));
+      const automation = await api('POST', '/api/automations', {
+        name: 'Talks',
+        trigger: 'button',
+        type: 'bookshelf/book',
+        action: {
+          kind: 'script',
+          code: "console.log('checked <b>' + args.currentEntities.length + '</b> book'); console.log('second line'); return 1;",
+        },
+      });
+      await page.goto(`${ws.url}/ui/automations`);
+      await page.waitForSelector('table#runs');
+      await api('POST', `/api/automations/${automation.id}/run`, { entityIds: [book!['svc/id']] });
+      const summary = page.locator('table#runs td.console summary', { hasText: 'checked <b>1</b> book' });
+      await summary.waitFor({ timeout: 30_000 });
+      expect(await summary.textContent()).toContain('(2 lines)');
+      await summary.click();
+      expect(await page.locator('table#runs td.console pre').first().textContent()).toContain('second line');
     } finally {
       await browser.close();
     }

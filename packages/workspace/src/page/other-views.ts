@@ -49,12 +49,12 @@ ${automations.map(
 <td>${a.type_name}</td><td>${a.kind === 'script' ? 'script' : html`action ${a.action}`}</td><td>${a.enabled ? 'yes' : 'no'}</td></tr>`,
 )}</table>
 <h2>Runs <small>(live)</small></h2>
-<table id="runs"><tr><th>#</th><th>automation</th><th>state</th><th>answer</th><th>console</th><th>entities</th><th>queued</th><th>finished</th></tr>
+<table id="runs" data-since="${time(runs[0]?.created_at)}"><tr><th>#</th><th>automation</th><th>state</th><th>answer</th><th>console</th><th>entities</th><th>queued</th><th>finished</th></tr>
 ${runs.map(
   (
     r,
   ) => html`<tr data-run="${r.id}"><td>${r.id}</td><td>${r.name}</td><td class="state">${badge(String(r.state))}</td>
-<td class="message">${r.message}</td><td class="console">${consoleCell(r.console)}</td><td>${(r.entity_ids as string[]).length}</td><td>${time(r.created_at)}</td><td>${time(r.finished_at)}</td></tr>`,
+<td class="message">${r.message}</td><td class="console">${consoleCell(r.console)}</td><td>${(r.entity_ids as string[]).length}</td><td>${time(r.created_at)}</td><td class="finished">${time(r.finished_at)}</td></tr>`,
 )}</table><script src="/ui/live.js"></script>`;
 }
 

@@ -125,7 +125,8 @@ export function pageRouter(workspace: Workspace): Router {
     send(res, layout('Webhooks', await webhooksView(workspace.driver)));
   });
 
-  // Live run states as server-sent events: one `run` event per change of an automation run.
+  // Live run states as server-sent events: `runs` (automation runs: state, message, console) and
+  // `syncs` (sync runs), each sent again only when something in it changed.
   router.get('/ui/events', async (req, res) => {
     res.writeHead(200, {
       'content-type': 'text/event-stream',
@@ -143,8 +144,11 @@ export function pageRouter(workspace: Workspace): Router {
     };
     const tick = async () => {
       if (stopped) return;
-      const { rows } = await workspace.driver.query<{ id: string; state: string; message: string | null }>(
-        `SELECT id::text, state, message FROM weft_automation_runs ORDER BY id DESC LIMIT 20`,
+      const { rows } = await workspace.driver.query(
+        `SELECT r.id::text AS id, a.name, r.state, r.message, r.console,
+           cardinality(r.entity_ids) AS entities, r.created_at, r.finished_at
+         FROM weft_automation_runs r JOIN weft_automations a ON a.id = r.automation_id
+         ORDER BY r.id DESC LIMIT 20`,
       );
       emit('runs', rows);
       if (host) emit('syncs', await syncRunRows(workspace.driver));
