@@ -147,12 +147,13 @@ describe.runIf(CHROMIUM)('page in Chromium', () => {
         expect(res.status, path).toBeLessThan(300);
         return res.json() as Promise<any>;
       };
-      const [[book]] = await api('POST', '/api/commands', [
+      const [found] = (await api('POST', '/api/commands', [
         {
           command: 'svc.entity/query',
           args: { query: { 'q/from': 'bookshelf/book', 'q/select': ['svc/id'], 'q/limit': 1 } },
         },
-      ]).then((results: Array<{ result: Array<{ 'svc/id': string }> }>) => results.map((r) => r.result));
+      ])) as Array<{ result: Array<{ 'svc/id': string }> }>;
+      const book = found!.result[0];
       const automation = await api('POST', '/api/automations', {
         name: 'Talks',
         trigger: 'button',

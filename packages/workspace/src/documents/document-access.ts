@@ -34,7 +34,7 @@ export function closedCommentHolders(catalog: Catalog, user: Principal, c: strin
   const out: string[] = [];
   for (const type of catalog.types) {
     const f = type.byName.get(COMMENTS_FIELD);
-    if (!f || f.storage.kind !== 'join' || f.targetTypeId !== comments.id || canAccessField(user, type, f))
+    if (f?.storage.kind !== 'join' || f.targetTypeId !== comments.id || canAccessField(user, type, f))
       continue;
     out.push(`EXISTS (SELECT 1 FROM ${f.storage.table} j WHERE j.${f.storage.other} = ${c}.id)`);
   }
