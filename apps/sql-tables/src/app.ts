@@ -32,9 +32,9 @@ export interface SqlTablesOptions {
   /** Rows per page; default {@link PAGE_SIZE}. */
   pageSize?: number;
   /**
-   * Seconds core may reuse a database's tables per account; default 0: the catalog is read for
-   * every request (one query), so the app holds nothing between requests and a new column shows
-   * at once.
+   * Seconds core may reuse a database's tables per account without asking the database; default
+   * 0: every request checks the catalog's fingerprint (one small query; the models are rebuilt
+   * only when it changed), so a new column shows at once.
    */
   cacheSeconds?: number;
 }
