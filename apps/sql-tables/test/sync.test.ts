@@ -6,6 +6,8 @@ import { type TestApp, testApp } from '@weft/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlTablesApp } from '../src/app.js';
 import { FINGERPRINT } from '../src/catalog-fingerprint.js';
+import type { Queryable } from '../src/database.js';
+import { ModelMemo } from '../src/model-memo.js';
 import { PG_URL, type TestDatabase, pgliteDemo, postgresDemo } from './databases.js';
 
 if (!PG_URL) console.log('sql-tables: the Postgres run is skipped because WEFT_TEST_DATABASE_URL is not set');
@@ -328,6 +330,34 @@ for (const run of runs) {
       await db.sql('DROP TABLE shelves');
       await db.sql('DROP TYPE shelf_kind');
       expect(await types()).toEqual(['authors', 'books', 'favourites', 'loans', 'members', 'query']);
+    });
+
+    it('reads the full catalog only when its fingerprint changed', async () => {
+      const database = await db.source.open(db.account);
+      const schemas = [db.account.schemas!];
+      const asked: string[] = [];
+      // The real database, noting which of the two catalog queries each call is.
+      const noting: Queryable = {
+        query: <R>(sql: string, params?: unknown[]) => {
+          asked.push(sql === FINGERPRINT ? 'fingerprint' : 'catalog');
+          return database.query<R>(sql, params);
+        },
+        queryArrays: (sql, params) => database.queryArrays(sql, params),
+      };
+      const memo = new ModelMemo();
+      const first = await memo.models(noting, schemas);
+      expect(asked).toEqual(['catalog']);
+      expect(await memo.models(noting, schemas)).toBe(first);
+      expect(asked).toEqual(['catalog', 'fingerprint']);
+      await db.sql('CREATE TABLE shelves (id integer PRIMARY KEY)');
+      const second = await memo.models(noting, schemas);
+      expect(asked).toEqual(['catalog', 'fingerprint', 'fingerprint', 'catalog']);
+      expect(second.map((m) => m.typeId)).toContain('shelves');
+      await db.sql('DROP TABLE shelves');
+      // Back to the very rows of the first catalog (the table's rows are gone, no other row was
+      // rewritten): the same fingerprint, so the first models again.
+      expect(await memo.models(noting, schemas)).toBe(first);
+      expect(asked.slice(4)).toEqual(['fingerprint']);
     });
 
     it('passes the conformance kit without a warning, with and without the query', async () => {
