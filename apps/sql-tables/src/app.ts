@@ -17,6 +17,7 @@ import type { Database, Queryable } from './database.js';
 import { type DatabaseSource, type SqlAccount, accountSchemas } from './databases.js';
 import { databaseError } from './errors.js';
 import { introspect, listSchemas } from './introspect.js';
+import { ModelMemo } from './model-memo.js';
 import { readCursor, readRows } from './read-rows.js';
 import { ident, qualified } from './sql.js';
 import { type TableModel, schemaFields, tableModels, titleCase } from './table-model.js';
@@ -31,9 +32,9 @@ export interface SqlTablesOptions {
   /** Rows per page; default {@link PAGE_SIZE}. */
   pageSize?: number;
   /**
-   * Seconds core may reuse a database's tables per account; default 0: the catalog is read for
-   * every request (one query), so the app holds nothing between requests and a new column shows
-   * at once.
+   * Seconds core may reuse a database's tables per account without asking the database; default
+   * 0: every request checks the catalog's fingerprint (one small query; the models are rebuilt
+   * only when it changed), so a new column shows at once.
    */
   cacheSeconds?: number;
 }
@@ -57,7 +58,20 @@ export function createSqlTablesApp(options: SqlTablesOptions) {
     }
   }
 
-  async function models(db: Queryable, account: SqlAccount): Promise<TableModel[]> {
+  const memo = new ModelMemo();
+
+  /** The account's tables as the catalog describes them now (built again only when it changed). */
+  async function models(db: Queryable, account: SqlAccount): Promise<readonly TableModel[]> {
+    const schemas = accountSchemas(account);
+    try {
+      return await memo.models(db, schemas);
+    } catch (error) {
+      throw databaseError(error, `Cannot read the tables of ${source.describe(account)}`);
+    }
+  }
+
+  /** The same, read in full: for the tables datalist, whose row estimates the fingerprint leaves out. */
+  async function freshModels(db: Queryable, account: SqlAccount): Promise<TableModel[]> {
     const schemas = accountSchemas(account);
     try {
       return tableModels(await introspect(db, schemas), schemas);
@@ -87,7 +101,7 @@ export function createSqlTablesApp(options: SqlTablesOptions) {
   }
 
   /** The id of the query's type: `query`, unless a table has that name. */
-  function queryTypeId(tables: TableModel[]): string {
+  function queryTypeId(tables: readonly TableModel[]): string {
     let id = 'query';
     while (tables.some((t) => t.typeId === id)) id = `weft_${id}`;
     return id;
@@ -190,7 +204,7 @@ export function createSqlTablesApp(options: SqlTablesOptions) {
           const db = await open(account);
           const schema =
             typeof dependsOn.schema === 'string' && dependsOn.schema !== '' ? dependsOn.schema : undefined;
-          return (await models(db, account))
+          return (await freshModels(db, account))
             .filter((m) => !schema || m.table.schema === schema)
             .map((m) => ({
               title: `${m.table.schema}.${m.table.name}${m.table.estimatedRows > 0 ? ` (about ${Math.round(m.table.estimatedRows)} rows)` : ''}`,

@@ -36,6 +36,17 @@ const asText = (value: unknown): string | null =>
 const INSTANT = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d(?:\.\d+)?)(?:([+-]\d\d)(?::?(\d\d))?)?$/;
 const asInstant = (value: unknown): string | null => {
   if (typeof value !== 'string') return null;
+  // The common case without the regular expression: a timestamptz as a UTC session writes it,
+  // `YYYY-MM-DD HH:MM:SS[.ffffff]+00` (a BC date ends in ` BC`, a year past 9999 moves the dashes).
+  if (
+    value.length >= 22 &&
+    value.charCodeAt(4) === 45 &&
+    value.charCodeAt(10) === 32 &&
+    value.endsWith('+00') &&
+    value.indexOf('+', 19) === value.length - 3
+  ) {
+    return `${value.slice(0, 10)}T${value.slice(11, -3)}Z`;
+  }
   const match = INSTANT.exec(value);
   if (!match) return null;
   const [, day, time, hours, minutes] = match;

@@ -1,6 +1,7 @@
 // Reads what the app needs to know about a database's tables from the system catalogs: columns
 // and their types (domains resolved to their base type, enum labels), primary keys, unique
 // columns, foreign keys and comments. One round trip per kind of fact, whatever the table count.
+import { FINGERPRINT } from './catalog-fingerprint.js';
 import type { Queryable } from './database.js';
 
 /** What a column's type is, as far as the app cares. */
@@ -94,10 +95,12 @@ LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace
 WHERE n.nspname::text = ANY($1::text[]) AND k.contype IN ('p', 'u', 'f')
 ORDER BY k.conname`;
 
+// The fingerprint comes from the same statement, so it describes exactly the catalog read.
 const CATALOG = `
 SELECT (SELECT json_agg(t) FROM (${TABLES}) t) AS tables,
        (SELECT json_agg(c) FROM (${COLUMNS}) c) AS columns,
-       (SELECT json_agg(k) FROM (${CONSTRAINTS}) k) AS constraints`;
+       (SELECT json_agg(k) FROM (${CONSTRAINTS}) k) AS constraints,
+       (${FINGERPRINT}) AS fingerprint`;
 
 /** What the catalog says of a column's type (and of its element type, for arrays). */
 export interface TypeRow {
@@ -134,11 +137,20 @@ interface ConstraintRow {
 
 /** Every readable table of the given schemas (partitions are read through their parent). */
 export async function introspect(db: Queryable, schemas: readonly string[]): Promise<TableInfo[]> {
+  return (await readCatalog(db, schemas)).tables;
+}
+
+/** The tables, and the catalog's fingerprint at the moment they were read (catalog-fingerprint.ts). */
+export async function readCatalog(
+  db: Queryable,
+  schemas: readonly string[],
+): Promise<{ tables: TableInfo[]; fingerprint: string }> {
   // The three lists as JSON arrays of one row: json_agg keeps each subquery's order.
   const result = await db.query<{
     tables: { schema: string; name: string; comment: string | null; estimated_rows: number }[] | null;
     columns: ColumnRow[] | null;
     constraints: ConstraintRow[] | null;
+    fingerprint: string;
   }>(CATALOG, [schemas]);
   const row = result.rows[0];
   const tables = { rows: row?.tables ?? [] };
@@ -197,7 +209,7 @@ export async function introspect(db: Queryable, schemas: readonly string[]): Pro
       });
     }
   }
-  return [...byKey.values()];
+  return { tables: [...byKey.values()], fingerprint: row?.fingerprint ?? '' };
 }
 
 /** The schemas a user may pick: every schema but the system ones, with their table counts. */

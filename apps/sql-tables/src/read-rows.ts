@@ -79,7 +79,10 @@ export async function* readRows(
   ].join(', ');
   const softIndex = readable.length + extraKeys.length;
   const keyTexts = (row: unknown[]): string[] => keyIndex.map((i) => String(row[i]));
-  const converters = readable.map((f) => [f.id, f.reader.convert] as const);
+  // Two plain arrays rather than pairs: the loop below runs for every value of every row.
+  const ids = readable.map((f) => f.id);
+  const converters = readable.map((f) => f.reader.convert);
+  const width = ids.length;
   const idIndex = readable.findIndex((f) => f.id === 'id');
   const compositeId = compositeIdOf(model);
   const titleFromId = model.syntheticTitle ? `${singular(model.table.name)} ` : null;
@@ -112,10 +115,9 @@ export async function* readRows(
       for (let r = 0; r < rows.length; r++) {
         const row = rows[r]!;
         const item = {} as Item;
-        for (let i = 0; i < converters.length; i++) {
-          const [id, convert] = converters[i]!;
+        for (let i = 0; i < width; i++) {
           const value = row[i];
-          item[id] = value === null || value === undefined ? null : convert(value);
+          item[ids[i]!] = value === null || value === undefined ? null : converters[i]!(value);
         }
         if (idIndex < 0) item.id = compositeId(keyTexts(row));
         if (titleFromId) {

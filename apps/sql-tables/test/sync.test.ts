@@ -5,6 +5,9 @@ import { expectConformant } from '@weft/conformance/vitest';
 import { type TestApp, testApp } from '@weft/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlTablesApp } from '../src/app.js';
+import { FINGERPRINT } from '../src/catalog-fingerprint.js';
+import type { Queryable } from '../src/database.js';
+import { ModelMemo } from '../src/model-memo.js';
 import { PG_URL, type TestDatabase, pgliteDemo, postgresDemo } from './databases.js';
 
 if (!PG_URL) console.log('sql-tables: the Postgres run is skipped because WEFT_TEST_DATABASE_URL is not set');
@@ -286,6 +289,76 @@ for (const run of runs) {
           expect(right.status).toBe(200);
         }
       });
+
+    it('sees a changed table at the very next request, though the models are reused while the catalog stays the same', async () => {
+      const database = await db.source.open(db.account);
+      const schemas = [db.account.schemas!];
+      const fingerprint = async () =>
+        (await database.query<{ fingerprint: string }>(FINGERPRINT, [schemas])).rows[0]!.fingerprint;
+      const types = async () => (await app.config(db.account)).body.types.map((t: { id: string }) => t.id);
+      const shelves = async () => (await app.schema(['shelves'], { account: db.account })).body.shelves;
+      const before = await fingerprint();
+      expect(before).toMatch(/^[0-9a-f]{64}$/);
+      // Statistics are updated in place: not a change of the types, so not of the fingerprint.
+      await db.sql('ANALYZE books');
+      expect(await fingerprint()).toBe(before);
+      expect(await types()).not.toContain('shelves');
+
+      await db.sql(`CREATE TYPE shelf_kind AS ENUM ('wall')`);
+      await db.sql('CREATE TABLE shelves (id integer PRIMARY KEY, label text)');
+      expect(await fingerprint()).not.toBe(before);
+      expect(await types()).toContain('shelves');
+      expect(Object.keys(await shelves())).toEqual(['id', 'name']);
+      await db.sql('ALTER TABLE shelves ADD COLUMN kind shelf_kind');
+      await db.sql(`INSERT INTO shelves VALUES (1, 'Top', 'wall')`);
+      expect((await shelves()).kind).toMatchObject({ subType: 'single-select', options: [{ name: 'wall' }] });
+      expect((await app.data('shelves', { account: db.account })).body.items).toEqual([
+        { id: 1, name: 'Top', kind: 'wall' },
+      ]);
+      await db.sql(`ALTER TYPE shelf_kind ADD VALUE 'corner'`);
+      expect((await shelves()).kind.options).toEqual([{ name: 'wall' }, { name: 'corner' }]);
+      await db.sql(`COMMENT ON COLUMN shelves.kind IS 'Where it stands'`);
+      expect((await shelves()).kind.description).toBe('Where it stands');
+      await db.sql('ALTER TABLE shelves RENAME COLUMN kind TO placement');
+      expect(Object.keys(await shelves())).toEqual(['id', 'name', 'placement']);
+      expect((await app.data('shelves', { account: db.account })).body.items).toEqual([
+        { id: 1, name: 'Top', placement: 'wall' },
+      ]);
+      // Without a primary key the table is no longer a type.
+      await db.sql('ALTER TABLE shelves DROP CONSTRAINT shelves_pkey');
+      expect(await types()).not.toContain('shelves');
+      await db.sql('DROP TABLE shelves');
+      await db.sql('DROP TYPE shelf_kind');
+      expect(await types()).toEqual(['authors', 'books', 'favourites', 'loans', 'members', 'query']);
+    });
+
+    it('reads the full catalog only when its fingerprint changed', async () => {
+      const database = await db.source.open(db.account);
+      const schemas = [db.account.schemas!];
+      const asked: string[] = [];
+      // The real database, noting which of the two catalog queries each call is.
+      const noting: Queryable = {
+        query: <R>(sql: string, params?: unknown[]) => {
+          asked.push(sql === FINGERPRINT ? 'fingerprint' : 'catalog');
+          return database.query<R>(sql, params);
+        },
+        queryArrays: (sql, params) => database.queryArrays(sql, params),
+      };
+      const memo = new ModelMemo();
+      const first = await memo.models(noting, schemas);
+      expect(asked).toEqual(['catalog']);
+      expect(await memo.models(noting, schemas)).toBe(first);
+      expect(asked).toEqual(['catalog', 'fingerprint']);
+      await db.sql('CREATE TABLE shelves (id integer PRIMARY KEY)');
+      const second = await memo.models(noting, schemas);
+      expect(asked).toEqual(['catalog', 'fingerprint', 'fingerprint', 'catalog']);
+      expect(second.map((m) => m.typeId)).toContain('shelves');
+      await db.sql('DROP TABLE shelves');
+      // Back to the very rows of the first catalog (the table's rows are gone, no other row was
+      // rewritten): the same fingerprint, so the first models again.
+      expect(await memo.models(noting, schemas)).toBe(first);
+      expect(asked.slice(4)).toEqual(['fingerprint']);
+    });
 
     it('passes the conformance kit without a warning, with and without the query', async () => {
       for (const filter of [{}, { query: 'SELECT code AS id, name, email FROM members' }]) {
