@@ -58,7 +58,10 @@ export function mountData({ router, app, options }: RouteKit): void {
             : null,
         operationId: body.operationId ?? undefined,
         cursor: state.cursor,
-        signal: scope.signal,
+        // Made when the handler first reads it (see createRequestScope).
+        get signal() {
+          return scope.signal;
+        },
         log: scope.log,
       });
       if (!stream || typeof (stream as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function') {
