@@ -13,7 +13,8 @@ function lateReader(timeoutMs: number) {
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const seen: { started?: boolean; aborted?: boolean; reason?: string } = {};
+  const seen: { started?: boolean; aborted?: boolean; reason?: string; spread?: boolean; keys?: string[] } =
+    {};
   const app = defineApp({
     id: 'late-signal',
     name: 'Late signal',
@@ -30,6 +31,9 @@ function lateReader(timeoutMs: number) {
             await released;
             seen.aborted = ctx.signal.aborted;
             seen.reason = String(ctx.signal.reason);
+            // A copy of the context carries the same signal.
+            seen.spread = { ...ctx }.signal === ctx.signal;
+            seen.keys = Object.keys(ctx);
             yield { id: '1', name: 'late' };
           },
         },
@@ -98,6 +102,8 @@ describe('a data handler that reads its signal late', () => {
       expect(res.status).toBe(200);
       expect(res.body.items).toEqual([{ id: '1', name: 'late' }]);
       expect(seen.aborted).toBe(false);
+      expect(seen.spread).toBe(true);
+      expect(seen.keys).toContain('signal');
     } finally {
       await running.close();
     }

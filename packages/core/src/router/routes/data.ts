@@ -6,6 +6,7 @@ import { decodePageState, encodePageState } from '../../paging/page-state.js';
 import { PROTOCOL_PATHS, dataRequest } from '../../protocol/index.js';
 import { checkAccount, checkFilter } from '../boundary.js';
 import { handle, requestFacts } from '../handle.js';
+import type { RequestScope } from '../request-context.js';
 import type { RouteKit } from './route-kit.js';
 
 /**
@@ -45,25 +46,23 @@ export function mountData({ router, app, options }: RouteKit): void {
       }
       const lastSynchronizedAt = parseTimestamp(body.lastSynchronizedAt);
       const mode = type.delta && lastSynchronizedAt ? 'delta' : 'full';
-      const stream = type.definition.data({
-        account,
-        filter,
-        requestedType: type.id,
-        types: body.types ?? [type.id],
-        mode,
-        lastSynchronizedAt,
-        since:
-          mode === 'delta' && lastSynchronizedAt
-            ? new Date(lastSynchronizedAt.getTime() - type.safetyMarginMs)
-            : null,
-        operationId: body.operationId ?? undefined,
-        cursor: state.cursor,
-        // Made when the handler first reads it (see createRequestScope).
-        get signal() {
-          return scope.signal;
-        },
-        log: scope.log,
-      });
+      const stream = type.definition.data(
+        withLazySignal(scope, {
+          account,
+          filter,
+          requestedType: type.id,
+          types: body.types ?? [type.id],
+          mode,
+          lastSynchronizedAt,
+          since:
+            mode === 'delta' && lastSynchronizedAt
+              ? new Date(lastSynchronizedAt.getTime() - type.safetyMarginMs)
+              : null,
+          operationId: body.operationId ?? undefined,
+          cursor: state.cursor,
+          log: scope.log,
+        }),
+      );
       if (!stream || typeof (stream as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function') {
         throw new WeftError(`The data handler of type "${type.id}" must be an async generator`);
       }
@@ -88,6 +87,30 @@ export function mountData({ router, app, options }: RouteKit): void {
       );
     }),
   );
+}
+
+/** The request scope behind each handler context, for its `signal` getter. */
+const scopes = new WeakMap<object, RequestScope>();
+
+function scopeSignal(this: object): AbortSignal {
+  // `this` is the context, or an object made from it with Object.create.
+  let target: object | null = this;
+  while (target !== null && !scopes.has(target)) target = Object.getPrototypeOf(target) as object | null;
+  if (target === null) throw new TypeError('signal read from an object that is not a data handler context');
+  return scopes.get(target)!.signal;
+}
+
+/**
+ * Gives a handler context a `signal` that is made when the handler first reads it (a Node
+ * AbortSignal costs several µs per request; most data handlers never pass it on). One shared
+ * getter, so every context keeps one hidden class: a getter written in the object literal is a
+ * new closure per request, which gave every context a map of its own and cost more than the
+ * signal itself. Enumerable, so `{ ...ctx }` still carries the signal.
+ */
+function withLazySignal<T extends object>(scope: RequestScope, ctx: T): T & { signal: AbortSignal } {
+  Object.defineProperty(ctx, 'signal', { get: scopeSignal, enumerable: true, configurable: true });
+  scopes.set(ctx, scope);
+  return ctx as T & { signal: AbortSignal };
 }
 
 function parseTimestamp(value: string | number | null | undefined): Date | null {
