@@ -33,8 +33,13 @@ export const wire = z.object({
 /** The signed state inside it, decoded. */
 export const stateJson = z.object({ c: z.custom<JsonValue>().optional(), s: z.number().int().min(0) });
 
-function mac(key: Buffer, type: string, state: string): Buffer {
-  return createHmac('sha256', key).update(`weft-page\n${type}\n${state}`).digest();
+function mac(key: Buffer, type: string, state: string): Buffer;
+function mac(key: Buffer, type: string, state: string, encoding: 'base64url'): string;
+function mac(key: Buffer, type: string, state: string, encoding?: 'base64url'): Buffer | string {
+  const hmac = createHmac('sha256', key).update(`weft-page\n${type}\n${state}`);
+  // Straight to text when signing: a digest Buffer made in C++ has a backing store of its own
+  // for the garbage collector to track, only to be turned into text at once.
+  return encoding ? hmac.digest(encoding) : hmac.digest();
 }
 
 let defaultKeys: PageKeys | undefined;
@@ -49,7 +54,7 @@ export function encodePageState(type: string, state: PageState, keys?: PageKeys)
   const payload = Buffer.from(
     JSON.stringify(state.cursor === undefined ? { s: state.skip } : { c: state.cursor, s: state.skip }),
   ).toString('base64url');
-  return { weft: 2, type, state: payload, sig: mac(keysOr(keys).sign, type, payload).toString('base64url') };
+  return { weft: 2, type, state: payload, sig: mac(keysOr(keys).sign, type, payload, 'base64url') };
 }
 
 /**
