@@ -6,7 +6,10 @@
 // with process.cpuUsage(). Rounds alternate so drift on a shared machine hits both sides alike.
 // The data page is measured three ways: batch yields, one yield per item, and pages of one item
 // (the per-request cost apart from items); then the yield protocol alone, in process.
-// BENCH_SECONDS (per measurement) and BENCH_ROUNDS (median of) trade time for steadier figures.
+// The per-item page is also set against a hand-written Express handler draining the same
+// one-yield-per-item generator with `for await`: what weft adds on top of the yield protocol.
+// BENCH_SECONDS (per measurement) and BENCH_ROUNDS (median of) trade time for steadier figures;
+// BENCH_ONLY (comma-separated names) runs only those comparisons.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +24,8 @@ import { runLoad } from './load.js';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PAGE = 1_000;
+const ONLY = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const wanted = (name: string) => !ONLY || ONLY.includes(name);
 
 /** A child serving both apps, with pages of `page` items; rates are per second of its CPU. */
 async function startServers(page: number) {
@@ -67,7 +72,9 @@ async function compare(
   scale: number,
   weftReq: Parameters<typeof rate>[1],
   handReq: Parameters<typeof rate>[1],
+  baseline = 'hand-written express',
 ) {
+  if (!wanted(name)) return;
   await rate(ports.weft, { ...weftReq }); // warm-up both
   await rate(ports.hand, { ...handReq });
   const weft: number[] = [];
@@ -80,7 +87,7 @@ async function compare(
   const w = median(weft) * scale;
   const h = median(hand) * scale;
   console.log(
-    `bench ${name}: weft ${format(w)} ${unit}, hand-written express ${format(h)} ${unit}, ratio ${(w / h).toFixed(2)}`,
+    `bench ${name}: weft ${format(w)} ${unit}, ${baseline} ${format(h)} ${unit}, ratio ${(w / h).toFixed(2)}`,
   );
 }
 
@@ -134,11 +141,26 @@ try {
     { method: 'POST', path: '/api/v1/synchronizer/data', body: streamBody },
     { method: 'POST', path: '/api/v1/synchronizer/data', body: handBody },
   );
+  // Both sides drain the same one-yield-per-item generator: the ratio is weft's own share.
+  await compare(
+    'data-page-per-item-yield-same-generator',
+    'items/s',
+    PAGE,
+    { method: 'POST', path: '/api/v1/synchronizer/data', body: streamBody },
+    {
+      method: 'POST',
+      path: '/api/v1/synchronizer/data',
+      body: JSON.stringify({ ...JSON.parse(handBody), requestedType: 'issueStream', types: ['issueStream'] }),
+    },
+    'hand-written express draining the same generator',
+  );
   // Pages of one item: what a data request costs apart from its items (body validation, page
   // state signing and checking, the time limit, redaction, the request log), per request.
-  servers.child.kill();
-  servers = await startServers(1);
-  ports = servers.ports;
+  if (wanted('data-page-one-item')) {
+    servers.child.kill();
+    servers = await startServers(1);
+    ports = servers.ports;
+  }
   await compare(
     'data-page-one-item',
     'requests/s',
@@ -152,11 +174,11 @@ try {
 
 // The async-generator protocol alone, in process: a page of one yield per item against the
 // same items yielded as one batch, without HTTP or serialisation.
-await benchYieldProtocol();
+if (wanted('cut-page-per-item-yield')) await benchYieldProtocol();
 
 // Core at scale: first and last page of a 1,000,000-row type, with and without resume().
-await benchPageScale();
-if (!process.env.BENCH_SKIP_LOAD && !(await runLoad())) {
+if (wanted('core-page-scale')) await benchPageScale();
+if (wanted('load') && !process.env.BENCH_SKIP_LOAD && !(await runLoad())) {
   console.error('bench load: some requests failed');
   process.exit(1);
 }

@@ -82,7 +82,33 @@ const descriptor = {
 hand.get('/', (_req, res) => {
   res.json(descriptor);
 });
-hand.post('/api/v1/synchronizer/data', (req, res) => {
+/** The weft per-item handler's generator as a hand-written app would write it, ended by a resume offset. */
+async function* issuesOneByOne(start: number) {
+  for (let n = start; n < start + PAGE; n += 1) yield makeItem(n);
+  yield { offset: start + PAGE };
+  yield makeItem(start + PAGE);
+}
+hand.post('/api/v1/synchronizer/data', async (req, res) => {
+  if (req.body?.requestedType === 'issueStream') {
+    // The same one-yield-per-item generator, drained by a careful hand-written loop: what the
+    // per-item page costs without weft, so the yield protocol's share can be told apart.
+    const start = typeof req.body.pagination?.offset === 'number' ? req.body.pagination.offset : 0;
+    const items: unknown[] = [];
+    let next = start;
+    for await (const item of issuesOneByOne(start)) {
+      if ('offset' in item) {
+        next = item.offset;
+        if (items.length === PAGE) break;
+      } else if (items.length === PAGE) break;
+      else items.push(item);
+    }
+    res.json({
+      items,
+      pagination: { hasNext: true, nextPageConfig: { offset: next } },
+      synchronizationType: 'full',
+    });
+    return;
+  }
   if (req.body?.requestedType !== 'issue') {
     res.status(404).json({ message: 'Unknown type' });
     return;

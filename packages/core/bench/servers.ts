@@ -15,5 +15,9 @@ for (const [name, server] of [
   });
 }
 process.stdout.write(`${JSON.stringify(ports)}\n`);
-// The parent asks for this process's CPU time around each measurement.
-process.on('message', () => process.send?.(process.cpuUsage()));
+// The parent asks for this process's CPU time around each measurement, or for a clean exit
+// (which writes a `--cpu-prof` profile; a signal would not).
+process.on('message', (message) => {
+  if (message === 'exit') process.exit(0);
+  process.send?.(process.cpuUsage());
+});

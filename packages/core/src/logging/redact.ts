@@ -16,22 +16,27 @@ export function isSecretKey(key: string): boolean {
  * replacing "1" everywhere would mangle messages without protecting anything.
  */
 export function collectSecrets(source: unknown, extraKeys: Iterable<string> = []): string[] {
-  const extra = new Set(extraKeys);
-  const found = new Set<string>();
-  const visit = (value: unknown, depth: number): void => {
-    // Raw bodies (a webhook's bytes) hold no named fields: walking their indices would cost
-    // one entry per byte.
-    if (depth > 4 || value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return;
-    for (const [key, inner] of Object.entries(value)) {
-      if (typeof inner === 'string' && inner.length >= 4 && (extra.has(key) || isSecretKey(key))) {
-        found.add(inner);
-      } else if (typeof inner === 'object') {
-        visit(inner, depth + 1);
-      }
+  const extra: readonly string[] = Array.isArray(extraKeys) ? extraKeys : [...extraKeys];
+  const found: string[] = [];
+  collectInto(source, 0, extra, found);
+  return found.length > 1 ? [...new Set(found)] : found;
+}
+
+// A plain recursive function (no closure, no entry arrays): this runs on every request.
+function collectInto(value: unknown, depth: number, extra: readonly string[], found: string[]): void {
+  // Raw bodies (a webhook's bytes) hold no named fields: walking their indices would cost
+  // one entry per byte.
+  if (depth > 4 || value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const inner = record[key];
+    if (typeof inner === 'string') {
+      if (inner.length >= 4 && (extra.includes(key) || isSecretKey(key))) found.push(inner);
+    } else if (typeof inner === 'object') {
+      collectInto(inner, depth + 1, extra, found);
     }
-  };
-  visit(source, 0);
-  return [...found];
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { type ErrorResponse, sendError, toErrorResponse } from '../errors/error-response.js';
 import { clip } from '../logging/clip.js';
+import type { Logger } from '../logging/logger.js';
 import { redactingLogger } from '../logging/redacting-logger.js';
 import { collectSecrets, redact } from '../logging/redact.js';
 import type { CompiledApp } from '../startup/compile-app.js';
@@ -74,9 +75,10 @@ export function handle<S extends z.ZodType>(
     const facts = requestFacts(res);
     facts.route = route;
     // Every logger a handler can reach (ctx.log, and the upstream client it is handed to)
-    // redacts this request's secrets in every encoding.
+    // redacts this request's secrets in every encoding. They are read before the handler runs
+    // (it may be handed parts of the body and change them); the logger is built on first use.
     const secrets = collectSecrets(req.body, app.secretKeys);
-    const log = redactingLogger(options.logger, secrets, app.secretKeys);
+    const log = lazyRedactingLogger(options.logger, secrets, app.secretKeys);
     const scope = createRequestScope(req, res, log, app.timeoutMs);
     try {
       const body = schema ? parseBody(schema, req.body) : (undefined as z.infer<S>);
@@ -100,6 +102,31 @@ export function handle<S extends z.ZodType>(
     } finally {
       scope.dispose();
     }
+  };
+}
+
+/** The redacting logger of a request, built on its first call. */
+function lazyRedactingLogger(
+  base: Logger,
+  secrets: readonly string[],
+  secretKeys: readonly string[],
+): Logger {
+  // Most requests never log: building the redactor (a Set and four closures) waits for the
+  // first call. Methods that close over `built`, so `const { info } = ctx.log` still works.
+  let built: Logger | undefined;
+  return {
+    info(fields, message) {
+      built ??= redactingLogger(base, secrets, secretKeys);
+      built.info(fields, message);
+    },
+    warn(fields, message) {
+      built ??= redactingLogger(base, secrets, secretKeys);
+      built.warn(fields, message);
+    },
+    error(fields, message) {
+      built ??= redactingLogger(base, secrets, secretKeys);
+      built.error(fields, message);
+    },
   };
 }
 

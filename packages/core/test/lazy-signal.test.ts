@@ -1,0 +1,111 @@
+import { describe, expect, test } from 'vitest';
+import { type Logger, auth, defineApp, field } from '../src/index.js';
+import { testApp } from '../src/testing/index.js';
+import { descriptorBase } from './fixtures/minimal.js';
+
+// A data handler's abort signal is made when the handler first reads `ctx.signal` (it costs an
+// EventTarget per request otherwise). A handler that reads it late must still see what an
+// early reader sees: aborted, with the same reason, once the time limit passed or the service
+// hung up.
+
+function lateReader(timeoutMs: number) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const seen: { started?: boolean; aborted?: boolean; reason?: string; spread?: boolean; keys?: string[] } =
+    {};
+  const app = defineApp({
+    id: 'late-signal',
+    name: 'Late signal',
+    ...descriptorBase,
+    timeoutMs,
+    authentication: [auth.none()],
+    sync: {
+      types: {
+        issue: {
+          name: 'Issue',
+          fields: { id: field.id(), name: field.text() },
+          async *data(ctx) {
+            seen.started = true;
+            await released;
+            seen.aborted = ctx.signal.aborted;
+            seen.reason = String(ctx.signal.reason);
+            // A copy of the context carries the same signal.
+            seen.spread = { ...ctx }.signal === ctx.signal;
+            seen.keys = Object.keys(ctx);
+            yield { id: '1', name: 'late' };
+          },
+        },
+      },
+    },
+  });
+  return { app, release, seen };
+}
+
+function memoryLogger() {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger: Logger = {
+    info: (fields, msg) => lines.push({ msg, ...fields }),
+    warn: (fields, msg) => lines.push({ msg, ...fields }),
+    error: (fields, msg) => lines.push({ msg, ...fields }),
+  };
+  return { logger, lines };
+}
+
+describe('a data handler that reads its signal late', () => {
+  test('after the time limit: already aborted with the timeout', async () => {
+    const { app, release, seen } = lateReader(150);
+    const running = await testApp(app);
+    try {
+      const res = await running.post('/api/v1/synchronizer/data', { requestedType: 'issue' });
+      expect(res.status).toBe(504);
+      release();
+      await expect.poll(() => seen.aborted).toBe(true);
+      expect(seen.reason).toContain('did not answer /api/v1/synchronizer/data within 150 ms');
+    } finally {
+      await running.close();
+    }
+  });
+
+  test('after the service hung up: already aborted with the hang-up', async () => {
+    const { app, release, seen } = lateReader(10_000);
+    const local = memoryLogger();
+    const running = await testApp(app, { logger: local.logger });
+    try {
+      const controller = new AbortController();
+      const pending = fetch(`${running.url}/api/v1/synchronizer/data`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ requestedType: 'issue' }),
+        signal: controller.signal,
+      }).catch(() => undefined);
+      // The handler is waiting: hang up, and let it go on once the server saw the hang-up.
+      await expect.poll(() => seen.started).toBe(true);
+      controller.abort();
+      await pending;
+      await expect.poll(() => local.lines.find((line) => line.msg === 'request')?.aborted).toBe(true);
+      release();
+      await expect.poll(() => seen.aborted).toBe(true);
+      expect(seen.reason).toContain('The service closed the connection');
+    } finally {
+      await running.close();
+    }
+  });
+
+  test('while the request is alive: not aborted', async () => {
+    const { app, release, seen } = lateReader(10_000);
+    const running = await testApp(app);
+    try {
+      release();
+      const res = await running.post('/api/v1/synchronizer/data', { requestedType: 'issue' });
+      expect(res.status).toBe(200);
+      expect(res.body.items).toEqual([{ id: '1', name: 'late' }]);
+      expect(seen.aborted).toBe(false);
+      expect(seen.spread).toBe(true);
+      expect(seen.keys).toContain('signal');
+    } finally {
+      await running.close();
+    }
+  });
+});
