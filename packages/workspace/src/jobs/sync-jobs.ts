@@ -34,10 +34,19 @@ function transient(error: unknown): boolean {
   return !(error instanceof Error && /^(Stored account|Type |Field |commands\[)/.test(error.message));
 }
 
-export async function registerSyncJobs(ctx: SyncContext, options: SyncJobsOptions): Promise<void> {
+/** The longest a page job goes on reading pages before it hands over to a job of its own. */
+const PAGE_JOB_MS = 30_000;
+
+export async function registerSyncJobs(
+  base: Omit<SyncContext, 'pageJobMs'>,
+  options: SyncJobsOptions,
+): Promise<void> {
   const expireSeconds = options.expireSeconds ?? 300;
+  let expires = expireSeconds;
   for (const name of [SYNC_START, SYNC_PAGE, SYNC_FINISH])
-    await ctx.queue.define({ name, expireSeconds, retryLimit: 5, retryDelaySeconds: 1 });
+    expires = await base.queue.define({ name, expireSeconds, retryLimit: 5, retryDelaySeconds: 1 });
+  // A page job hands over long before it could count as abandoned (a quarter of its expiry).
+  const ctx: SyncContext = { ...base, pageJobMs: Math.min(PAGE_JOB_MS, (expires * 1000) / 4) };
 
   const guarded =
     <T extends { runId: string }>(fn: (ctx: SyncContext, data: T) => Promise<void>) =>
