@@ -29,6 +29,8 @@ type Json = Record<string, unknown>;
 export const SYNC_START = 'weft-sync-start';
 export const SYNC_PAGE = 'weft-sync-page';
 export const SYNC_FINISH = 'weft-sync-finish';
+/** the dead letters of the three: jobs that failed for good without failing their run */
+export const SYNC_DEAD = 'weft-sync-dead';
 
 export interface TypeProgress {
   /** the next page to read and the pagination that asks for it; absent when the type is done */
@@ -69,6 +71,8 @@ export interface PageJob {
 export interface FinishJob {
   runId: string;
 }
+/** A start, page or finish job that failed for good (pg-boss copies its data, not its queue). */
+export type DeadJob = StartJob | PageJob | FinishJob;
 
 /** What the jobs need from the host. */
 export interface SyncContext {
@@ -86,6 +90,8 @@ export interface SyncContext {
     totals: { pages: number; rowsSet: number; rowsRemoved: number },
   ): void;
   signal: AbortSignal;
+  /** a run ended (succeeded or failed) in this process: whoever waits for it here looks at once */
+  ended?(runId: string): void;
   /** how long a page job goes on reading pages before it hands over to a new job (well under its expiry) */
   pageJobMs: number;
 }
@@ -112,6 +118,7 @@ export async function failRun(ctx: SyncContext, runId: string, error: unknown): 
      WHERE id = $1 AND status = 'running'`,
     [runId, safeMessage(error)],
   );
+  ctx.ended?.(runId);
 }
 
 async function load(
@@ -448,5 +455,31 @@ export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void>
       removed,
       warnings.length > 0 ? warnings.join('; ') : null,
     ],
+  );
+  ctx.ended?.(run.id);
+}
+
+/**
+ * A sync job failed for good without its handler failing the run: its process died (or stopped)
+ * during each of its tries. The run is failed with a message that says so, when that job was
+ * still the one its run waited for (a stale copy of a page job, whose page was recorded by
+ * another, changes nothing). Rows written so far stay, and nothing is removed.
+ */
+export async function abandonRun(ctx: SyncContext, job: DeadJob, tries: number): Promise<void> {
+  const run = await getRun(ctx.workspace.driver, job.runId);
+  if (run?.status !== 'running') return;
+  const progress = run.progress as RunProgress;
+  let what: string;
+  if ('type' in job) {
+    const tp = progress.types?.[job.type];
+    if (!tp?.next || (tp.job ?? tp.next.page) !== job.page) return;
+    what = `the job reading ${job.type} (from page ${job.page})`;
+  } else if (!progress.types) what = 'the job starting it';
+  else if (Object.values(progress.types).every((t) => t.done)) what = 'the job finishing it';
+  else return;
+  await failRun(
+    ctx,
+    run.id,
+    new Error(`${what} did not end after ${tries} tries (its process stopped or died each time)`),
   );
 }

@@ -26,6 +26,11 @@ export interface QueueSpec {
   retryDelaySeconds?: number;
   /** `short`: at most one job waiting in the queue (a recurring tick) */
   policy?: 'standard' | 'short';
+  /**
+   * the queue (defined before) that gets a copy of each job that failed for good: its retries
+   * spent, or expired on its last try (its process died)
+   */
+  deadLetter?: string;
 }
 
 export interface SendOptions {
@@ -100,6 +105,7 @@ export class JobQueue {
       retryDelay: spec.retryDelaySeconds ?? 0,
       retryBackoff: false,
       expireInSeconds: this.options.expireSeconds ?? spec.expireSeconds,
+      ...(spec.deadLetter ? { deadLetter: spec.deadLetter } : {}),
     } as const;
     await this.boss.createQueue(spec.name, settings);
     await this.boss.updateQueue(spec.name, settings);
