@@ -277,6 +277,8 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
 
   let at = current.next;
   let attempts = current.attempts ?? 0;
+  /** this type's progress as this job, which carries it, last recorded it */
+  let own: TypeProgress = { ...current };
   let ahead: Fetched | undefined;
   const pageWarnings: string[] = [];
   const wctx = writeContext(ctx, source, run, { client, account, warnings: pageWarnings });
@@ -312,42 +314,68 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
     let mode: 'full' | 'delta' = page.synchronizationType;
     let finished = false;
     const next = page.hasNext ? { page: at.page + 1, pagination: page.nextPageConfig } : undefined;
-    await ctx.workspace.driver.transaction(async (tx) => {
-      const locked = await lockRunning(tx, run.id);
-      const progress = locked?.progress as RunProgress | undefined;
-      const tp = progress?.types?.[job.type];
-      if (!locked || !progress?.types || !tp || tp.next?.page !== at.page) return;
-      // The first page decides full or delta for the whole type.
-      mode = tp.mode ?? page.synchronizationType;
-      tp.mode = mode;
+    if (next && goOn && pageWarnings.length === 0) {
+      // The common case, in one statement: this job goes on, nothing to send, no warning to add.
+      // Only this type's entry changes (other types' jobs record theirs at the same time), and
+      // only while this page is still the type's next one.
+      mode = own.mode ?? page.synchronizationType;
+      const tp: TypeProgress = { ...own, mode, next, job: job.page };
       delete tp.attempts;
-      addWarnings(progress, pageWarnings);
-      if (next) {
-        tp.next = next;
-        // Still carried by this job, or by the job sent now for the next page.
-        if (goOn) tp.job = job.page;
-        else delete tp.job;
-      } else {
-        delete tp.next;
-        delete tp.job;
-        tp.done = true;
-      }
-      totals = {
-        pages: locked.pages + 1,
-        rowsSet: locked.rows_set + written.set,
-        rowsRemoved: locked.rows_removed + removed,
-      };
-      await tx.query(
-        `UPDATE weft_host_runs SET pages = $2, rows_set = $3, rows_removed = $4, progress = $5 WHERE id = $1`,
-        [run.id, totals.pages, totals.rowsSet, totals.rowsRemoved, JSON.stringify(progress)],
+      const { rows } = await ctx.workspace.driver.query<{
+        pages: number;
+        rows_set: number;
+        rows_removed: number;
+      }>(
+        `UPDATE weft_host_runs SET pages = pages + 1, rows_set = rows_set + $3, rows_removed = rows_removed + $4,
+           progress = jsonb_set(progress, ARRAY['types', $2::text], $5::jsonb)
+         WHERE id = $1 AND status = 'running' AND progress #>> ARRAY['types', $2::text, 'next', 'page'] = $6
+         RETURNING pages, rows_set, rows_removed`,
+        [run.id, job.type, written.set, removed, JSON.stringify(tp), String(at.page)],
       );
-      if (next && !goOn) {
-        await ctx.queue.send<PageJob>(SYNC_PAGE, { runId: run.id, type: job.type, ...next }, { tx });
-      } else if (!next && Object.values(progress.types).every((t) => t.done)) {
-        finished = true;
-        await ctx.queue.send<FinishJob>(SYNC_FINISH, { runId: run.id }, { tx });
+      const r = rows[0];
+      if (r) {
+        totals = { pages: r.pages, rowsSet: r.rows_set, rowsRemoved: r.rows_removed };
+        own = tp;
       }
-    });
+    } else {
+      await ctx.workspace.driver.transaction(async (tx) => {
+        const locked = await lockRunning(tx, run.id);
+        const progress = locked?.progress as RunProgress | undefined;
+        const tp = progress?.types?.[job.type];
+        if (!locked || !progress?.types || !tp || tp.next?.page !== at.page) return;
+        // The first page decides full or delta for the whole type.
+        mode = tp.mode ?? page.synchronizationType;
+        tp.mode = mode;
+        delete tp.attempts;
+        addWarnings(progress, pageWarnings);
+        if (next) {
+          tp.next = next;
+          // Still carried by this job, or by the job sent now for the next page.
+          if (goOn) tp.job = job.page;
+          else delete tp.job;
+        } else {
+          delete tp.next;
+          delete tp.job;
+          tp.done = true;
+        }
+        totals = {
+          pages: locked.pages + 1,
+          rowsSet: locked.rows_set + written.set,
+          rowsRemoved: locked.rows_removed + removed,
+        };
+        await tx.query(
+          `UPDATE weft_host_runs SET pages = $2, rows_set = $3, rows_removed = $4, progress = $5 WHERE id = $1`,
+          [run.id, totals.pages, totals.rowsSet, totals.rowsRemoved, JSON.stringify(progress)],
+        );
+        if (next && !goOn) {
+          await ctx.queue.send<PageJob>(SYNC_PAGE, { runId: run.id, type: job.type, ...next }, { tx });
+        } else if (!next && Object.values(progress.types).every((t) => t.done)) {
+          finished = true;
+          await ctx.queue.send<FinishJob>(SYNC_FINISH, { runId: run.id }, { tx });
+        }
+        own = { ...tp };
+      });
+    }
     // Recorded by another job meanwhile (this one outlived its expiry), or the run ended: stop.
     if (!totals) return;
     ctx.emit(
