@@ -11,7 +11,7 @@ import type { Queryable } from '../db/driver.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Workspace } from '../workspace.js';
 import { applySchema } from './apply-schema.js';
-import { applyFieldLabels } from './field-labels.js';
+import { applyFieldLabels, wantedLabels } from './field-labels.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
 import { getRun, getSource, type RunRow, type SourceRow } from './source-store.js';
 import { removeRows, removeUnsent, resolveLinks, type WriteContext, writeRows } from './write-rows.js';
@@ -197,7 +197,8 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
   const client = ctx.client(source.url);
   const schema = await client.schema(source.types, source.filter, account, ctx.signal);
   const mapped = mapSchema(source.namespace, source.id, schema, source.types);
-  const warnings = await applySchema(ctx.workspace, mapped);
+  const warnings = await applySchema(ctx.workspace, mapped, wantedLabels(schema, mapped));
+  // Labels of fields made before (or changed since): those just created carry theirs already.
   await applyFieldLabels(ctx.workspace, schema, mapped);
   const fresh = new Set<string>();
   for (const t of mapped) if (await isEmpty(ctx.workspace, t.name)) fresh.add(t.appType);
