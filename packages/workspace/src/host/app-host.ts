@@ -59,6 +59,8 @@ export interface AppHostOptions {
   concurrency?: number;
   /** how long a sync job may run before it counts as abandoned (its process died) and is resumed elsewhere; default 300 */
   jobExpireSeconds?: number;
+  /** how often a sync job is tried again after its process died or stopped (then its run fails); default 5 */
+  jobRetryLimit?: number;
 }
 
 export interface AddSourceInput {
@@ -100,6 +102,8 @@ export class AppHost {
   /** aborted when this process stops: its jobs under way stop, and are tried again elsewhere */
   private readonly stopping = new AbortController();
   private readonly listeners = new Set<(sourceId: string, event: SyncEvent, totals: Json) => void>();
+  /** callers of waitFor in this process, by run: told when a job here ends the run */
+  private readonly endWaiters = new Map<string, Set<() => void>>();
   /** OAuth connections and re-authorisation (account-flows.ts) */
   private readonly accounts: AccountFlows;
 
@@ -130,7 +134,7 @@ export class AppHost {
 
   private async startWorkers(): Promise<void> {
     const signal = this.stopping.signal;
-    const ctx: SyncContext = {
+    const ctx: Omit<SyncContext, 'pageJobMs'> = {
       workspace: this.workspace,
       queue: this.queue,
       client: (url) => this.client(url),
@@ -141,11 +145,15 @@ export class AppHost {
         for (const l of this.listeners) l(sourceId, event, totals as unknown as Json);
       },
       signal,
+      ended: (runId) => {
+        for (const wake of this.endWaiters.get(runId) ?? []) wake();
+      },
     };
     await registerSyncJobs(ctx, {
       log: this.log,
       ...(this.options.concurrency ? { concurrency: this.options.concurrency } : {}),
       ...(this.options.jobExpireSeconds ? { expireSeconds: this.options.jobExpireSeconds } : {}),
+      ...(this.options.jobRetryLimit !== undefined ? { retryLimit: this.options.jobRetryLimit } : {}),
     });
     await this.queue.define({ name: WEBHOOK_EVENT, expireSeconds: 300, retryLimit: 3, retryDelaySeconds: 1 });
     await this.queue.work<WebhookEventJob>(WEBHOOK_EVENT, 2, (job) =>
@@ -521,10 +529,25 @@ export class AppHost {
 
   /** Resolves once the run is no longer running (its jobs may run in any process). */
   async waitFor(runId: string): Promise<void> {
-    for (;;) {
-      const run = await getRun(this.workspace.driver, runId);
-      if (run?.status !== 'running' || this.closed) return;
-      await new Promise((r) => setTimeout(r, 100));
+    const waiters = this.endWaiters.get(runId) ?? new Set<() => void>();
+    this.endWaiters.set(runId, waiters);
+    try {
+      for (;;) {
+        const run = await getRun(this.workspace.driver, runId);
+        if (run?.status !== 'running' || this.closed) return;
+        // Looked at again after a while (another process may end it), or at once when a job here does.
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            waiters.delete(done);
+            resolve();
+          };
+          const timer = setTimeout(done, 250);
+          waiters.add(done);
+        });
+      }
+    } finally {
+      if (waiters.size === 0) this.endWaiters.delete(runId);
     }
   }
 

@@ -33,9 +33,21 @@ async function currentSchema(workspace: Workspace): Promise<Map<string, Map<stri
 
 export const optionId = (enumType: string, name: string) => entityId('enum', enumType, name);
 
-/** Creates what is missing; returns warnings (fields whose type no longer matches). */
-export async function applySchema(workspace: Workspace, types: MappedType[]): Promise<string[]> {
+/**
+ * Creates what is missing; returns warnings (fields whose type no longer matches). `labels` (type
+ * -> field -> label, see field-labels.ts) go into the meta of the fields created, so a first sync
+ * does not set them one by one afterwards.
+ */
+export async function applySchema(
+  workspace: Workspace,
+  types: MappedType[],
+  labels: Map<string, Map<string, string>> = new Map(),
+): Promise<string[]> {
   const warnings: string[] = [];
+  const labelled = (type: string, field: string, meta: Json = {}): Json => {
+    const label = labels.get(type)?.get(field);
+    return label === undefined ? meta : { ...meta, 'ui/label': label };
+  };
   let existing = await currentSchema(workspace);
   const create: Json[] = [];
   for (const t of types) {
@@ -49,7 +61,7 @@ export async function applySchema(workspace: Workspace, types: MappedType[]): Pr
           {
             'svc/name': t.name.replace(/\/.*/, '/name'),
             'svc/type': 'svc/text',
-            'svc/meta': { 'ui/title?': true },
+            'svc/meta': labelled(t.name, t.name.replace(/\/.*/, '/name'), { 'ui/title?': true }),
           },
         ],
       },
@@ -108,7 +120,7 @@ export async function applySchema(workspace: Workspace, types: MappedType[]): Pr
               'svc/holder-type': t.name,
               'svc/name': f.name,
               'svc/type': f.svcType,
-              'svc/meta': f.meta,
+              'svc/meta': labelled(t.name, f.name, f.meta),
             },
           });
           break;
@@ -119,7 +131,7 @@ export async function applySchema(workspace: Workspace, types: MappedType[]): Pr
               'svc/holder-type': t.name,
               'svc/name': f.name,
               'svc/type': FILE_TYPE,
-              'svc/meta': { 'svc/collection?': true },
+              'svc/meta': labelled(t.name, f.name, { 'svc/collection?': true }),
             },
           });
           break;
@@ -130,7 +142,7 @@ export async function applySchema(workspace: Workspace, types: MappedType[]): Pr
               'svc/holder-type': t.name,
               'svc/name': f.name,
               'svc/type': DOCUMENT_TYPE,
-              'svc/meta': { 'svc/entity-component?': true },
+              'svc/meta': labelled(t.name, f.name, { 'svc/entity-component?': true }),
             },
           });
           break;
@@ -139,7 +151,12 @@ export async function applySchema(workspace: Workspace, types: MappedType[]): Pr
             commands.push({ command: 'schema.enum/create', args: { 'svc/name': f.enumType } });
           commands.push({
             command: 'schema.field/create',
-            args: { 'svc/holder-type': t.name, 'svc/name': f.name, 'svc/type': f.enumType },
+            args: {
+              'svc/holder-type': t.name,
+              'svc/name': f.name,
+              'svc/type': f.enumType,
+              'svc/meta': labelled(t.name, f.name),
+            },
           });
           for (const [rank, o] of f.options.entries()) {
             options.push({
@@ -170,7 +187,10 @@ export async function applySchema(workspace: Workspace, types: MappedType[]): Pr
               'svc/holder-type': t.name,
               'svc/name': f.name,
               'svc/type': f.targetType,
-              'svc/meta': { 'svc/relation': f.relationId, ...(f.many ? { 'svc/collection?': true } : {}) },
+              'svc/meta': labelled(t.name, f.name, {
+                'svc/relation': f.relationId,
+                ...(f.many ? { 'svc/collection?': true } : {}),
+              }),
             },
           });
           commands.push({
@@ -179,11 +199,11 @@ export async function applySchema(workspace: Workspace, types: MappedType[]): Pr
               'svc/holder-type': f.targetType,
               'svc/name': f.partnerName,
               'svc/type': t.name,
-              'svc/meta': {
+              'svc/meta': labelled(f.targetType, f.partnerName, {
                 'svc/relation': f.relationId,
                 ...(f.partnerMany ? { 'svc/collection?': true } : {}),
                 'svc/readonly?': true,
-              },
+              }),
             },
           });
           break;

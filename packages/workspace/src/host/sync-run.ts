@@ -11,7 +11,7 @@ import type { Queryable } from '../db/driver.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Workspace } from '../workspace.js';
 import { applySchema } from './apply-schema.js';
-import { applyFieldLabels } from './field-labels.js';
+import { applyFieldLabels, wantedLabels } from './field-labels.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
 import { getRun, getSource, type RunRow, type SourceRow } from './source-store.js';
 import { removeRows, removeUnsent, resolveLinks, type WriteContext, writeRows } from './write-rows.js';
@@ -29,6 +29,8 @@ type Json = Record<string, unknown>;
 export const SYNC_START = 'weft-sync-start';
 export const SYNC_PAGE = 'weft-sync-page';
 export const SYNC_FINISH = 'weft-sync-finish';
+/** the dead letters of the three: jobs that failed for good without failing their run */
+export const SYNC_DEAD = 'weft-sync-dead';
 
 export interface TypeProgress {
   /** the next page to read and the pagination that asks for it; absent when the type is done */
@@ -37,6 +39,13 @@ export interface TypeProgress {
   mode?: 'full' | 'delta';
   /** failed attempts at the next page so far */
   attempts?: number;
+  /**
+   * the page the job carrying this type's pages was sent for, while that job goes on past it
+   * (absent: the job of `next.page` carries them)
+   */
+  job?: number;
+  /** the type held no row when the run started: its rows are written as creates without a lookup */
+  fresh?: boolean;
 }
 
 export interface RunProgress {
@@ -62,6 +71,8 @@ export interface PageJob {
 export interface FinishJob {
   runId: string;
 }
+/** A start, page or finish job that failed for good (pg-boss copies its data, not its queue). */
+export type DeadJob = StartJob | PageJob | FinishJob;
 
 /** What the jobs need from the host. */
 export interface SyncContext {
@@ -79,6 +90,10 @@ export interface SyncContext {
     totals: { pages: number; rowsSet: number; rowsRemoved: number },
   ): void;
   signal: AbortSignal;
+  /** a run ended (succeeded or failed) in this process: whoever waits for it here looks at once */
+  ended?(runId: string): void;
+  /** how long a page job goes on reading pages before it hands over to a new job (well under its expiry) */
+  pageJobMs: number;
 }
 
 /** A message safe to store and show: the app's own message or a generic one, never a request body. */
@@ -103,6 +118,7 @@ export async function failRun(ctx: SyncContext, runId: string, error: unknown): 
      WHERE id = $1 AND status = 'running'`,
     [runId, safeMessage(error)],
   );
+  ctx.ended?.(runId);
 }
 
 async function load(
@@ -144,6 +160,9 @@ function writeContext(
     types: byAppType,
     options: new Map(),
     byAppType,
+    newTypes: new Set(
+      typeIds.filter((t) => progress.types?.[t]?.fresh).map((t) => byAppType.get(t)?.name as string),
+    ),
     // Files referenced as app://resource are fetched through the app; failed files become warnings.
     ...(page
       ? {
@@ -153,6 +172,18 @@ function writeContext(
       : {}),
     signal: ctx.signal,
   };
+}
+
+/** True when the workspace type holds no row. */
+async function isEmpty(workspace: Workspace, type: string): Promise<boolean> {
+  const [result] = await workspace.execute([
+    {
+      command: 'svc.entity/query',
+      args: { query: { 'q/from': type, 'q/select': ['svc/id'], 'q/limit': 1 } },
+    },
+  ]);
+  if (!result?.success) throw new Error(result ? result.error.message : 'query failed');
+  return (result.result as unknown[]).length === 0;
 }
 
 /** The start job: account, schema, then one page job per type (in the transaction that records it). */
@@ -166,8 +197,11 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
   const client = ctx.client(source.url);
   const schema = await client.schema(source.types, source.filter, account, ctx.signal);
   const mapped = mapSchema(source.namespace, source.id, schema, source.types);
-  const warnings = await applySchema(ctx.workspace, mapped);
+  const warnings = await applySchema(ctx.workspace, mapped, wantedLabels(schema, mapped));
+  // Labels of fields made before (or changed since): those just created carry theirs already.
   await applyFieldLabels(ctx.workspace, schema, mapped);
+  const fresh = new Set<string>();
+  for (const t of mapped) if (await isEmpty(ctx.workspace, t.name)) fresh.add(t.appType);
   await ctx.workspace.driver.transaction(async (tx) => {
     const locked = await lockRunning(tx, run.id);
     if (!locked || (locked.progress as RunProgress).types) return;
@@ -175,7 +209,12 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
       schema,
       typeIds: source.types,
       warnings,
-      types: Object.fromEntries(source.types.map((t) => [t, { next: { page: 1, pagination: null } }])),
+      types: Object.fromEntries(
+        source.types.map((t) => [
+          t,
+          { next: { page: 1, pagination: null }, ...(fresh.has(t) ? { fresh: true } : {}) },
+        ]),
+      ),
     };
     await tx.query(`UPDATE weft_host_runs SET progress = $2 WHERE id = $1`, [
       run.id,
@@ -188,133 +227,227 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
   ctx.queue.wake(SYNC_PAGE);
 }
 
-/** The page job: one page read, written, recorded; the next page (or the finish) sent. */
+type DataPage = Awaited<ReturnType<AppClient['data']>>;
+/** A page asked for ahead of time: its answer or its error, never an unhandled rejection. */
+type Fetched = Promise<{ page: DataPage } | { error: unknown }>;
+
+/**
+ * The page job: reads the type's pages one after another, each written and then recorded in one
+ * transaction (progress, totals), for up to `ctx.pageJobMs`; then the job of the next page (or the
+ * finish) is sent in the transaction of the last page recorded. While a page is written, the next
+ * one is already asked for (read-ahead): its answer is held only in this job's memory, and
+ * dropped if the job ends (another process asks again from the recorded pagination).
+ *
+ * The progress records which job carries the type's pages (`job`: the page that job was sent for):
+ * a job that died mid-way (its process stopped, its pages partly recorded) is tried again by
+ * pg-boss with the same data, and resumes from the last recorded page; any other stale copy does
+ * nothing.
+ */
 export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
   const loaded = await load(ctx, job.runId);
   if (!loaded) return;
   const { run, source } = loaded;
   const current = (run.progress as RunProgress).types?.[job.type];
-  // This page was recorded already (a job run twice after its process died): nothing to do.
-  if (current?.next?.page !== job.page) return;
+  // Not (or no longer) the job carrying this type: a job run twice, whose work was recorded.
+  if (!current?.next || (current.job ?? current.next.page) !== job.page) return;
   const policy = { ...DEFAULT_RETRY, ...ctx.retry };
   const client = ctx.client(source.url);
   const account = ctx.account(source);
   const typeIds = (run.progress as RunProgress).typeIds ?? source.types;
-  let page: Awaited<ReturnType<AppClient['data']>>;
-  try {
-    page = await client.data(
-      {
-        requestedType: job.type,
-        types: typeIds,
-        filter: source.filter,
-        account,
-        pagination: job.pagination,
-        lastSynchronizedAt: run.last_synchronized_at
-          ? new Date(run.last_synchronized_at).toISOString()
-          : null,
-        operationId: run.id,
-      },
-      ctx.signal,
-    );
-  } catch (error) {
-    if (ctx.signal.aborted || !(error instanceof AppCallError) || !error.retryable) throw error;
-    const attempt = (current.attempts ?? 0) + 1;
-    if (attempt >= policy.attempts) throw error;
-    // tryLater (or no answer): the same page again later, as a job of its own.
-    const delayMs = retryDelay(policy, attempt, error);
-    let retries = run.retries;
-    await ctx.workspace.driver.transaction(async (tx) => {
-      const locked = await lockRunning(tx, run.id);
-      const progress = locked?.progress as RunProgress | undefined;
-      const tp = progress?.types?.[job.type];
-      if (!locked || !progress || tp?.next?.page !== job.page) return;
-      tp.attempts = attempt;
-      retries = locked.retries + 1;
-      await tx.query(`UPDATE weft_host_runs SET retries = $2, progress = $3 WHERE id = $1`, [
-        run.id,
-        retries,
-        JSON.stringify(progress),
-      ]);
-      await ctx.queue.send<PageJob>(SYNC_PAGE, job, { tx, startAfterSeconds: delayMs / 1000 });
-    });
-    // Workers poll; this process looks again when the delay is over (any process may take it).
-    setTimeout(() => ctx.queue.wake(SYNC_PAGE), delayMs + 20).unref();
-    const message = error.appMessage ?? error.message;
-    ctx.emit(
-      source.id,
-      { kind: 'retry', type: job.type, page: job.page, attempt, delayMs, message },
-      { pages: run.pages, rowsSet: run.rows_set, rowsRemoved: run.rows_removed },
-    );
-    return;
-  }
-  if (page.hasNext && JSON.stringify(page.nextPageConfig) === JSON.stringify(job.pagination)) {
-    throw new AppCallError(`${job.type}: page ${job.page} asks again for the same page (paging loop)`, {
-      path: '/api/v1/synchronizer/data',
-      status: 200,
-    });
-  }
+  const started = Date.now();
+  const fetchPage = (pagination: Json | null): Fetched =>
+    client
+      .data(
+        {
+          requestedType: job.type,
+          types: typeIds,
+          filter: source.filter,
+          account,
+          pagination,
+          lastSynchronizedAt: run.last_synchronized_at
+            ? new Date(run.last_synchronized_at).toISOString()
+            : null,
+          operationId: run.id,
+        },
+        ctx.signal,
+      )
+      .then(
+        (page) => ({ page }),
+        (error: unknown) => ({ error }),
+      );
+
+  let at = current.next;
+  let attempts = current.attempts ?? 0;
+  /** this type's progress as this job, which carries it, last recorded it */
+  let own: TypeProgress = { ...current };
+  let ahead: Fetched | undefined;
   const pageWarnings: string[] = [];
   const wctx = writeContext(ctx, source, run, { client, account, warnings: pageWarnings });
   const type = wctx.byAppType.get(job.type);
   if (!type) throw new Error(`Type ${job.type} is not in the schema of this run`);
-  const { set, remove } = splitItems(page.items);
-  const written = await writeRows(wctx, type, set);
-  const removed = remove.length > 0 ? await removeRows(wctx, type, remove) : 0;
+  for (;;) {
+    const fetched = await (ahead ?? fetchPage(at.pagination));
+    ahead = undefined;
+    if ('error' in fetched) {
+      const { error } = fetched;
+      if (ctx.signal.aborted || !(error instanceof AppCallError) || !error.retryable) throw error;
+      const attempt = attempts + 1;
+      if (attempt >= policy.attempts) throw error;
+      await retryLater(ctx, run, job, at, attempt, error, policy);
+      return;
+    }
+    const { page } = fetched;
+    if (page.hasNext && JSON.stringify(page.nextPageConfig) === JSON.stringify(at.pagination)) {
+      throw new AppCallError(`${job.type}: page ${at.page} asks again for the same page (paging loop)`, {
+        path: '/api/v1/synchronizer/data',
+        status: 200,
+      });
+    }
+    // Go on in this job while its time lasts; the next page is asked for while this one is written.
+    const goOn = page.hasNext && Date.now() - started < ctx.pageJobMs && !ctx.signal.aborted;
+    if (goOn) ahead = fetchPage(page.nextPageConfig);
+    pageWarnings.length = 0;
+    const { set, remove } = splitItems(page.items);
+    const written = await writeRows(wctx, type, set);
+    const removed = remove.length > 0 ? await removeRows(wctx, type, remove) : 0;
 
-  let totals: { pages: number; rowsSet: number; rowsRemoved: number } | undefined;
-  let mode: 'full' | 'delta' = page.synchronizationType;
-  let finished = false;
+    let totals: { pages: number; rowsSet: number; rowsRemoved: number } | undefined;
+    let mode: 'full' | 'delta' = page.synchronizationType;
+    let finished = false;
+    const next = page.hasNext ? { page: at.page + 1, pagination: page.nextPageConfig } : undefined;
+    if (next && goOn && pageWarnings.length === 0) {
+      // The common case, in one statement: this job goes on, nothing to send, no warning to add.
+      // Only this type's entry changes (other types' jobs record theirs at the same time), and
+      // only while this page is still the type's next one.
+      mode = own.mode ?? page.synchronizationType;
+      const tp: TypeProgress = { ...own, mode, next, job: job.page };
+      delete tp.attempts;
+      const { rows } = await ctx.workspace.driver.query<{
+        pages: number;
+        rows_set: number;
+        rows_removed: number;
+      }>(
+        `UPDATE weft_host_runs SET pages = pages + 1, rows_set = rows_set + $3, rows_removed = rows_removed + $4,
+           progress = jsonb_set(progress, ARRAY['types', $2::text], $5::jsonb)
+         WHERE id = $1 AND status = 'running' AND progress #>> ARRAY['types', $2::text, 'next', 'page'] = $6
+         RETURNING pages, rows_set, rows_removed`,
+        [run.id, job.type, written.set, removed, JSON.stringify(tp), String(at.page)],
+      );
+      const r = rows[0];
+      if (r) {
+        totals = { pages: r.pages, rowsSet: r.rows_set, rowsRemoved: r.rows_removed };
+        own = tp;
+      }
+    } else {
+      await ctx.workspace.driver.transaction(async (tx) => {
+        const locked = await lockRunning(tx, run.id);
+        const progress = locked?.progress as RunProgress | undefined;
+        const tp = progress?.types?.[job.type];
+        if (!locked || !progress?.types || !tp || tp.next?.page !== at.page) return;
+        // The first page decides full or delta for the whole type.
+        mode = tp.mode ?? page.synchronizationType;
+        tp.mode = mode;
+        delete tp.attempts;
+        addWarnings(progress, pageWarnings);
+        if (next) {
+          tp.next = next;
+          // Still carried by this job, or by the job sent now for the next page.
+          if (goOn) tp.job = job.page;
+          else delete tp.job;
+        } else {
+          delete tp.next;
+          delete tp.job;
+          tp.done = true;
+        }
+        totals = {
+          pages: locked.pages + 1,
+          rowsSet: locked.rows_set + written.set,
+          rowsRemoved: locked.rows_removed + removed,
+        };
+        await tx.query(
+          `UPDATE weft_host_runs SET pages = $2, rows_set = $3, rows_removed = $4, progress = $5 WHERE id = $1`,
+          [run.id, totals.pages, totals.rowsSet, totals.rowsRemoved, JSON.stringify(progress)],
+        );
+        if (next && !goOn) {
+          await ctx.queue.send<PageJob>(SYNC_PAGE, { runId: run.id, type: job.type, ...next }, { tx });
+        } else if (!next && Object.values(progress.types).every((t) => t.done)) {
+          finished = true;
+          await ctx.queue.send<FinishJob>(SYNC_FINISH, { runId: run.id }, { tx });
+        }
+        own = { ...tp };
+      });
+    }
+    // Recorded by another job meanwhile (this one outlived its expiry), or the run ended: stop.
+    if (!totals) return;
+    ctx.emit(
+      source.id,
+      {
+        kind: 'page',
+        type: job.type,
+        page: at.page,
+        pagination: at.pagination,
+        ...page,
+        synchronizationType: mode,
+      },
+      totals,
+    );
+    if (!next)
+      ctx.emit(
+        source.id,
+        { kind: 'done', type: job.type, pages: at.page, synchronizationType: mode },
+        totals,
+      );
+    if (!goOn || !next) {
+      if (next || finished) ctx.queue.wake(finished ? SYNC_FINISH : SYNC_PAGE);
+      return;
+    }
+    at = next;
+    attempts = 0;
+  }
+}
+
+/** tryLater (or no answer): the same page again later, as a job of its own. */
+async function retryLater(
+  ctx: SyncContext,
+  run: RunRow,
+  job: PageJob,
+  at: { page: number; pagination: Json | null },
+  attempt: number,
+  error: AppCallError,
+  policy: Parameters<typeof retryDelay>[0],
+): Promise<void> {
+  const delayMs = retryDelay(policy, attempt, error);
+  let counts = { pages: run.pages, rowsSet: run.rows_set, rowsRemoved: run.rows_removed };
+  let sent = false;
   await ctx.workspace.driver.transaction(async (tx) => {
     const locked = await lockRunning(tx, run.id);
     const progress = locked?.progress as RunProgress | undefined;
     const tp = progress?.types?.[job.type];
-    if (!locked || !progress?.types || !tp || tp.next?.page !== job.page) return;
-    // The first page decides full or delta for the whole type.
-    mode = tp.mode ?? page.synchronizationType;
-    tp.mode = mode;
-    delete tp.attempts;
-    addWarnings(progress, pageWarnings);
-    if (page.hasNext) tp.next = { page: job.page + 1, pagination: page.nextPageConfig };
-    else {
-      delete tp.next;
-      tp.done = true;
-    }
-    totals = {
-      pages: locked.pages + 1,
-      rowsSet: locked.rows_set + written.set,
-      rowsRemoved: locked.rows_removed + removed,
-    };
-    await tx.query(
-      `UPDATE weft_host_runs SET pages = $2, rows_set = $3, rows_removed = $4, progress = $5 WHERE id = $1`,
-      [run.id, totals.pages, totals.rowsSet, totals.rowsRemoved, JSON.stringify(progress)],
+    if (!locked || !progress || tp?.next?.page !== at.page) return;
+    tp.attempts = attempt;
+    delete tp.job;
+    counts = { pages: locked.pages, rowsSet: locked.rows_set, rowsRemoved: locked.rows_removed };
+    await tx.query(`UPDATE weft_host_runs SET retries = $2, progress = $3 WHERE id = $1`, [
+      run.id,
+      locked.retries + 1,
+      JSON.stringify(progress),
+    ]);
+    await ctx.queue.send<PageJob>(
+      SYNC_PAGE,
+      { runId: run.id, type: job.type, page: at.page, pagination: at.pagination },
+      { tx, startAfterSeconds: delayMs / 1000 },
     );
-    if (page.hasNext) {
-      await ctx.queue.send<PageJob>(
-        SYNC_PAGE,
-        { runId: run.id, type: job.type, page: job.page + 1, pagination: page.nextPageConfig },
-        { tx },
-      );
-    } else if (Object.values(progress.types).every((t) => t.done)) {
-      finished = true;
-      await ctx.queue.send<FinishJob>(SYNC_FINISH, { runId: run.id }, { tx });
-    }
+    sent = true;
   });
-  if (!totals) return;
+  if (!sent) return;
+  // Workers poll; this process looks again when the delay is over (any process may take it).
+  setTimeout(() => ctx.queue.wake(SYNC_PAGE, { always: true }), delayMs + 20).unref();
+  const message = error.appMessage ?? error.message;
   ctx.emit(
-    source.id,
-    {
-      kind: 'page',
-      type: job.type,
-      page: job.page,
-      pagination: job.pagination,
-      ...page,
-      synchronizationType: mode,
-    },
-    totals,
+    run.source_id,
+    { kind: 'retry', type: job.type, page: at.page, attempt, delayMs, message },
+    counts,
   );
-  if (!page.hasNext)
-    ctx.emit(source.id, { kind: 'done', type: job.type, pages: job.page, synchronizationType: mode }, totals);
-  ctx.queue.wake(finished ? SYNC_FINISH : SYNC_PAGE);
 }
 
 /** The finish job: what needs every page (relations, removal of rows not sent), then the run's record. */
@@ -351,5 +484,31 @@ export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void>
       removed,
       warnings.length > 0 ? warnings.join('; ') : null,
     ],
+  );
+  ctx.ended?.(run.id);
+}
+
+/**
+ * A sync job failed for good without its handler failing the run: its process died (or stopped)
+ * during each of its tries. The run is failed with a message that says so, when that job was
+ * still the one its run waited for (a stale copy of a page job, whose page was recorded by
+ * another, changes nothing). Rows written so far stay, and nothing is removed.
+ */
+export async function abandonRun(ctx: SyncContext, job: DeadJob, tries: number): Promise<void> {
+  const run = await getRun(ctx.workspace.driver, job.runId);
+  if (run?.status !== 'running') return;
+  const progress = run.progress as RunProgress;
+  let what: string;
+  if ('type' in job) {
+    const tp = progress.types?.[job.type];
+    if (!tp?.next || (tp.job ?? tp.next.page) !== job.page) return;
+    what = `the job reading ${job.type} (from page ${job.page})`;
+  } else if (!progress.types) what = 'the job starting it';
+  else if (Object.values(progress.types).every((t) => t.done)) what = 'the job finishing it';
+  else return;
+  await failRun(
+    ctx,
+    run.id,
+    new Error(`${what} did not end after ${tries} tries (its process stopped or died each time)`),
   );
 }

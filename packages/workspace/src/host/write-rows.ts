@@ -29,6 +29,13 @@ export interface WriteContext {
   app?: AppResourceContext;
   /** where messages about files that could not be stored go (e.g. the run's warnings) */
   warnings?: string[];
+  /**
+   * workspace types that held no row when this run started (its first sync of them): their rows
+   * are written as creates without asking which exist first; should one exist after all (an id
+   * sent on two pages, a webhook event meanwhile), the batch fails as a whole and is written again
+   * after the lookup
+   */
+  newTypes?: ReadonlySet<string>;
   /** downloads at once per page (default 4) */
   fileConcurrency?: number;
   signal?: AbortSignal;
@@ -105,7 +112,6 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
   for (const item of items) byId.set(entityId(ctx.sourceId, type.appType, String(item.id)), item);
   const ids = [...byId.keys()];
   if (ids.length === 0) return { set: 0, badValues: 0 };
-  const known = await existingIds(ctx.workspace, type.name, ids);
 
   const optionNames = new Map<string, Set<string>>();
   for (const f of type.fields) {
@@ -140,7 +146,7 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
   const files: FileFieldValue[] = [];
 
   let badValues = 0;
-  const commands: Json[] = [];
+  const entities: { id: string; entity: Json }[] = [];
   const links: [string, string, string][] = [];
   const docs: { field: string; format: 'md' | 'html'; id: string; content: string }[] = [];
   for (const [id, item] of byId) {
@@ -196,21 +202,33 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
         }
       }
     }
-    commands.push({
-      command: known.has(id) ? 'svc.entity/update' : 'svc.entity/create',
-      args: { type: type.name, entity },
-    });
+    entities.push({ id, entity });
   }
-  // Creates first so that consecutive creates become one multi-row insert.
-  commands.sort((a, b) => (a.command === b.command ? 0 : a.command === 'svc.entity/create' ? -1 : 1));
-  const linked = await collectionItems(
-    ctx.workspace,
-    type.name,
-    collections.map((c) => c.field),
-    collections.map((c) => c.id).filter((id) => known.has(id)),
-  );
-  commands.push(...replaceItemsCommands(type.name, linked, collections));
-  await run(ctx.workspace, commands);
+  // One batch: creates (new ids) first, so that consecutive creates become one multi-row insert,
+  // then updates (known ids), then the collection items to add and remove.
+  const write = async (known: Set<string>) => {
+    const commands: Json[] = [];
+    for (const { id, entity } of entities)
+      if (!known.has(id)) commands.push({ command: 'svc.entity/create', args: { type: type.name, entity } });
+    for (const { id, entity } of entities)
+      if (known.has(id)) commands.push({ command: 'svc.entity/update', args: { type: type.name, entity } });
+    const linked = await collectionItems(
+      ctx.workspace,
+      type.name,
+      collections.map((c) => c.field),
+      collections.map((c) => c.id).filter((id) => known.has(id)),
+    );
+    commands.push(...replaceItemsCommands(type.name, linked, collections));
+    await run(ctx.workspace, commands);
+  };
+  if (ctx.newTypes?.has(type.name)) {
+    try {
+      await write(new Set());
+    } catch (error) {
+      if (ctx.signal?.aborted) throw error;
+      await write(await existingIds(ctx.workspace, type.name, ids));
+    }
+  } else await write(await existingIds(ctx.workspace, type.name, ids));
 
   if (docs.length > 0) await writeDocuments(ctx, type, docs);
   if (links.length > 0) {

@@ -26,6 +26,11 @@ export interface QueueSpec {
   retryDelaySeconds?: number;
   /** `short`: at most one job waiting in the queue (a recurring tick) */
   policy?: 'standard' | 'short';
+  /**
+   * the queue (defined before) that gets a copy of each job that failed for good: its retries
+   * spent, or expired on its last try (its process died)
+   */
+  deadLetter?: string;
 }
 
 export interface SendOptions {
@@ -46,8 +51,17 @@ function bossSchema(current: string): string {
 // One queue per driver, so functions that only hold the driver (a button press) can reach it.
 const queues = new WeakMap<Driver, JobQueue>();
 
+// Jobs sent from this process, counted per queue name: a wake after a command with no job sent
+// (every `execute` wakes the automation workers) then costs nothing, where it cost a fetch query.
+const sent = new Map<string, number>();
+const countSent = (name: string, n = 1) => sent.set(name, (sent.get(name) ?? 0) + n);
+
 export class JobQueue {
   private readonly workers = new Map<string, string[]>();
+  /** workers of this process running a job now (pg-boss worker ids) */
+  private readonly busy = new Set<string>();
+  /** the count of jobs sent per queue name when this queue last woke a worker for it */
+  private readonly wokenAt = new Map<string, number>();
   private stopped = false;
 
   private constructor(
@@ -82,8 +96,8 @@ export class JobQueue {
     return queue;
   }
 
-  /** Creates the queue if missing and applies the settings given. */
-  async define(spec: QueueSpec): Promise<void> {
+  /** Creates the queue if missing and applies the settings given; answers its expiry in seconds. */
+  async define(spec: QueueSpec): Promise<number> {
     const settings = {
       name: spec.name,
       policy: spec.policy ?? 'standard',
@@ -91,13 +105,16 @@ export class JobQueue {
       retryDelay: spec.retryDelaySeconds ?? 0,
       retryBackoff: false,
       expireInSeconds: this.options.expireSeconds ?? spec.expireSeconds,
+      ...(spec.deadLetter ? { deadLetter: spec.deadLetter } : {}),
     } as const;
     await this.boss.createQueue(spec.name, settings);
     await this.boss.updateQueue(spec.name, settings);
+    return settings.expireInSeconds;
   }
 
   /** Sends a job; returns its id (null when a `short` queue already has one waiting). */
   async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
+    countSent(name);
     return this.boss.send(name, data, {
       ...(options.tx ? { db: inTransaction(options.tx) } : {}),
       ...(options.startAfterSeconds ? { startAfter: Math.ceil(options.startAfterSeconds) } : {}),
@@ -121,9 +138,14 @@ export class JobQueue {
           ...(this.options.pollSeconds ? { pollingIntervalSeconds: this.options.pollSeconds } : {}),
         },
         async ([job]) => {
+          this.busy.add(id);
+          // There may be more where this one came from: one more idle worker looks (a cascade
+          // that stops at the first worker that finds nothing).
+          if (job) this.wake(name, { always: true });
           try {
             if (job) await handler(job);
           } finally {
+            this.busy.delete(id);
             // A pg-boss worker sleeps a poll interval after each job; told it worked, it looks
             // for the next one at once, so a backlog drains at full speed.
             if (!this.stopped) this.boss.notifyWorker(id);
@@ -135,10 +157,19 @@ export class JobQueue {
     this.workers.set(name, [...(this.workers.get(name) ?? []), ...ids]);
   }
 
-  /** Looks for jobs of the queue now, instead of at the next poll (a job was just sent). */
-  wake(name: string): void {
+  /**
+   * One idle worker of the queue looks for a job now, instead of at its next poll, when a job of
+   * the queue was sent from this process since the last wake (`always`: in any case, e.g. a
+   * delayed job is due). Busy workers look anyway as soon as their job ends. Waking every worker
+   * after every command cost a fetch query each: on PGlite, most of the queue's cost in a sync.
+   */
+  wake(name: string, options: { always?: boolean } = {}): void {
     if (this.stopped) return;
-    for (const id of this.workers.get(name) ?? []) this.boss.notifyWorker(id);
+    const count = sent.get(name) ?? 0;
+    if (!options.always && count === (this.wokenAt.get(name) ?? 0)) return;
+    this.wokenAt.set(name, count);
+    const idle = (this.workers.get(name) ?? []).find((id) => !this.busy.has(id));
+    if (idle) this.boss.notifyWorker(idle);
   }
 
   /** This process stops taking jobs of the queue (its running ones finish). */
@@ -182,6 +213,7 @@ const noDb: PgBoss.Db = {
 /** Sends jobs in `tx` (they exist exactly when it commits), without the JobQueue at hand. */
 export async function sendInTransaction(tx: Queryable, name: string, data: object[]): Promise<void> {
   if (data.length === 0) return;
+  countSent(name, data.length);
   const { rows } = await tx.query<{ s: string }>('SELECT current_schema() AS s');
   const schema = bossSchema(rows[0]?.s ?? 'public');
   let sender = senders.get(schema);

@@ -1,10 +1,13 @@
 import { AppCallError } from '@weft/sync-engine';
 import {
+  abandonRun,
+  type DeadJob,
   type FinishJob,
   failRun,
   finishRun,
   type PageJob,
   runPage,
+  SYNC_DEAD,
   SYNC_FINISH,
   SYNC_PAGE,
   SYNC_START,
@@ -25,6 +28,8 @@ export interface SyncJobsOptions {
   concurrency?: number;
   /** how long a job may run before it counts as abandoned (its process died); default 300 s */
   expireSeconds?: number;
+  /** how often a job that failed for a passing reason, or whose process died, is tried again; default 5 */
+  retryLimit?: number;
   log: (message: string, error?: unknown) => void;
 }
 
@@ -34,10 +39,29 @@ function transient(error: unknown): boolean {
   return !(error instanceof Error && /^(Stored account|Type |Field |commands\[)/.test(error.message));
 }
 
-export async function registerSyncJobs(ctx: SyncContext, options: SyncJobsOptions): Promise<void> {
+/** The longest a page job goes on reading pages before it hands over to a job of its own. */
+const PAGE_JOB_MS = 30_000;
+
+export async function registerSyncJobs(
+  base: Omit<SyncContext, 'pageJobMs'>,
+  options: SyncJobsOptions,
+): Promise<void> {
   const expireSeconds = options.expireSeconds ?? 300;
+  const retryLimit = options.retryLimit ?? 5;
+  // Jobs that fail for good without their handler failing the run (their process died, or
+  // stopped, on their last try) land here, so their run does not stay `running` for ever.
+  await base.queue.define({ name: SYNC_DEAD, expireSeconds: 60, retryLimit: 3, retryDelaySeconds: 1 });
+  let expires = expireSeconds;
   for (const name of [SYNC_START, SYNC_PAGE, SYNC_FINISH])
-    await ctx.queue.define({ name, expireSeconds, retryLimit: 5, retryDelaySeconds: 1 });
+    expires = await base.queue.define({
+      name,
+      expireSeconds,
+      retryLimit,
+      retryDelaySeconds: 1,
+      deadLetter: SYNC_DEAD,
+    });
+  // A page job hands over long before it could count as abandoned (a quarter of its expiry).
+  const ctx: SyncContext = { ...base, pageJobMs: Math.min(PAGE_JOB_MS, (expires * 1000) / 4) };
 
   const guarded =
     <T extends { runId: string }>(fn: (ctx: SyncContext, data: T) => Promise<void>) =>
@@ -59,4 +83,5 @@ export async function registerSyncJobs(ctx: SyncContext, options: SyncJobsOption
   await ctx.queue.work<StartJob>(SYNC_START, 1, guarded(startRun));
   await ctx.queue.work<PageJob>(SYNC_PAGE, concurrency, guarded(runPage));
   await ctx.queue.work<FinishJob>(SYNC_FINISH, 1, guarded(finishRun));
+  await ctx.queue.work<DeadJob>(SYNC_DEAD, 1, (job) => abandonRun(ctx, job.data, retryLimit + 1));
 }

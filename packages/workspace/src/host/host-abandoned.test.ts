@@ -1,0 +1,129 @@
+// A sync whose page job never ends (the app never answers, so each try outlives its expiry, as
+// when its process dies every time) is not left `running` for ever: once the job's last try has
+// expired, pg-boss hands it to the dead-letter queue, and the run is failed with a message that
+// says why. The rows of the sync before stay, and the next sync of the source is accepted.
+// Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
+import type { AddressInfo } from 'node:net';
+import { auth, createServer, defineApp, field, silentLogger } from '@weft/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseTargets } from '../../test/support/databases.js';
+import { SecretBox } from './secret-box.js';
+import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-workspace.js';
+
+/** while set, the app's data endpoint waits until it is released (or the test ends) */
+let hang: { released: Promise<void>; release(): void } | undefined;
+function hangFromNow(): void {
+  let release = () => {};
+  const released = new Promise<void>((r) => (release = r));
+  hang = { released, release };
+}
+let asked = 0;
+
+const app = defineApp({
+  id: 'stall',
+  name: 'Stall',
+  version: '1.0.0',
+  description: 'stops answering when told',
+  website: 'http://127.0.0.1/',
+  authentication: [auth.none({ name: 'None' })],
+  sync: {
+    types: {
+      item: {
+        name: 'Items',
+        fields: { id: field.id(), name: field.title({ name: 'Name' }) },
+        async *data() {
+          asked++;
+          if (hang) await hang.released;
+          yield { id: 'a', name: 'A' };
+          yield { id: 'b', name: 'B' };
+        },
+      },
+    },
+  },
+});
+
+let server: ReturnType<ReturnType<typeof createServer>['listen']>;
+let appUrl: string;
+beforeAll(async () => {
+  server = await new Promise((resolve) => {
+    const s = createServer(app, { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  hang?.release();
+  server?.close();
+  server?.closeAllConnections();
+});
+
+for (const target of databaseTargets()) {
+  describe(`a sync whose job never ends [${target.name}]`, () => {
+    let ws: HostedWorkspace;
+    let drop: () => Promise<void> = async () => {};
+    beforeAll(async () => {
+      const db = await target.create();
+      drop = db.drop;
+      ws = await startHostedWorkspace({
+        database: db.database,
+        rateLimit: 0,
+        webhooks: false,
+        box: new SecretBox('abandoned-test-key'),
+        // A job counts as abandoned after 1 s, expired jobs are looked for every second, and a
+        // sync job is tried twice in all.
+        jobs: { pollSeconds: 0.5, maintenanceSeconds: 1 },
+        hostOptions: { scheduleEveryMs: 0, jobExpireSeconds: 1, jobRetryLimit: 1, timeoutMs: 120_000 },
+        log: () => {},
+      });
+    });
+    afterAll(async () => {
+      hang?.release();
+      hang = undefined;
+      await ws?.close();
+      await drop();
+    });
+
+    const count = async () => {
+      const [result] = await ws.execute([
+        {
+          command: 'svc.entity/query',
+          args: { query: { 'q/from': 'stall/item', 'q/select': ['svc/id'], 'q/limit': 'q/no-limit' } },
+        },
+      ]);
+      return (result as { result: unknown[] }).result.length;
+    };
+
+    it('is failed once its last try expired, keeping the data, and the source syncs again', async () => {
+      const source = await ws.apps.addSource({ url: appUrl });
+      expect(await ws.apps.sync(source.id, { wait: true })).toMatchObject({
+        status: 'succeeded',
+        rowsSet: 2,
+      });
+
+      hangFromNow();
+      asked = 0;
+      const stuck = await ws.apps.sync(source.id);
+      // While it runs, another sync of the source is refused.
+      await expect(ws.apps.sync(source.id)).rejects.toMatchObject({ status: 409 });
+      const until = Date.now() + 30_000;
+      let [run] = await ws.apps.runs(source.id);
+      while (run?.status === 'running' && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 100));
+        [run] = await ws.apps.runs(source.id);
+      }
+      expect(run).toMatchObject({ id: stuck.id, status: 'failed' });
+      expect(run?.error).toBe(
+        'Sync failed: the job reading item (from page 1) did not end after 2 tries (its process stopped or died each time)',
+      );
+      // Each try asked the app once: the first, and the one after its expiry.
+      expect(asked).toBe(2);
+      expect(await count()).toBe(2);
+
+      hang?.release();
+      hang = undefined;
+      expect(await ws.apps.sync(source.id, { wait: true })).toMatchObject({
+        status: 'succeeded',
+        rowsSet: 2,
+      });
+    }, 60_000);
+  });
+}
