@@ -7,6 +7,7 @@ import { compileQuery } from '../query/compile-query.js';
 import { loadCatalog } from '../schema/catalog.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
 import type { CommandContext } from './context.js';
+import { listeners } from './listeners.js';
 import { SCHEMA_CHANGES, schemaQuery } from './schema-commands.js';
 
 // POST /api/commands: each top-level command runs in its own transaction, in order, and reports
@@ -157,12 +158,23 @@ export function failure(error: unknown, log?: (error: unknown) => void): Command
 
 const READ_ONLY = new Set(['svc.entity/query', 'svc.schema/query']);
 
+/**
+ * What commands may have queued for the background workers (webhook deliveries, automation
+ * runs), so that only those workers are woken afterwards; the flags may be set by a command
+ * whose transaction then failed, never left unset when something was queued.
+ */
+export interface Queued {
+  deliveries: boolean;
+  automations: boolean;
+}
+
 /** Runs one top-level command in its own transaction, retrying on serialization conflicts. */
 export async function executeOne(
   driver: Driver,
   raw: unknown,
   user: Principal,
   log?: (error: unknown) => void,
+  queued: Queued = { deliveries: false, automations: false },
 ): Promise<CommandResult> {
   let parsed: ReturnType<typeof parseCommand>;
   try {
@@ -186,8 +198,18 @@ export async function executeOne(
       const result = await driver.transaction(async (tx) => {
         const ctx: CommandContext = { tx, user, effects: [], depth: 0 };
         const value = await dispatch(ctx, parsed.command, parsed.args);
-        await enqueueDeliveries(tx, ctx.effects, user, parsed.correlationId);
-        await enqueueAutomationRuns(tx, ctx.effects, user);
+        if (ctx.effects.length > 0) {
+          const listening = await listeners(tx, ctx.effects);
+          if (
+            listening.webhooks &&
+            (await enqueueDeliveries(tx, ctx.effects, user, parsed.correlationId)) > 0
+          )
+            queued.deliveries = true;
+          if (listening.automations) {
+            await enqueueAutomationRuns(tx, ctx.effects, user);
+            queued.automations = true;
+          }
+        }
         return value;
       });
       return { success: true, result };
@@ -204,9 +226,10 @@ export async function executeCommands(
   commands: unknown,
   user: Principal,
   log?: (error: unknown) => void,
+  queued?: Queued,
 ): Promise<CommandResult[]> {
   if (!Array.isArray(commands)) throw badRequest('The body must be an array of commands');
   const results: CommandResult[] = [];
-  for (const c of commands) results.push(await executeOne(driver, c, user, log));
+  for (const c of commands) results.push(await executeOne(driver, c, user, log, queued));
   return results;
 }

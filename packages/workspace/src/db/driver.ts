@@ -8,6 +8,12 @@ export interface QueryResult<R> {
 
 export interface Queryable {
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  /**
+   * Loads rows into `table (columns)` with COPY FROM, `text` in COPY's text format (tab between
+   * values, a newline after each row, \N for null; see copy-text.ts). The cheapest way for the
+   * server to take many rows; absent where the engine cannot.
+   */
+  copyIn?(table: string, columns: readonly string[], text: string): Promise<void>;
 }
 
 export interface Driver extends Queryable {

@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { Driver, QueryResult, Queryable } from './driver.js';
 
 // Dates, timestamps and numerics come back as the strings Postgres sends: the data API formats
@@ -34,6 +37,14 @@ export async function openPgDriver(
       return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
     },
   });
+  // COPY needs one connection for the whole stream: a transaction's own, never the pool's.
+  const wrapClient = (c: pg.PoolClient): Queryable => ({
+    ...wrap(c),
+    async copyIn(table, columns, text) {
+      const stream = c.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+      await pipeline(Readable.from([text]), stream);
+    },
+  });
   const base = wrap(pool);
   return {
     kind: 'postgres',
@@ -43,7 +54,7 @@ export async function openPgDriver(
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn(wrap(client));
+        const result = await fn(wrapClient(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
