@@ -1,8 +1,6 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import type { Driver, QueryResult, Queryable } from './driver.js';
+import { copyIn } from './pg-copy-in.js';
 
 // Dates, timestamps and numerics come back as the strings Postgres sends: the data API formats
 // every value in SQL, so the driver must not turn them into JS objects (PGlite's default differs
@@ -37,14 +35,6 @@ export async function openPgDriver(
       return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
     },
   });
-  // COPY needs one connection for the whole stream: a transaction's own, never the pool's.
-  const wrapClient = (c: pg.PoolClient): Queryable => ({
-    ...wrap(c),
-    async copyIn(table, columns, text) {
-      const stream = c.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
-      await pipeline(Readable.from([text]), stream);
-    },
-  });
   const base = wrap(pool);
   return {
     kind: 'postgres',
@@ -52,13 +42,13 @@ export async function openPgDriver(
     query: base.query,
     async transaction(fn) {
       const client = await pool.connect();
+      const tx = new PgTransaction(client);
       try {
-        await client.query('BEGIN');
-        const result = await fn(wrapClient(client));
-        await client.query('COMMIT');
+        const result = await fn(tx);
+        await tx.commit();
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
+        await tx.rollback().catch(() => {});
         throw error;
       } finally {
         client.release();
@@ -69,4 +59,48 @@ export async function openPgDriver(
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * One transaction on one pooled connection. BEGIN is not a round trip of its own: it is sent with
+ * the first statement when that statement has no parameters (BEGIN; SELECT … as one simple
+ * query, as the catalog check that starts every command is), else just before it. A transaction
+ * that never ran a statement sends neither BEGIN nor COMMIT.
+ */
+class PgTransaction implements Queryable {
+  private begun = false;
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+    if (!this.begun && params.length === 0) {
+      this.begun = true;
+      const res = (await this.client.query(`BEGIN; ${sql}`)) as unknown as pg.QueryResult | pg.QueryResult[];
+      const last = Array.isArray(res) ? res[res.length - 1]! : res;
+      return { rows: last.rows as R[], rowCount: last.rowCount ?? last.rows.length };
+    }
+    await this.begin();
+    const res = await this.client.query(sql, params as unknown[]);
+    return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
+  }
+
+  // COPY runs on the transaction's own connection, never the pool's.
+  async copyIn(table: string, columns: readonly string[], text: string): Promise<void> {
+    await this.begin();
+    await copyIn(this.client, table, columns, text);
+  }
+
+  async commit(): Promise<void> {
+    if (this.begun) await this.client.query('COMMIT');
+  }
+
+  async rollback(): Promise<void> {
+    if (this.begun) await this.client.query('ROLLBACK');
+  }
+
+  private async begin(): Promise<void> {
+    if (this.begun) return;
+    this.begun = true;
+    await this.client.query('BEGIN');
+  }
 }
