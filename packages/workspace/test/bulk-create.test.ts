@@ -242,4 +242,52 @@ describeEachDatabase('bulk creates in a batch', (target) => {
     expect(rx.bodies).toHaveLength(1);
     await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
   });
+
+  it('a watched type changed next to a long run of an unwatched one still gets its delivery', async () => {
+    rx.bodies.length = 0;
+    const hook = (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: G })).body;
+    const group = randomUUID();
+    const [r] = await h.commands([
+      {
+        command: 'svc.command/batch',
+        args: {
+          commands: [
+            ...creates(Array.from({ length: LONG }, (_, i) => item(i, null))).commands,
+            { command: 'svc.entity/create', args: { type: G, entity: { 'svc/id': group } } },
+          ],
+        },
+      },
+    ]);
+    expect(r.success).toBe(true);
+    const [delivery] = await rx.until(1);
+    expect(delivery.effects).toEqual([
+      { effect: 'svc.entity/create', id: group, type: G, values: r.result[LONG] },
+    ]);
+    await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
+  });
+
+  it('a created-trigger automation on the type gets one run per entity of a long run', async () => {
+    const res = await h.request('POST', '/api/automations', {
+      name: 'Each new item',
+      trigger: 'created',
+      type: T,
+      action: {
+        kind: 'app',
+        url: 'http://127.0.0.1:9',
+        action: 'send-message',
+        args: { text: 'x' },
+        account: { webhookUrl: 'ftp://nope' },
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const out = await h.run(
+      'svc.command/batch',
+      creates(Array.from({ length: LONG }, (_, i) => item(i, null))),
+    );
+    const runs = (await h.request('GET', `/api/automations/runs?automation=${res.body.id}`)).body as Array<{
+      entityIds: string[];
+    }>;
+    expect(runs.flatMap((run) => run.entityIds).sort()).toEqual(out.map((e: any) => e['svc/id']).sort());
+    await h.request('DELETE', `/api/automations/${res.body.id}`);
+  });
 });

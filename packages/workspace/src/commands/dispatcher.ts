@@ -196,10 +196,10 @@ export async function executeOne(
   for (let attempt = 0; ; attempt++) {
     try {
       const result = await driver.transaction(async (tx) => {
-        const ctx: CommandContext = { tx, user, effects: [], depth: 0 };
+        const ctx: CommandContext = { tx, user, effects: [], depth: 0, listening: new Map() };
         const value = await dispatch(ctx, parsed.command, parsed.args);
         if (ctx.effects.length > 0) {
-          const listening = await listeners(tx, ctx.effects);
+          const listening = await listeners(tx, ctx.effects, ctx.listening);
           if (
             listening.webhooks &&
             (await enqueueDeliveries(tx, ctx.effects, user, parsed.correlationId)) > 0

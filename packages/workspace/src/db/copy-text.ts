@@ -11,6 +11,6 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n'
  */
 export function copyValue(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
-  const s = typeof value === 'string' ? value : String(value);
-  return SPECIAL.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!) : s;
+  if (typeof value !== 'string') return String(value);
+  return SPECIAL.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!) : value;
 }

@@ -23,7 +23,7 @@ class CopyInQuery {
 
   constructor(
     private readonly sql: string,
-    private readonly data: Buffer,
+    private readonly text: string,
   ) {
     this.done = new Promise<void>((resolve, reject) => {
       this.settle = (error) => (error === undefined ? resolve() : reject(error));
@@ -32,10 +32,15 @@ class CopyInQuery {
 
   submit(connection: Connection): void {
     connection.query(this.sql);
-    const header = Buffer.alloc(5);
-    header[0] = COPY_DATA;
-    header.writeUInt32BE(this.data.length + 4, 1);
-    connection.stream.write(Buffer.concat([header, this.data, Buffer.from([COPY_DONE, 0, 0, 0, 4])]));
+    // One buffer: CopyData (type, length, the text as UTF-8), then CopyDone (type, length 4).
+    const size = Buffer.byteLength(this.text);
+    const out = Buffer.allocUnsafe(size + 10);
+    out[0] = COPY_DATA;
+    out.writeUInt32BE(size + 4, 1);
+    out.write(this.text, 5);
+    out[size + 5] = COPY_DONE;
+    out.writeUInt32BE(4, size + 6);
+    connection.stream.write(out);
   }
 
   /** pg replaces this when a query timeout is configured; nothing to do otherwise. */
@@ -63,7 +68,7 @@ export async function copyIn(
   columns: readonly string[],
   text: string,
 ): Promise<void> {
-  const query = new CopyInQuery(`COPY ${table} (${columns.join(', ')}) FROM STDIN`, Buffer.from(text));
+  const query = new CopyInQuery(`COPY ${table} (${columns.join(', ')}) FROM STDIN`, text);
   client.query(query as unknown as pg.Submittable);
   await query.done;
 }

@@ -12,6 +12,7 @@ import { allocatePublicIds, MANDATORY_FIELDS } from '../schema/schema-store.js';
 import { COLUMN_TYPE, inputValue, isUuid, outputExpr } from '../schema/values.js';
 import { jsonObject, SqlBuilder } from '../query/sql-builder.js';
 import type { CommandContext } from '../commands/context.js';
+import { type Listening, watchedSql } from '../commands/listeners.js';
 
 // Entity behaviour over the typed tables: create (many rows in one statement), update, delete and
 // collection links. Every result is built as JSON by the database in RETURNING.
@@ -327,16 +328,22 @@ async function copyCreated(
 ): Promise<Row[]> {
   const n = prepared.length;
   // Public ids and the creation time before the first row, in one round trip: the same numbers
-  // as allocatePublicIds and insertRows' base time.
-  const { rows: head } = await ctx.tx.query<{ first: number; us: string }>(
+  // as allocatePublicIds and insertRows' base time; within a command, also what listens to the
+  // type, which the command would otherwise look up after its work (listeners.ts).
+  const learn = ctx.listening !== undefined && !ctx.listening.has(type.name);
+  const { rows: head } = await ctx.tx.query<{ first: number; us: string } & Listening>(
     `WITH ids AS (UPDATE svc_types SET next_public_id = next_public_id + $2 WHERE id = $1
        RETURNING (next_public_id - $2)::int8 AS first)
      SELECT ids.first, floor(extract(epoch FROM GREATEST(clock_timestamp(),
-       (SELECT max(created) FROM ${type.table}))) * 1000000)::int8::text AS us FROM ids`,
-    [type.id, n],
+       (SELECT max(created) FROM ${type.table}))) * 1000000)::int8::text AS us
+       ${learn ? `, ${watchedSql('$3', '$3')}` : ''} FROM ids`,
+    learn ? [type.id, n, [type.name]] : [type.id, n],
   );
   const first = Number(head[0]!.first);
   const micros = Number(head[0]!.us);
+  if (learn) {
+    ctx.listening!.set(type.name, { webhooks: head[0]!.webhooks, automations: head[0]!.automations });
+  }
   const lines: string[] = new Array(n + 1);
   for (let i = 0; i < n; i++) {
     const p = prepared[i]!;

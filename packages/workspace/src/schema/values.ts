@@ -106,7 +106,11 @@ export function inputValue(field: string, type: string, value: unknown): unknown
       if (isDate(value)) return value;
       break;
     case 'svc/date-time':
-      if (isDateTime(value)) return new Date(value).toISOString();
+      // isDateTime, parsing once: bulk creates check thousands.
+      if (typeof value === 'string' && DATE_TIME_RE.test(value)) {
+        const ms = Date.parse(value);
+        if (!Number.isNaN(ms)) return new Date(ms).toISOString();
+      }
       break;
     case 'svc/date-range':
       if (isPlainObject(value) && isDate(value.start) && isDate(value.end))
