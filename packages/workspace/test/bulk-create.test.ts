@@ -202,6 +202,42 @@ describeEachDatabase('bulk creates in a batch', (target) => {
     expect((await all()).length).toBe(count);
   });
 
+  it('invalid entities and ids given twice fail as in a short run, checked in the same order', async () => {
+    const count = (await all()).length;
+    const twice = randomUUID();
+    const cases: Array<(i: number) => Record<string, unknown>> = [
+      (i) => (i === 30 ? { 'bulk/n': 'x' } : {}),
+      (i) => (i === 5 || i === 20 ? { 'svc/id': twice } : {}),
+      (i) => (i === 5 || i === 20 ? { 'svc/id': twice } : i === 35 ? { 'bulk/day': '2026-02-30' } : {}),
+      (i) => (i === 0 ? { 'bulk/nope': 1 } : {}),
+    ];
+    for (const entity of cases) {
+      const long = await h.attempt(
+        'svc.command/batch',
+        creates(Array.from({ length: LONG }, (_, i) => entity(i))),
+      );
+      const short = await h.attempt(
+        'svc.command/batch',
+        creates(Array.from({ length: SHORT }, (_, i) => entity(i))),
+      );
+      expect(long.success).toBe(false);
+      expect(long).toEqual(short);
+    }
+    expect(
+      (
+        await h.attempt(
+          'svc.command/batch',
+          creates(Array.from({ length: LONG }, (_, i) => (i === 30 ? { 'bulk/n': 'x' } : {}))),
+        )
+      ).error.message,
+    ).toMatch(/^commands\[30\] /);
+    expect((await all()).length).toBe(count);
+    // The same connections go on working.
+    expect(await h.run('svc.command/batch', creates(Array.from({ length: LONG }, () => ({}))))).toHaveLength(
+      LONG,
+    );
+  });
+
   it('a run after other commands in the batch: positions, and a failure later in the batch undoes it', async () => {
     const count = (await all()).length;
     const batch = creates(Array.from({ length: LONG }, (_, i) => item(i, null)));
