@@ -279,28 +279,27 @@ describeEachDatabase('bulk creates in a batch', (target) => {
     await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
   });
 
-  it('a watched type changed next to a long run of an unwatched one still gets its delivery', async () => {
-    rx.bodies.length = 0;
-    const hook = (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: G })).body;
-    const group = randomUUID();
-    const [r] = await h.commands([
-      {
-        command: 'svc.command/batch',
-        args: {
-          commands: [
-            ...creates(Array.from({ length: LONG }, (_, i) => item(i, null))).commands,
-            { command: 'svc.entity/create', args: { type: G, entity: { 'svc/id': group } } },
-          ],
+  for (const groupFirst of [false, true]) {
+    it(`a watched type changed ${groupFirst ? 'before' : 'after'} a long run of an unwatched one still gets its delivery`, async () => {
+      rx.bodies.length = 0;
+      const hook = (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: G })).body;
+      const group = randomUUID();
+      const run = creates(Array.from({ length: LONG }, (_, i) => item(i, null))).commands;
+      const groupCreate = { command: 'svc.entity/create', args: { type: G, entity: { 'svc/id': group } } };
+      const [r] = await h.commands([
+        {
+          command: 'svc.command/batch',
+          args: { commands: groupFirst ? [groupCreate, ...run] : [...run, groupCreate] },
         },
-      },
-    ]);
-    expect(r.success).toBe(true);
-    const [delivery] = await rx.until(1);
-    expect(delivery.effects).toEqual([
-      { effect: 'svc.entity/create', id: group, type: G, values: r.result[LONG] },
-    ]);
-    await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
-  });
+      ]);
+      expect(r.success).toBe(true);
+      const [delivery] = await rx.until(1);
+      expect(delivery.effects).toEqual([
+        { effect: 'svc.entity/create', id: group, type: G, values: r.result[groupFirst ? 0 : LONG] },
+      ]);
+      await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
+    });
+  }
 
   it('a created-trigger automation on the type gets one run per entity of a long run', async () => {
     const res = await h.request('POST', '/api/automations', {

@@ -19,4 +19,10 @@ export interface CommandContext {
   depth: number;
   /** what listens to each type, as already looked up in this transaction (see listeners.ts) */
   listening?: Map<string, Listening>;
+  /**
+   * Set for the last run of creates of a top-level svc.command/batch: after it the command only
+   * checks its listeners (from `listening`) and commits, so a bulk create may commit with its
+   * last statement when nothing listens.
+   */
+  endsCommand?: boolean;
 }

@@ -97,7 +97,9 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
         const type = (first.args as Args).type;
         const entities = commands.slice(i, i + run).map((c) => ((c as Args).args as Args).entity);
         at = -1;
-        results.push(...(await createEntities(inner, await loadCatalog(ctx.tx), type, entities)));
+        const last = ctx.depth === 0 && i + run === commands.length;
+        const runCtx = last ? { ...inner, endsCommand: true } : inner;
+        results.push(...(await createEntities(runCtx, await loadCatalog(ctx.tx), type, entities)));
         i += run - 1;
         continue;
       }
@@ -198,6 +200,9 @@ export async function executeOne(
       const result = await driver.transaction(async (tx) => {
         const ctx: CommandContext = { tx, user, effects: [], depth: 0, listening: new Map() };
         const value = await dispatch(ctx, parsed.command, parsed.args);
+        // A bulk create that ended the command may have committed already (endsCommand): it does
+        // so only when every changed type is known here and nothing listens, so nothing below
+        // runs a statement then.
         if (ctx.effects.length > 0) {
           const listening = await listeners(tx, ctx.effects, ctx.listening);
           if (

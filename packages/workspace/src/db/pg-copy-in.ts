@@ -61,14 +61,19 @@ class CopyInQuery {
   }
 }
 
-/** Runs `COPY <table> (<columns>) FROM STDIN` on `client` with `text` (COPY text format) as input. */
+/**
+ * Runs `COPY <table> (<columns>) FROM STDIN` on `client` with `text` (COPY text format) as input;
+ * with `commit`, `COMMIT` follows in the same simple query (run only if the COPY succeeds).
+ */
 export async function copyIn(
   client: pg.PoolClient,
   table: string,
   columns: readonly string[],
   text: string,
+  commit = false,
 ): Promise<void> {
-  const query = new CopyInQuery(`COPY ${table} (${columns.join(', ')}) FROM STDIN`, text);
+  const sql = `COPY ${table} (${columns.join(', ')}) FROM STDIN${commit ? '; COMMIT' : ''}`;
+  const query = new CopyInQuery(sql, text);
   client.query(query as unknown as pg.Submittable);
   await query.done;
 }

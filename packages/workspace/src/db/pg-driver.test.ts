@@ -72,6 +72,28 @@ describe.runIf(PG_URL)('the Postgres driver', () => {
     });
   }
 
+  it('a COPY sent as the last statement commits with it; if it fails nothing is committed', async () => {
+    const before = await count();
+    await driver.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      await tx.query('INSERT INTO t (id) VALUES ($1)', [3000]);
+      await tx.copyIn!('t', ['id'], '3001\n3002\n', { commit: true });
+      // Nothing may follow: the transaction is over.
+      await expect(tx.query('SELECT 1')).rejects.toThrow(/after its transaction committed/);
+    });
+    expect(await count()).toBe(before + 3);
+    const error = await driver
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO t (id) VALUES ($1)', [3003]);
+        await tx.copyIn!('t', ['id'], '3004\n3001\n', { commit: true });
+      })
+      .catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('23505');
+    expect(await count()).toBe(before + 3);
+    await driver.transaction(async (tx) => tx.copyIn!('t', ['id'], '3005\n', { commit: true }));
+    expect(await count()).toBe(before + 4);
+  });
+
   it('a transaction whose first statement has parameters, or that runs none, works as before', async () => {
     const before = await count();
     await driver.transaction(async (tx) => {

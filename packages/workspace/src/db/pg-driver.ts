@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Driver, QueryResult, Queryable } from './driver.js';
+import type { CopyOptions, Driver, QueryResult, Queryable } from './driver.js';
 import { copyIn } from './pg-copy-in.js';
 
 // Dates, timestamps and numerics come back as the strings Postgres sends: the data API formats
@@ -69,10 +69,13 @@ export async function openPgDriver(
  */
 class PgTransaction implements Queryable {
   private begun = false;
+  /** committed by a COPY sent as the last statement (see CopyOptions.commit) */
+  private committed = false;
 
   constructor(private readonly client: pg.PoolClient) {}
 
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+    if (this.committed) throw new Error('A statement was sent after its transaction committed');
     if (!this.begun && params.length === 0) {
       this.begun = true;
       const res = (await this.client.query(`BEGIN; ${sql}`)) as unknown as pg.QueryResult | pg.QueryResult[];
@@ -85,17 +88,24 @@ class PgTransaction implements Queryable {
   }
 
   // COPY runs on the transaction's own connection, never the pool's.
-  async copyIn(table: string, columns: readonly string[], text: string): Promise<void> {
+  async copyIn(
+    table: string,
+    columns: readonly string[],
+    text: string,
+    options: CopyOptions = {},
+  ): Promise<void> {
+    if (this.committed) throw new Error('A statement was sent after its transaction committed');
     await this.begin();
-    await copyIn(this.client, table, columns, text);
+    await copyIn(this.client, table, columns, text, options.commit === true);
+    if (options.commit) this.committed = true;
   }
 
   async commit(): Promise<void> {
-    if (this.begun) await this.client.query('COMMIT');
+    if (this.begun && !this.committed) await this.client.query('COMMIT');
   }
 
   async rollback(): Promise<void> {
-    if (this.begun) await this.client.query('ROLLBACK');
+    if (this.begun && !this.committed) await this.client.query('ROLLBACK');
   }
 
   private async begin(): Promise<void> {

@@ -353,8 +353,16 @@ async function copyCreated(
     lines[i] = line;
   }
   lines[n] = '';
+  // The command's last statement, with nothing listening to what it changed: COMMIT goes with it.
+  const quiet = (t: string) => {
+    const l = ctx.listening?.get(t);
+    return l !== undefined && !l.webhooks && !l.automations;
+  };
+  const commit = ctx.endsCommand === true && quiet(type.name) && ctx.effects.every((e) => quiet(e.type));
   try {
-    await ctx.tx.copyIn!(type.table, ['id', 'public_id', 'created', 'modified', ...cols], lines.join('\n'));
+    await ctx.tx.copyIn!(type.table, ['id', 'public_id', 'created', 'modified', ...cols], lines.join('\n'), {
+      commit,
+    });
   } catch (error) {
     try {
       mapDbError(error, `Creating ${type.name}`);
