@@ -14,8 +14,9 @@ import { jsonObject, SqlBuilder } from '../query/sql-builder.js';
 import type { CommandContext } from '../commands/context.js';
 import { type Listening, watchedSql } from '../commands/listeners.js';
 
-// Entity behaviour over the typed tables: create (many rows in one statement), update, delete and
-// collection links. Every result is built as JSON by the database in RETURNING.
+// Entity behaviour over the typed tables: create (many rows in one statement: an INSERT, or a COPY
+// on Postgres for long runs), update, delete and collection links. A create's result is built here
+// when it is certain to print as the database would (created-result.ts), else by the database.
 
 type Row = Record<string, unknown>;
 const READONLY = new Set(['svc/public-id', 'svc/creation-date', 'svc/modification-date']);
