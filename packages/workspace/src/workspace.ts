@@ -106,9 +106,11 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       webhooks,
       jobs,
       async execute(commands, opts = {}) {
-        const results = await executeCommands(driver, commands, opts.user ?? admin, errorLog);
-        webhooks?.wake();
-        automations.wake();
+        const queued = { deliveries: false, automations: false };
+        const results = await executeCommands(driver, commands, opts.user ?? admin, errorLog, queued);
+        // A wake makes the worker query its queue at once; only worth it when something was queued.
+        if (queued.deliveries) webhooks?.wake();
+        if (queued.automations) automations.wake();
         return results;
       },
       async createUser(input) {

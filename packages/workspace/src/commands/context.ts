@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/driver.js';
+import type { Listening } from './listeners.js';
 
 /** A change a command made to an entity; webhooks deliver these. */
 export interface Effect {
@@ -16,4 +17,12 @@ export interface CommandContext {
   effects: Effect[];
   /** nesting depth: 0 for a top-level command, more inside svc.command/batch */
   depth: number;
+  /** what listens to each type, as already looked up in this transaction (see listeners.ts) */
+  listening?: Map<string, Listening>;
+  /**
+   * Set for the last run of creates of a top-level svc.command/batch: after it the command only
+   * checks its listeners (from `listening`) and commits, so a bulk create may commit with its
+   * last statement when nothing listens.
+   */
+  endsCommand?: boolean;
 }

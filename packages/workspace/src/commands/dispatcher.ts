@@ -7,6 +7,7 @@ import { compileQuery } from '../query/compile-query.js';
 import { loadCatalog } from '../schema/catalog.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
 import type { CommandContext } from './context.js';
+import { listeners } from './listeners.js';
 import { SCHEMA_CHANGES, schemaQuery } from './schema-commands.js';
 
 // POST /api/commands: each top-level command runs in its own transaction, in order, and reports
@@ -96,7 +97,9 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
         const type = (first.args as Args).type;
         const entities = commands.slice(i, i + run).map((c) => ((c as Args).args as Args).entity);
         at = -1;
-        results.push(...(await createEntities(inner, await loadCatalog(ctx.tx), type, entities)));
+        const last = ctx.depth === 0 && i + run === commands.length;
+        const runCtx = last ? { ...inner, endsCommand: true } : inner;
+        results.push(...(await createEntities(runCtx, await loadCatalog(ctx.tx), type, entities)));
         i += run - 1;
         continue;
       }
@@ -157,12 +160,23 @@ export function failure(error: unknown, log?: (error: unknown) => void): Command
 
 const READ_ONLY = new Set(['svc.entity/query', 'svc.schema/query']);
 
+/**
+ * What commands may have queued for the background workers (webhook deliveries, automation
+ * runs), so that only those workers are woken afterwards; the flags may be set by a command
+ * whose transaction then failed, never left unset when something was queued.
+ */
+export interface Queued {
+  deliveries: boolean;
+  automations: boolean;
+}
+
 /** Runs one top-level command in its own transaction, retrying on serialization conflicts. */
 export async function executeOne(
   driver: Driver,
   raw: unknown,
   user: Principal,
   log?: (error: unknown) => void,
+  queued: Queued = { deliveries: false, automations: false },
 ): Promise<CommandResult> {
   let parsed: ReturnType<typeof parseCommand>;
   try {
@@ -184,10 +198,23 @@ export async function executeOne(
   for (let attempt = 0; ; attempt++) {
     try {
       const result = await driver.transaction(async (tx) => {
-        const ctx: CommandContext = { tx, user, effects: [], depth: 0 };
+        const ctx: CommandContext = { tx, user, effects: [], depth: 0, listening: new Map() };
         const value = await dispatch(ctx, parsed.command, parsed.args);
-        await enqueueDeliveries(tx, ctx.effects, user, parsed.correlationId);
-        await enqueueAutomationRuns(tx, ctx.effects, user);
+        // A bulk create that ended the command may have committed already (endsCommand): it does
+        // so only when every changed type is known here and nothing listens, so nothing below
+        // runs a statement then.
+        if (ctx.effects.length > 0) {
+          const listening = await listeners(tx, ctx.effects, ctx.listening);
+          if (
+            listening.webhooks &&
+            (await enqueueDeliveries(tx, ctx.effects, user, parsed.correlationId)) > 0
+          )
+            queued.deliveries = true;
+          if (listening.automations) {
+            await enqueueAutomationRuns(tx, ctx.effects, user);
+            queued.automations = true;
+          }
+        }
         return value;
       });
       return { success: true, result };
@@ -204,9 +231,10 @@ export async function executeCommands(
   commands: unknown,
   user: Principal,
   log?: (error: unknown) => void,
+  queued?: Queued,
 ): Promise<CommandResult[]> {
   if (!Array.isArray(commands)) throw badRequest('The body must be an array of commands');
   const results: CommandResult[] = [];
-  for (const c of commands) results.push(await executeOne(driver, c, user, log));
+  for (const c of commands) results.push(await executeOne(driver, c, user, log, queued));
   return results;
 }

@@ -6,8 +6,23 @@ export interface QueryResult<R> {
   rowCount: number;
 }
 
+export interface CopyOptions {
+  /**
+   * The COPY is the transaction's last statement: COMMIT travels with it (no round trip of its
+   * own) and the transaction is over once the COPY resolves; nothing may run on it afterwards.
+   * If the COPY fails, nothing is committed and the transaction rolls back as usual.
+   */
+  commit?: boolean;
+}
+
 export interface Queryable {
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  /**
+   * Loads rows into `table (columns)` with COPY FROM, `text` in COPY's text format (tab between
+   * values, a newline after each row, \N for null; see copy-text.ts). The cheapest way for the
+   * server to take many rows; absent where the engine cannot.
+   */
+  copyIn?(table: string, columns: readonly string[], text: string, options?: CopyOptions): Promise<void>;
 }
 
 export interface Driver extends Queryable {

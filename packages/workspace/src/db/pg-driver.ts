@@ -1,5 +1,6 @@
 import pg from 'pg';
-import type { Driver, QueryResult, Queryable } from './driver.js';
+import type { CopyOptions, Driver, QueryResult, Queryable } from './driver.js';
+import { copyIn } from './pg-copy-in.js';
 
 // Dates, timestamps and numerics come back as the strings Postgres sends: the data API formats
 // every value in SQL, so the driver must not turn them into JS objects (PGlite's default differs
@@ -41,13 +42,13 @@ export async function openPgDriver(
     query: base.query,
     async transaction(fn) {
       const client = await pool.connect();
+      const tx = new PgTransaction(client);
       try {
-        await client.query('BEGIN');
-        const result = await fn(wrap(client));
-        await client.query('COMMIT');
+        const result = await fn(tx);
+        await tx.commit();
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
+        await tx.rollback().catch(() => {});
         throw error;
       } finally {
         client.release();
@@ -58,4 +59,58 @@ export async function openPgDriver(
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * One transaction on one pooled connection. BEGIN is not a round trip of its own: it is sent with
+ * the first statement when that statement has no parameters (BEGIN; SELECT … as one simple
+ * query, as the catalog check that starts every command is), else just before it. A transaction
+ * that never ran a statement sends neither BEGIN nor COMMIT.
+ */
+class PgTransaction implements Queryable {
+  private begun = false;
+  /** committed by a COPY sent as the last statement (see CopyOptions.commit) */
+  private committed = false;
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+    if (this.committed) throw new Error('A statement was sent after its transaction committed');
+    if (!this.begun && params.length === 0) {
+      this.begun = true;
+      const res = (await this.client.query(`BEGIN; ${sql}`)) as unknown as pg.QueryResult | pg.QueryResult[];
+      const last = Array.isArray(res) ? res[res.length - 1]! : res;
+      return { rows: last.rows as R[], rowCount: last.rowCount ?? last.rows.length };
+    }
+    await this.begin();
+    const res = await this.client.query(sql, params as unknown[]);
+    return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
+  }
+
+  // COPY runs on the transaction's own connection, never the pool's.
+  async copyIn(
+    table: string,
+    columns: readonly string[],
+    text: string,
+    options: CopyOptions = {},
+  ): Promise<void> {
+    if (this.committed) throw new Error('A statement was sent after its transaction committed');
+    await this.begin();
+    await copyIn(this.client, table, columns, text, options.commit === true);
+    if (options.commit) this.committed = true;
+  }
+
+  async commit(): Promise<void> {
+    if (this.begun && !this.committed) await this.client.query('COMMIT');
+  }
+
+  async rollback(): Promise<void> {
+    if (this.begun && !this.committed) await this.client.query('ROLLBACK');
+  }
+
+  private async begin(): Promise<void> {
+    if (this.begun) return;
+    this.begun = true;
+    await this.client.query('BEGIN');
+  }
 }

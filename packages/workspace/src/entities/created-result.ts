@@ -1,5 +1,5 @@
 import { canAccessField, type Principal } from '../auth/principal.js';
-import type { Catalog, TypeDef } from '../schema/catalog.js';
+import type { FieldDef, TypeDef } from '../schema/catalog.js';
 
 // The result of a create, built here instead of by the database. Sending back and parsing a JSON
 // object per row was half the cost of a bulk insert; every value of a new row is known once it is
@@ -38,35 +38,78 @@ export function exactOutput(fieldType: string, value: unknown): boolean {
   }
 }
 
-/** A timestamp given in microseconds since the epoch, printed as the API prints dates and times. */
-export function isoFromMicros(us: bigint): string {
-  return new Date(Number(us / 1000n)).toISOString();
+// Rows of one insert are a microsecond apart, so most share their millisecond: its text is kept.
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/**
+ * A timestamp given in microseconds since the epoch (a safe integer until the year 2255), printed
+ * as the API prints dates and times: to the millisecond.
+ */
+export function isoFromMicros(us: number): string {
+  const ms = Math.floor(us / 1000);
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}
+
+/** The same timestamp with all six fractional digits, as the database stores it. */
+export function fullIsoFromMicros(us: number): string {
+  const micros = String(us - Math.floor(us / 1_000_000) * 1_000_000).padStart(6, '0');
+  return `${isoFromMicros(us).slice(0, 19)}.${micros}Z`;
+}
+
+interface OutField {
+  name: string;
+  col: string;
+  kind: FieldDef['kind'];
+  uuid: boolean;
+}
+/** The fields a result shows, per type, for admins [0] and other users [1]. */
+const outFields = new WeakMap<TypeDef, [OutField[], OutField[]]>();
+
+function fieldsShown(type: TypeDef, user: Principal): OutField[] {
+  let both = outFields.get(type);
+  if (!both) {
+    const list = (u: Principal) =>
+      type.fields
+        .filter((f) => f.kind !== 'many' && f.storage.kind === 'column' && canAccessField(u, type, f))
+        .map((f) => ({
+          name: f.name,
+          col: (f.storage as { col: string }).col,
+          kind: f.kind,
+          uuid: f.fieldType === 'svc/uuid',
+        }));
+    both = [list({ id: '', admin: true }), list({ id: '', admin: false })];
+    outFields.set(type, both);
+  }
+  return both[user.admin ? 0 : 1];
 }
 
 /**
  * The entity as the API returns it (the same fields, order and shapes as `entityJson`): `columns`
- * are the validated values by column, `micros` the creation (and modification) time.
+ * are the validated values by column, `at` the creation (and modification) time as printed.
  */
 export function createdResult(
-  _catalog: Catalog,
   type: TypeDef,
   user: Principal,
   id: string,
   publicId: string,
-  micros: bigint,
+  at: string,
   columns: Map<string, unknown>,
 ): Row {
   const out: Row = {};
-  for (const f of type.fields) {
-    if (f.kind === 'many' || f.storage.kind !== 'column' || !canAccessField(user, type, f)) continue;
-    const col = f.storage.col;
+  for (const f of fieldsShown(type, user)) {
+    const col = f.col;
     if (col === 'id') out[f.name] = id;
     else if (col === 'public_id') out[f.name] = publicId;
-    else if (col === 'created' || col === 'modified') out[f.name] = isoFromMicros(micros);
+    else if (col === 'created' || col === 'modified') out[f.name] = at;
     else {
       const v = columns.get(col) ?? null;
       if (f.kind === 'one') out[f.name] = v === null ? null : { 'svc/id': String(v).toLowerCase() };
-      else if (f.fieldType === 'svc/uuid' && typeof v === 'string') out[f.name] = v.toLowerCase();
+      else if (f.uuid && typeof v === 'string') out[f.name] = v.toLowerCase();
       else out[f.name] = v;
     }
   }

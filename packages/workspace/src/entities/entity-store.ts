@@ -2,18 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { assertFieldAccess, canAccessField, type Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/driver.js';
 import { sqlState } from '../db/driver.js';
+import { copyValue } from '../db/copy-text.js';
 import { badRequest, conflict, notFound, WorkspaceError } from '../errors.js';
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { DOCUMENT_SECRET, DOCUMENT_TYPE } from '../schema/catalog.js';
-import { createdResult, exactOutput } from './created-result.js';
+import { createdResult, exactOutput, fullIsoFromMicros, isoFromMicros } from './created-result.js';
 import { deleteOwnedContent } from './owned-content.js';
 import { allocatePublicIds, MANDATORY_FIELDS } from '../schema/schema-store.js';
 import { COLUMN_TYPE, inputValue, isUuid, outputExpr } from '../schema/values.js';
 import { jsonObject, SqlBuilder } from '../query/sql-builder.js';
 import type { CommandContext } from '../commands/context.js';
+import { type Listening, watchedSql } from '../commands/listeners.js';
 
-// Entity behaviour over the typed tables: create (many rows in one statement), update, delete and
-// collection links. Every result is built as JSON by the database in RETURNING.
+// Entity behaviour over the typed tables: create (many rows in one statement: an INSERT, or a COPY
+// on Postgres for long runs), update, delete and collection links. A create's result is built here
+// when it is certain to print as the database would (created-result.ts), else by the database.
 
 type Row = Record<string, unknown>;
 const READONLY = new Set(['svc/public-id', 'svc/creation-date', 'svc/modification-date']);
@@ -79,6 +82,33 @@ interface Prepared {
   exact: boolean;
 }
 
+/**
+ * What prepareCreate needs of a type beyond its fields by name, worked out once per loaded type
+ * (a catalog's types are new objects whenever the schema changes): its rich-text fields, and the
+ * few fields that need a look after the given values (documents, defaults, required).
+ */
+interface CreatePlan {
+  richText: Set<FieldDef>;
+  after: Array<{ f: FieldDef; col: string; richText: boolean }>;
+}
+const plans = new WeakMap<TypeDef, CreatePlan>();
+
+function createPlan(catalog: Catalog, type: TypeDef): CreatePlan {
+  let plan = plans.get(type);
+  if (plan) return plan;
+  plan = { richText: new Set(), after: [] };
+  for (const f of type.fields) {
+    const richText = catalog.isRichText(f);
+    if (richText) plan.richText.add(f);
+    if (f.storage.kind !== 'column' || MANDATORY_FIELDS[f.name]) continue;
+    const d = f.meta['svc/default-value'];
+    if (richText || (d !== undefined && d !== null) || f.meta['svc/required?'] === true)
+      plan.after.push({ f, col: f.storage.col, richText });
+  }
+  plans.set(type, plan);
+  return plan;
+}
+
 function prepareCreate(
   catalog: Catalog,
   type: TypeDef,
@@ -91,13 +121,15 @@ function prepareCreate(
   if (given !== undefined && given !== null && !isUuid(given)) {
     throw new WorkspaceError(400, 'invalid-value', 'svc/id must be a uuid');
   }
+  const plan = createPlan(catalog, type);
   // The database prints uuids in lower case; so does every result built here.
   const id = (given as string | undefined)?.toLowerCase() ?? randomUUID();
   const columns = new Map<string, unknown>();
   const docs: string[] = [];
   let exact = true;
-  for (const [name, value] of Object.entries(entity)) {
+  for (const name of Object.keys(entity)) {
     if (name === 'svc/id' || READONLY.has(name)) continue;
+    const value = entity[name];
     const f = catalog.field(type, name);
     assertFieldAccess(user, type, f);
     if (f.kind === 'many') {
@@ -106,7 +138,7 @@ function prepareCreate(
         'invalid-args',
       );
     }
-    if (catalog.isRichText(f)) {
+    if (plan.richText.has(f)) {
       throw badRequest(
         `Rich-text field ${name} cannot be set at creation; write its document`,
         'invalid-args',
@@ -117,10 +149,8 @@ function prepareCreate(
     if (f.kind === 'primitive' && exact) exact = exactOutput(f.fieldType, v);
     columns.set(col, v);
   }
-  for (const f of type.fields) {
-    if (f.storage.kind !== 'column' || MANDATORY_FIELDS[f.name]) continue;
-    const col = f.storage.col;
-    if (catalog.isRichText(f)) {
+  for (const { f, col, richText } of plan.after) {
+    if (richText) {
       const doc = randomUUID();
       docs.push(doc);
       columns.set(col, doc);
@@ -233,12 +263,17 @@ export async function createEntities(
       b,
     );
   }
-  const cols = [...new Set(prepared.flatMap((p) => [...p.columns.keys()]))];
-  const values = cols.map((c) => prepared.map((p) => (p.columns.has(c) ? p.columns.get(c) : null)));
-  const first = await allocatePublicIds(ctx.tx, type.id, prepared.length);
-  const b = new SqlBuilder();
+  const colSet = new Set<string>();
+  for (const p of prepared) for (const c of p.columns.keys()) colSet.add(c);
+  const cols = [...colSet];
   // Results built here when every value prints as it reads; else by the database.
   const exact = prepared.every((p) => p.exact);
+  if (exact && ctx.tx.copyIn && prepared.length >= COPY_MIN_ROWS) {
+    return copyCreated(ctx, type, prepared, cols);
+  }
+  const values = columnValues(prepared, cols);
+  const first = await allocatePublicIds(ctx.tx, type.id, prepared.length);
+  const b = new SqlBuilder();
   const returning = exact ? undefined : entityJson(catalog, type, 'r0', ctx.user, b);
   let rows: Row[];
   try {
@@ -262,9 +297,9 @@ export async function createEntities(
   }
   let results: Row[];
   if (exact) {
-    const micros = BigInt(rows[0]!.us as string);
+    const micros = Number(rows[0]!.us as string);
     results = prepared.map((p, i) =>
-      createdResult(catalog, type, ctx.user, p.id, String(first + i), micros + BigInt(i + 1), p.columns),
+      createdResult(type, ctx.user, p.id, String(first + i), isoFromMicros(micros + i + 1), p.columns),
     );
   } else {
     const byId = new Map(rows.map((r) => [r.id as string, r.r as Row]));
@@ -275,6 +310,89 @@ export async function createEntities(
     ctx.effects.push({ effect: 'svc.entity/create', id: p.id, type: type.name, values: result });
     return result;
   });
+}
+
+/** Runs of creates this long or longer go through COPY where the engine takes it. */
+export const COPY_MIN_ROWS = 50;
+
+/**
+ * The many-row create through COPY: the same rows, public ids and creation times as insertRows,
+ * but the server reads them as COPY data instead of planning an INSERT over unnested arrays,
+ * which is most of a bulk insert's server time. Only for rows whose results are built here
+ * (COPY returns no rows); the same constraint errors come back, mapped the same way.
+ */
+async function copyCreated(
+  ctx: CommandContext,
+  type: TypeDef,
+  prepared: Prepared[],
+  cols: string[],
+): Promise<Row[]> {
+  const n = prepared.length;
+  // Public ids and the creation time before the first row, in one round trip: the same numbers
+  // as allocatePublicIds and insertRows' base time; within a command, also what listens to the
+  // type, which the command would otherwise look up after its work (listeners.ts).
+  const learn = ctx.listening !== undefined && !ctx.listening.has(type.name);
+  const { rows: head } = await ctx.tx.query<{ first: number; us: string } & Listening>(
+    `WITH ids AS (UPDATE svc_types SET next_public_id = next_public_id + $2 WHERE id = $1
+       RETURNING (next_public_id - $2)::int8 AS first)
+     SELECT ids.first, floor(extract(epoch FROM GREATEST(clock_timestamp(),
+       (SELECT max(created) FROM ${type.table}))) * 1000000)::int8::text AS us
+       ${learn ? `, ${watchedSql('$3', '$3')}` : ''} FROM ids`,
+    learn ? [type.id, n, [type.name]] : [type.id, n],
+  );
+  const first = Number(head[0]!.first);
+  const micros = Number(head[0]!.us);
+  if (learn) {
+    ctx.listening!.set(type.name, { webhooks: head[0]!.webhooks, automations: head[0]!.automations });
+  }
+  const lines: string[] = new Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const p = prepared[i]!;
+    const at = fullIsoFromMicros(micros + i + 1);
+    let line = `${p.id}\t${first + i}\t${at}\t${at}`;
+    for (const c of cols) line += `\t${copyValue(p.columns.get(c))}`;
+    lines[i] = line;
+  }
+  lines[n] = '';
+  // The command's last statement, with nothing listening to what it changed: COMMIT goes with it.
+  const quiet = (t: string) => {
+    const l = ctx.listening?.get(t);
+    return l !== undefined && !l.webhooks && !l.automations;
+  };
+  const commit = ctx.endsCommand === true && quiet(type.name) && ctx.effects.every((e) => quiet(e.type));
+  try {
+    await ctx.tx.copyIn!(type.table, ['id', 'public_id', 'created', 'modified', ...cols], lines.join('\n'), {
+      commit,
+    });
+  } catch (error) {
+    try {
+      mapDbError(error, `Creating ${type.name}`);
+    } catch (mapped) {
+      if (mapped instanceof WorkspaceError)
+        mapped.index = offendingRow(error, cols, columnValues(prepared, cols));
+      throw mapped;
+    }
+  }
+  const results: Row[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = prepared[i]!;
+    const result = createdResult(
+      type,
+      ctx.user,
+      p.id,
+      String(first + i),
+      isoFromMicros(micros + i + 1),
+      p.columns,
+    );
+    ctx.effects.push({ effect: 'svc.entity/create', id: p.id, type: type.name, values: result });
+    results[i] = result;
+  }
+  return results;
+}
+
+/** The prepared rows' values column by column (null where a row sets no value). */
+function columnValues(prepared: Prepared[], cols: string[]): unknown[][] {
+  return cols.map((c) => prepared.map((p) => (p.columns.has(c) ? p.columns.get(c) : null)));
 }
 
 export async function updateEntity(

@@ -47,10 +47,15 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_RE.test(v);
 
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** A real calendar day (proleptic Gregorian), checked without a Date: bulk creates check thousands. */
 function isDate(v: unknown): v is string {
   if (typeof v !== 'string' || !DATE_RE.test(v)) return false;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+  const y = Number(v.slice(0, 4));
+  const m = Number(v.slice(5, 7));
+  const d = Number(v.slice(8, 10));
+  if (m < 1 || m > 12 || d < 1 || d > MONTH_DAYS[m - 1]!) return false;
+  return m !== 2 || d < 29 || (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0));
 }
 const isDateTime = (v: unknown): v is string =>
   typeof v === 'string' && DATE_TIME_RE.test(v) && !Number.isNaN(Date.parse(v));
@@ -101,7 +106,11 @@ export function inputValue(field: string, type: string, value: unknown): unknown
       if (isDate(value)) return value;
       break;
     case 'svc/date-time':
-      if (isDateTime(value)) return new Date(value).toISOString();
+      // isDateTime, parsing once: bulk creates check thousands.
+      if (typeof value === 'string' && DATE_TIME_RE.test(value)) {
+        const ms = Date.parse(value);
+        if (!Number.isNaN(ms)) return new Date(ms).toISOString();
+      }
       break;
     case 'svc/date-range':
       if (isPlainObject(value) && isDate(value.start) && isDate(value.end))

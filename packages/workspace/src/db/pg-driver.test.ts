@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Driver } from './driver.js';
+import { openPgDriver } from './pg-driver.js';
+
+// The Postgres driver's transactions: BEGIN sent with the first statement, and COPY written in one
+// go (statement and data together). Failures must leave the connection usable and roll back.
+
+const PG_URL = process.env.WEFT_TEST_DATABASE_URL;
+if (!PG_URL)
+  console.log(
+    'pg driver test: skipped because WEFT_TEST_DATABASE_URL is not set (it needs a Postgres server)',
+  );
+
+describe.runIf(PG_URL)('the Postgres driver', () => {
+  const schema = `weft_driver_${randomBytes(6).toString('hex')}`;
+  let driver: Driver;
+
+  beforeAll(async () => {
+    // One connection, so every transaction below reuses the one a failure happened on.
+    driver = await openPgDriver(PG_URL!, { schema, max: 1 });
+    await driver.exec(
+      `CREATE SCHEMA IF NOT EXISTS ${schema};
+       CREATE TABLE t (id int PRIMARY KEY, note text, ref int REFERENCES t(id))`,
+    );
+  });
+  afterAll(async () => {
+    await driver.query(`DROP SCHEMA ${schema} CASCADE`);
+    await driver.close();
+  });
+
+  const count = async () =>
+    Number((await driver.query<{ n: string }>('SELECT count(*) AS n FROM t')).rows[0]!.n);
+
+  it('copies text-format rows inside a transaction that starts with a parameterless statement', async () => {
+    const inside = await driver.transaction(async (tx) => {
+      const { rows } = await tx.query<{ n: string }>('SELECT count(*)::text AS n FROM t');
+      await tx.copyIn!('t', ['id', 'note', 'ref'], '1\ttab\\there\t\\N\n2\tback\\\\slash\t1\n');
+      await tx.query('INSERT INTO t (id, note) VALUES ($1, $2)', [3, 'three']);
+      return rows[0]!.n;
+    });
+    expect(inside).toBe('0');
+    const { rows } = await driver.query('SELECT id, note, ref FROM t ORDER BY id');
+    expect(rows).toEqual([
+      { id: 1, note: 'tab\there', ref: null },
+      { id: 2, note: 'back\\slash', ref: 1 },
+      { id: 3, note: 'three', ref: null },
+    ]);
+  });
+
+  for (const [what, columns, text, state] of [
+    ['a unique violation in the data', ['id', 'note'], '10\ta\n1\tb\n11\tc\n', '23505'],
+    ['a foreign key checked at the end', ['id', 'ref'], '20\t\\N\n21\t99\n', '23503'],
+    ['malformed data', ['id', 'note'], '30\tx\nnot-a-number\ty\n', '22P02'],
+    ['a statement that fails before the copy starts', ['id', 'nope'], '40\tx\n', '42703'],
+  ] as const) {
+    it(`${what}: the error comes back, the transaction rolls back, the connection goes on`, async () => {
+      const before = await count();
+      const error = await driver
+        .transaction(async (tx) => {
+          await tx.query('INSERT INTO t (id) VALUES ($1)', [1000 + before]);
+          await tx.copyIn!('t', columns, text);
+        })
+        .catch((e: unknown) => e);
+      expect((error as { code?: string }).code).toBe(state);
+      expect(await count()).toBe(before);
+      // The same (only) connection runs the next transaction, COPY included, as if nothing happened.
+      await driver.transaction(async (tx) => {
+        await tx.copyIn!('t', ['id'], `${2000 + before}\n`);
+      });
+      expect(await count()).toBe(before + 1);
+    });
+  }
+
+  it('a COPY sent as the last statement commits with it; if it fails nothing is committed', async () => {
+    const before = await count();
+    await driver.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      await tx.query('INSERT INTO t (id) VALUES ($1)', [3000]);
+      await tx.copyIn!('t', ['id'], '3001\n3002\n', { commit: true });
+      // Nothing may follow: the transaction is over.
+      await expect(tx.query('SELECT 1')).rejects.toThrow(/after its transaction committed/);
+    });
+    expect(await count()).toBe(before + 3);
+    const error = await driver
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO t (id) VALUES ($1)', [3003]);
+        await tx.copyIn!('t', ['id'], '3004\n3001\n', { commit: true });
+      })
+      .catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('23505');
+    expect(await count()).toBe(before + 3);
+    await driver.transaction(async (tx) => tx.copyIn!('t', ['id'], '3005\n', { commit: true }));
+    expect(await count()).toBe(before + 4);
+  });
+
+  it('a transaction whose first statement has parameters, or that runs none, works as before', async () => {
+    const before = await count();
+    await driver.transaction(async (tx) => {
+      await tx.query('INSERT INTO t (id, note) VALUES ($1, $2)', [5000, 'p']);
+    });
+    expect(await driver.transaction(async () => 'nothing')).toBe('nothing');
+    await expect(
+      driver.transaction(async (tx) => {
+        await tx.query('SELECT 1');
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await count()).toBe(before + 1);
+  });
+});

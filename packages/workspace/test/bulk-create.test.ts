@@ -1,0 +1,328 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { COPY_MIN_ROWS } from '../src/entities/entity-store.js';
+import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
+
+// A run of creates of one type inside svc.command/batch, COPY_MIN_ROWS long or longer, is loaded
+// with COPY where the engine takes it; shorter runs use one INSERT. Both must answer alike.
+
+const T = 'bulk/item';
+const G = 'bulk/group';
+const LONG = COPY_MIN_ROWS + 10;
+const SHORT = Math.min(COPY_MIN_ROWS - 1, 40);
+
+const creates = (entities: Array<Record<string, unknown>>, type = T) => ({
+  commands: entities.map((entity) => ({ command: 'svc.entity/create', args: { type, entity } })),
+});
+
+/** Values that COPY's text format must escape, and every field type the bulk bench writes. */
+function item(i: number, group: string | null): Record<string, unknown> {
+  return {
+    'bulk/name': ['tab\there', 'new\nline', 'back\\slash \\N', 'cr\r', 'ünï ✓ 😀', ''][i % 6]!,
+    'bulk/n': i % 3 === 0 ? null : i * 7 - 100,
+    'bulk/d': `${i}.${i % 10}5`,
+    'bulk/flag': i % 2 === 0,
+    'bulk/day': `2026-02-${String((i % 28) + 1).padStart(2, '0')}`,
+    'bulk/at': `2026-03-01T10:${String(i % 60).padStart(2, '0')}:00+02:00`,
+    'bulk/u': randomUUID().toUpperCase(),
+    'bulk/group': group === null ? null : { 'svc/id': group },
+  };
+}
+
+const ALL = [
+  'svc/id',
+  'svc/public-id',
+  'svc/creation-date',
+  'svc/modification-date',
+  'bulk/name',
+  'bulk/n',
+  'bulk/d',
+  'bulk/flag',
+  'bulk/day',
+  'bulk/at',
+  'bulk/u',
+  'bulk/group',
+  'bulk/status',
+];
+
+/** A local webhook receiver that records each delivery's body. */
+function receiver() {
+  const bodies: any[] = [];
+  let server: Server;
+  let url = '';
+  return {
+    bodies,
+    get url() {
+      return url;
+    },
+    async start() {
+      server = createServer((req, res) => {
+        let data = '';
+        req.on('data', (c) => {
+          data += c;
+        });
+        req.on('end', () => {
+          bodies.push(JSON.parse(data));
+          res.writeHead(200).end();
+        });
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    },
+    async until(count: number) {
+      const deadline = Date.now() + 20_000;
+      while (bodies.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      return bodies;
+    },
+    stop: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describeEachDatabase('bulk creates in a batch', (target) => {
+  const h = useWorkspace(target);
+  const rx = receiver();
+  let groups: string[] = [];
+
+  const all = async () =>
+    h.run('svc.entity/query', { query: { 'q/from': T, 'q/select': ALL, 'q/limit': 'q/no-limit' } });
+
+  beforeAll(async () => {
+    await rx.start();
+    await h.run('schema.type/create', typeArgs(G));
+    await h.run(
+      'schema.type/create',
+      typeArgs(T, [
+        ['bulk/n', 'svc/int'],
+        ['bulk/d', 'svc/decimal'],
+        ['bulk/flag', 'svc/bool'],
+        ['bulk/day', 'svc/date'],
+        ['bulk/at', 'svc/date-time'],
+        ['bulk/u', 'svc/uuid'],
+        ['bulk/group', G],
+        ['bulk/status', 'svc/text', { 'svc/default-value': 'new' }],
+      ]),
+    );
+    groups = [randomUUID(), randomUUID()];
+    await h.run(
+      'svc.command/batch',
+      creates(
+        groups.map((id) => ({ 'svc/id': id })),
+        G,
+      ),
+    );
+  });
+  afterAll(() => rx.stop());
+
+  it('a long run answers what the database then reads back, with public ids and creation dates in sequence', async () => {
+    const before = (await all()).length;
+    const short = await h.run(
+      'svc.command/batch',
+      creates(Array.from({ length: SHORT }, (_, i) => item(i, groups[i % 2]!))),
+    );
+    const long = await h.run(
+      'svc.command/batch',
+      creates(Array.from({ length: LONG }, (_, i) => item(i, i % 5 === 0 ? null : groups[i % 2]!))),
+    );
+    const after = await h.run('svc.command/batch', creates([item(1, null)]));
+    const results = [...short, ...long, ...after];
+    expect(results).toHaveLength(SHORT + LONG + 1);
+    const stored = (await all()).slice(before);
+    // The results are exactly the stored rows as the API prints them, in creation order.
+    expect(results).toEqual(stored);
+    const publicIds = results.map((r: any) => Number(r['svc/public-id']));
+    expect(publicIds).toEqual(publicIds.map((_, i) => publicIds[0]! + i));
+    const dates = results.map((r: any) => Date.parse(r['svc/creation-date']));
+    expect([...dates].sort((a, b) => a - b)).toEqual(dates);
+    expect(long[0]).toMatchObject({
+      'bulk/name': 'tab\there',
+      'bulk/n': null,
+      'bulk/d': '0.05',
+      'bulk/day': '2026-02-01',
+      'bulk/at': '2026-03-01T08:00:00.000Z',
+      'bulk/group': null,
+      'bulk/status': 'new',
+    });
+    expect(long[3]['bulk/name']).toBe('cr\r');
+    expect(long[2]['bulk/name']).toBe('back\\slash \\N');
+    expect(long[1]['bulk/u']).toBe(long[1]['bulk/u'].toLowerCase());
+  });
+
+  it('values the database prints differently are answered as it prints them', async () => {
+    const entities = Array.from({ length: LONG }, (_, i) => ({ 'bulk/d': i === 3 ? '1.50e1' : '2' }));
+    const out = await h.run('svc.command/batch', creates(entities));
+    expect(out[3]['bulk/d']).toBe('15.0');
+    const stored = (await all()).slice(-LONG);
+    expect(out).toEqual(stored);
+  });
+
+  it('a given svc/id that exists fails the whole batch with the error of a short run', async () => {
+    const existing = (await h.run('svc.entity/create', { type: T, entity: {} }))['svc/id'];
+    const count = (await all()).length;
+    const attempt = async (n: number) => {
+      const entities = Array.from({ length: n }, (_, i) => (i === 0 ? { 'svc/id': existing } : {}));
+      return h.attempt('svc.command/batch', creates(entities));
+    };
+    const long = await attempt(LONG);
+    const short = await attempt(SHORT);
+    expect(long).toEqual(short);
+    expect(long).toEqual({
+      success: false,
+      error: {
+        message: `commands[0] (svc.entity/create): Creating ${T}: an entity with this svc/id already exists`,
+        code: 'conflict',
+        status: 409,
+      },
+    });
+    expect((await all()).length).toBe(count);
+  });
+
+  it('a missing referenced entity names the failing command, as a short run does, and rolls back', async () => {
+    const count = (await all()).length;
+    const at = SHORT - 3;
+    const attempt = (n: number) =>
+      h.attempt(
+        'svc.command/batch',
+        creates(
+          Array.from({ length: n }, (_, i) => item(i, i === at ? randomUUID() : (groups[0] as string))),
+        ),
+      );
+    const long = await attempt(LONG);
+    const short = await attempt(SHORT);
+    expect(long).toEqual(short);
+    expect(long).toEqual({
+      success: false,
+      error: {
+        message: `commands[${at}] (svc.entity/create): Creating ${T}: a referenced entity does not exist`,
+        code: 'invalid-value',
+        status: 400,
+      },
+    });
+    expect((await all()).length).toBe(count);
+  });
+
+  it('invalid entities and ids given twice fail as in a short run, checked in the same order', async () => {
+    const count = (await all()).length;
+    const twice = randomUUID();
+    const cases: Array<(i: number) => Record<string, unknown>> = [
+      (i) => (i === 30 ? { 'bulk/n': 'x' } : {}),
+      (i) => (i === 5 || i === 20 ? { 'svc/id': twice } : {}),
+      (i) => (i === 5 || i === 20 ? { 'svc/id': twice } : i === 35 ? { 'bulk/day': '2026-02-30' } : {}),
+      (i) => (i === 0 ? { 'bulk/nope': 1 } : {}),
+    ];
+    for (const entity of cases) {
+      const long = await h.attempt(
+        'svc.command/batch',
+        creates(Array.from({ length: LONG }, (_, i) => entity(i))),
+      );
+      const short = await h.attempt(
+        'svc.command/batch',
+        creates(Array.from({ length: SHORT }, (_, i) => entity(i))),
+      );
+      expect(long.success).toBe(false);
+      expect(long).toEqual(short);
+    }
+    expect(
+      (
+        await h.attempt(
+          'svc.command/batch',
+          creates(Array.from({ length: LONG }, (_, i) => (i === 30 ? { 'bulk/n': 'x' } : {}))),
+        )
+      ).error.message,
+    ).toMatch(/^commands\[30\] /);
+    expect((await all()).length).toBe(count);
+    // The same connections go on working.
+    expect(await h.run('svc.command/batch', creates(Array.from({ length: LONG }, () => ({}))))).toHaveLength(
+      LONG,
+    );
+  });
+
+  it('a run after other commands in the batch: positions, and a failure later in the batch undoes it', async () => {
+    const count = (await all()).length;
+    const batch = creates(Array.from({ length: LONG }, (_, i) => item(i, null)));
+    const failed = await h.attempt('svc.command/batch', {
+      commands: [
+        { command: 'svc.entity/create', args: { type: G, entity: {} } },
+        ...batch.commands,
+        { command: 'svc.entity/delete', args: { type: T, entity: { 'svc/id': randomUUID() } } },
+      ],
+    });
+    expect(failed.success).toBe(false);
+    expect(failed.error.message).toMatch(new RegExp(`^commands\\[${LONG + 1}\\] \\(svc\\.entity/delete\\)`));
+    expect((await all()).length).toBe(count);
+  });
+
+  it('one webhook delivery for the batch, holding one create effect per entity with its result', async () => {
+    const hook = (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: T })).body;
+    const correlationId = randomUUID();
+    const [r] = await h.commands([
+      {
+        command: 'svc.command/batch',
+        correlationId,
+        args: creates(Array.from({ length: LONG }, (_, i) => item(i, groups[1]!))),
+      },
+    ]);
+    expect(r.success).toBe(true);
+    const [delivery] = await rx.until(1);
+    expect(delivery.command).toEqual({ correlationId });
+    expect(delivery.effects).toEqual(
+      r.result.map((e: any) => ({
+        effect: 'svc.entity/create',
+        id: e['svc/id'],
+        type: T,
+        values: e,
+      })),
+    );
+    await h.ws.webhooks?.idle();
+    expect(rx.bodies).toHaveLength(1);
+    await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
+  });
+
+  for (const groupFirst of [false, true]) {
+    it(`a watched type changed ${groupFirst ? 'before' : 'after'} a long run of an unwatched one still gets its delivery`, async () => {
+      rx.bodies.length = 0;
+      const hook = (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: G })).body;
+      const group = randomUUID();
+      const run = creates(Array.from({ length: LONG }, (_, i) => item(i, null))).commands;
+      const groupCreate = { command: 'svc.entity/create', args: { type: G, entity: { 'svc/id': group } } };
+      const [r] = await h.commands([
+        {
+          command: 'svc.command/batch',
+          args: { commands: groupFirst ? [groupCreate, ...run] : [...run, groupCreate] },
+        },
+      ]);
+      expect(r.success).toBe(true);
+      const [delivery] = await rx.until(1);
+      expect(delivery.effects).toEqual([
+        { effect: 'svc.entity/create', id: group, type: G, values: r.result[groupFirst ? 0 : LONG] },
+      ]);
+      await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
+    });
+  }
+
+  it('a created-trigger automation on the type gets one run per entity of a long run', async () => {
+    const res = await h.request('POST', '/api/automations', {
+      name: 'Each new item',
+      trigger: 'created',
+      type: T,
+      action: {
+        kind: 'app',
+        url: 'http://127.0.0.1:9',
+        action: 'send-message',
+        args: { text: 'x' },
+        account: { webhookUrl: 'ftp://nope' },
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const out = await h.run(
+      'svc.command/batch',
+      creates(Array.from({ length: LONG }, (_, i) => item(i, null))),
+    );
+    const runs = (await h.request('GET', `/api/automations/runs?automation=${res.body.id}`)).body as Array<{
+      entityIds: string[];
+    }>;
+    expect(runs.flatMap((run) => run.entityIds).sort()).toEqual(out.map((e: any) => e['svc/id']).sort());
+    await h.request('DELETE', `/api/automations/${res.body.id}`);
+  });
+});
