@@ -25,6 +25,8 @@ export interface AccountFlowContext {
   source(id: string): Promise<SourceRow>;
   /** creates the source with an account the OAuth exchange returned */
   addSource(input: OAuthSourceInput & { authId: string }, oauthValues: Json): Promise<View>;
+  /** a source's account was replaced (re-authorised) and stored */
+  accountReplaced(sourceId: string): Promise<void>;
 }
 
 interface AuthField {
@@ -226,6 +228,7 @@ export class AccountFlows {
       `UPDATE weft_host_sources SET account_enc = $2, account_name = $3 WHERE id = $1`,
       [source.id, this.ctx.box.seal(stored), name],
     );
+    await this.ctx.accountReplaced(source.id);
     return sourceView(await this.ctx.source(source.id));
   }
 

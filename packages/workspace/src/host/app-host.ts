@@ -36,7 +36,7 @@ import {
   type SyncContext,
   safeMessage,
 } from './sync-run.js';
-import { AccountFlows } from './account-flows.js';
+import { AccountFlows, appFailure } from './account-flows.js';
 import type { OAuthSourceInput } from './oauth-pending.js';
 
 // The app host: the local workspace playing the service towards apps. Sources (an app by URL and
@@ -82,15 +82,6 @@ export type UpdateSourceInput = Partial<
 const badRequest = (message: string) => new WorkspaceError(400, 'bad-request', message);
 const notFound = (message: string) => new WorkspaceError(404, 'not-found', message);
 
-/** An app's error as the host reports it: 400 for what the user can fix, 502 otherwise. */
-function appFailure(error: unknown): WorkspaceError {
-  if (error instanceof AppCallError) {
-    const status = error.status === 401 || error.status === 400 ? 400 : 502;
-    return new WorkspaceError(status, status === 400 ? 'bad-request' : 'internal', error.message);
-  }
-  return error instanceof WorkspaceError ? error : new WorkspaceError(502, 'internal', safeMessage(error));
-}
-
 const TICK = 'weft-sync-tick';
 const HOST_QUEUES = [SYNC_START, SYNC_PAGE, SYNC_FINISH, WEBHOOK_EVENT, TICK];
 
@@ -118,6 +109,11 @@ export class AppHost {
       publicUrl: options.publicUrl,
       source: (id) => this.source(id),
       addSource: (input, values) => this.addSource(input, values),
+      accountReplaced: async (id) => {
+        const source = await this.source(id);
+        // The webhook was installed with the previous account: the app installs it again.
+        if (source.webhooks_enabled) await this.installWebhookOrLog(source);
+      },
     });
   }
 
@@ -294,7 +290,7 @@ export class AppHost {
       ],
     );
     const source = await this.source(id);
-    if (source.webhooks_enabled) await this.refreshWebhook(source);
+    if (source.webhooks_enabled) await this.installWebhookOrLog(source);
     return sourceView(await this.source(id));
   }
 
@@ -465,6 +461,19 @@ export class AppHost {
     }
   }
 
+  /**
+   * Installs (or installs again) the app's webhook without failing what asked for it: a new
+   * source, a new account or a sync must not fail because the third party refused the webhook.
+   * The source then shows no webhook, and the next sync tries again.
+   */
+  private async installWebhookOrLog(source: SourceRow): Promise<void> {
+    await this.refreshWebhook(source).catch((e) =>
+      this.log(
+        `source ${source.id}: installing the app webhook failed (tried again at the next sync): ${safeMessage(e)}`,
+      ),
+    );
+  }
+
   webhookUrl(sourceId: string): string {
     return `${this.options.publicUrl().replace(/\/+$/, '')}/hooks/sources/${sourceId}`;
   }
@@ -504,7 +513,8 @@ export class AppHost {
    * run as soon as it is recorded (`wait` for its end, wherever its jobs run).
    */
   async sync(id: string, options: { kind?: string; wait?: boolean } = {}) {
-    await this.source(id);
+    const source = await this.source(id);
+    if (source.webhooks_enabled && !source.webhook) await this.installWebhookOrLog(source);
     const runId = randomUUID();
     await this.workspace.driver.transaction(async (tx) => {
       // One run per source at a time, also across processes.
