@@ -3,8 +3,8 @@
 // expired, pg-boss hands it to the dead-letter queue, and the run is failed with a message that
 // says why. The rows of the sync before stay, and the next sync of the source is accepted.
 // Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
-import type { AddressInfo } from 'node:net';
-import { auth, createServer, defineApp, field, silentLogger } from '@weft/core';
+import { auth, defineApp, field } from '@weft/core';
+import { type TestApp, testApp } from '@weft/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
 import { SecretBox } from './secret-box.js';
@@ -42,18 +42,15 @@ const app = defineApp({
   },
 });
 
-let server: ReturnType<ReturnType<typeof createServer>['listen']>;
+let served: TestApp;
 let appUrl: string;
 beforeAll(async () => {
-  server = await new Promise((resolve) => {
-    const s = createServer(app, { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
-  });
-  appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await testApp(app);
+  appUrl = served.url;
 });
-afterAll(() => {
+afterAll(async () => {
   hang?.release();
-  server?.close();
-  server?.closeAllConnections();
+  await served?.close();
 });
 
 for (const target of databaseTargets()) {

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkOAuth1Signature } from '../../../core/test/support/oauth1-signature.js';
 import { SecretBox } from './secret-box.js';
 import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-workspace.js';
+import { hostApi } from './fixtures/host-api.js';
 
 const CONSUMER_KEY = 'weft-host-consumer';
 const CONSUMER_SECRET = 'weft-host-consumer-secret-5a4b3c2d1e';
@@ -192,14 +193,7 @@ afterAll(async () => {
   }
 });
 
-const api = async (method: string, path: string, body?: unknown) => {
-  const r = await fetch(ws.url + path, {
-    method,
-    headers: { authorization: `Token ${TOKEN}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: r.status, body: (await r.json().catch(() => undefined)) as Record<string, any> };
-};
+const api = hostApi(() => ws.url, TOKEN);
 
 /** Follows the provider's redirects as a browser does, up to the workspace's callback. */
 async function approve(redirectUri: string): Promise<string> {

@@ -10,6 +10,7 @@ import { type LocalOAuth2Provider, startOAuth2Provider } from '@weft/core/testin
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from './secret-box.js';
 import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-workspace.js';
+import { hostApi } from './fixtures/host-api.js';
 
 const CLIENT_ID = 'weft-host-client';
 const CLIENT_SECRET = 'weft-host-client-secret-0123456789abcdef';
@@ -93,14 +94,7 @@ afterAll(async () => {
   await idp?.close();
 });
 
-const api = async (method: string, path: string, body?: unknown) => {
-  const r = await fetch(ws.url + path, {
-    method,
-    headers: { authorization: `Token ${TOKEN}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: r.status, body: (await r.json().catch(() => undefined)) as Record<string, any> };
-};
+const api = hostApi(() => ws.url, TOKEN);
 
 describe('an OAuth 2 source', () => {
   it('connects through the workspace callback, syncs, and refreshes the token through /validate', async () => {

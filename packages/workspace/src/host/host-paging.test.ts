@@ -3,8 +3,8 @@
 // is asked for exactly once. A first sync writes rows as creates without looking up their ids,
 // and still keeps one row per id when the app sends an id on two pages (the later one wins).
 // Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
-import type { AddressInfo } from 'node:net';
-import { auth, createServer, defineApp, field, resume, silentLogger } from '@weft/core';
+import { auth, defineApp, field, resume } from '@weft/core';
+import { type TestApp, testApp } from '@weft/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
 import { SecretBox } from './secret-box.js';
@@ -45,17 +45,14 @@ const app = defineApp({
   },
 });
 
-let server: ReturnType<ReturnType<typeof createServer>['listen']>;
+let served: TestApp;
 let appUrl: string;
 beforeAll(async () => {
-  server = await new Promise((resolve) => {
-    const s = createServer(app, { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
-  });
-  appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await testApp(app);
+  appUrl = served.url;
 });
-afterAll(() => {
-  server?.close();
-  server?.closeAllConnections();
+afterAll(async () => {
+  await served?.close();
 });
 
 for (const target of databaseTargets()) {

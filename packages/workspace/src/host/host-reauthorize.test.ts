@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyedApp } from './fixtures/keyed-app.js';
 import { SecretBox } from './secret-box.js';
 import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-workspace.js';
+import { hostApi } from './fixtures/host-api.js';
 
 const TOKEN = 'reauthorize-test-admin-token';
 /** The upstream's valid API keys and whose they are. */
@@ -43,14 +44,7 @@ afterAll(async () => {
   }
 });
 
-const api = async (method: string, path: string, body?: unknown) => {
-  const r = await fetch(ws.url + path, {
-    method,
-    headers: { authorization: `Token ${TOKEN}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: r.status, body: (await r.json().catch(() => undefined)) as Record<string, any> };
-};
+const api = hostApi(() => ws.url, TOKEN);
 
 const stored = async (id: string) => {
   const { rows } = await ws.driver.query<{ account_enc: string }>(

@@ -1,13 +1,12 @@
 // The app's webhook never blocks what asked for it: a source is added even when the third party
 // refuses the webhook (the next sync installs it), and a re-authorised account has the app install
 // it again with the new account.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createServer, silentLogger } from '@weft/core';
+import { type TestApp, testApp } from '@weft/core/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type KeyedAppWebhooks, keyedApp } from './fixtures/keyed-app.js';
 import { SecretBox } from './secret-box.js';
 import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-workspace.js';
+import { hostApi } from './fixtures/host-api.js';
 
 const TOKEN = 'webhook-install-test-admin-token';
 const KEYS = new Map([
@@ -16,7 +15,7 @@ const KEYS = new Map([
 ]);
 const hooks: KeyedAppWebhooks = { installs: [], refuse: true };
 const logged: string[] = [];
-let appServer: Server;
+let served: TestApp;
 let ws: HostedWorkspace;
 
 beforeAll(async () => {
@@ -28,33 +27,19 @@ beforeAll(async () => {
     hostOptions: { scheduleEveryMs: 0 },
     log: (message: string) => logged.push(message),
   });
-  appServer = await new Promise<Server>((resolve) => {
-    const s = createServer(keyedApp(KEYS, hooks), { logger: silentLogger }).listen(0, '127.0.0.1', () =>
-      resolve(s),
-    );
-  });
+  served = await testApp(keyedApp(KEYS, hooks));
 });
 
 afterAll(async () => {
   await ws?.close();
-  if (appServer) {
-    appServer.closeAllConnections();
-    await new Promise((r) => appServer.close(r));
-  }
+  await served?.close();
 });
 
-const api = async (method: string, path: string, body?: unknown) => {
-  const r = await fetch(ws.url + path, {
-    method,
-    headers: { authorization: `Token ${TOKEN}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: r.status, body: (await r.json().catch(() => undefined)) as Record<string, any> };
-};
+const api = hostApi(() => ws.url, TOKEN);
 
 it('adds the source when the webhook is refused, installs it at the next sync, and again for a new account', async () => {
   const added = await api('POST', '/api/host/sources', {
-    url: `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`,
+    url: served.url,
     fields: { region: 'eu', apiKey: 'key-one-55aa' },
   });
   expect(added.status, JSON.stringify(added.body)).toBe(201);
