@@ -7,8 +7,8 @@ import { auth, defineApp, field } from '@weft/core';
 import { type TestApp, testApp } from '@weft/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
-import { SecretBox } from './secret-box.js';
-import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-workspace.js';
+import { startHostedOn } from './fixtures/hosted-on.js';
+import type { HostedWorkspace } from './start-hosted-workspace.js';
 
 /** while set, the app's data endpoint waits until it is released (or the test ends) */
 let hang: { released: Promise<void>; release(): void } | undefined;
@@ -56,27 +56,19 @@ afterAll(async () => {
 for (const target of databaseTargets()) {
   describe(`a sync whose job never ends [${target.name}]`, () => {
     let ws: HostedWorkspace;
-    let drop: () => Promise<void> = async () => {};
+    let stopWorkspace: () => Promise<void> = async () => {};
     beforeAll(async () => {
-      const db = await target.create();
-      drop = db.drop;
-      ws = await startHostedWorkspace({
-        database: db.database,
-        rateLimit: 0,
-        webhooks: false,
-        box: new SecretBox('abandoned-test-key'),
+      ({ ws, close: stopWorkspace } = await startHostedOn(target, 'abandoned', {
         // A job counts as abandoned after 1 s, expired jobs are looked for every second, and a
         // sync job is tried twice in all.
         jobs: { pollSeconds: 0.5, maintenanceSeconds: 1 },
-        hostOptions: { scheduleEveryMs: 0, jobExpireSeconds: 1, jobRetryLimit: 1, timeoutMs: 120_000 },
-        log: () => {},
-      });
+        hostOptions: { jobExpireSeconds: 1, jobRetryLimit: 1, timeoutMs: 120_000 },
+      }));
     });
     afterAll(async () => {
       hang?.release();
       hang = undefined;
-      await ws?.close();
-      await drop();
+      await stopWorkspace();
     });
 
     const count = async () => {

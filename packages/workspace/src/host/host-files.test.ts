@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
 import { type FileServer, startFileServer } from './fixtures/file-server.js';
 import { type FileboxState, fileboxApp, fileboxState } from './fixtures/filebox-app.js';
-import { SecretBox } from './secret-box.js';
-import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-workspace.js';
+import { startHostedOn } from './fixtures/hosted-on.js';
+import type { HostedWorkspace } from './start-hosted-workspace.js';
 
 const TOKEN = 'host-files-admin-token';
 
@@ -20,7 +20,7 @@ for (const target of databaseTargets()) {
     let app: TestApp;
     let files: FileServer;
     let ws: HostedWorkspace;
-    let drop: () => Promise<void> = async () => {};
+    let stopWorkspace: () => Promise<void> = async () => {};
     let sourceId: string;
 
     async function api(method: string, path: string, body?: unknown) {
@@ -80,26 +80,17 @@ for (const target of databaseTargets()) {
       state = fileboxState();
       app = await testApp(fileboxApp(state));
       files = await startFileServer();
-      const created = await target.create();
-      drop = created.drop;
-      ws = await startHostedWorkspace({
-        database: created.database,
+      ({ ws, close: stopWorkspace } = await startHostedOn(target, 'files', {
         adminToken: TOKEN,
-        rateLimit: 0,
-        webhooks: false,
-        box: new SecretBox('files-test-key'),
-        hostOptions: { scheduleEveryMs: 0 },
-        log: () => {},
-      });
+      }));
       const added = await api('POST', '/api/host/sources', { url: app.url, types: ['tag', 'doc'] });
       expect(added.status).toBe(201);
       sourceId = added.body.id;
     });
     afterAll(async () => {
-      await ws?.close();
       await app?.close();
       await files?.close();
-      await drop();
+      await stopWorkspace();
     });
 
     it('downloads plain and app://resource files and attaches them to the row', async () => {

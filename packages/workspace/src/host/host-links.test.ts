@@ -6,8 +6,8 @@ import { type TestApp, testApp } from '@weft/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
 import { type FileboxState, fileboxApp, fileboxState } from './fixtures/filebox-app.js';
-import { SecretBox } from './secret-box.js';
-import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-workspace.js';
+import { startHostedOn } from './fixtures/hosted-on.js';
+import type { HostedWorkspace } from './start-hosted-workspace.js';
 
 const TOKEN = 'host-links-admin-token';
 const TAGS = [
@@ -21,7 +21,7 @@ for (const target of databaseTargets()) {
     let state: FileboxState;
     let app: TestApp;
     let ws: HostedWorkspace;
-    let drop: () => Promise<void> = async () => {};
+    let stopWorkspace: () => Promise<void> = async () => {};
     let sourceId: string;
 
     async function api(method: string, path: string, body?: unknown) {
@@ -84,25 +84,16 @@ for (const target of databaseTargets()) {
     beforeAll(async () => {
       state = fileboxState();
       app = await testApp(fileboxApp(state));
-      const created = await target.create();
-      drop = created.drop;
-      ws = await startHostedWorkspace({
-        database: created.database,
+      ({ ws, close: stopWorkspace } = await startHostedOn(target, 'links', {
         adminToken: TOKEN,
-        rateLimit: 0,
-        webhooks: false,
-        box: new SecretBox('links-test-key'),
-        hostOptions: { scheduleEveryMs: 0 },
-        log: () => {},
-      });
+      }));
       const added = await api('POST', '/api/host/sources', { url: app.url, types: ['tag', 'doc'] });
       expect(added.status).toBe(201);
       sourceId = added.body.id;
     });
     afterAll(async () => {
-      await ws?.close();
       await app?.close();
-      await drop();
+      await stopWorkspace();
     });
 
     it('links the targets sent, by id and by name', async () => {

@@ -7,8 +7,8 @@ import { auth, defineApp, field, resume } from '@weft/core';
 import { type TestApp, testApp } from '@weft/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
-import { SecretBox } from './secret-box.js';
-import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-workspace.js';
+import { startHostedOn } from './fixtures/hosted-on.js';
+import type { HostedWorkspace } from './start-hosted-workspace.js';
 
 const PAGES = 12;
 const SIZE = 5;
@@ -58,25 +58,17 @@ afterAll(async () => {
 for (const target of databaseTargets()) {
   describe(`page jobs [${target.name}]`, () => {
     let ws: HostedWorkspace;
-    let drop: () => Promise<void> = async () => {};
+    let stopWorkspace: () => Promise<void> = async () => {};
     beforeAll(async () => {
-      const db = await target.create();
-      drop = db.drop;
-      ws = await startHostedWorkspace({
-        database: db.database,
-        rateLimit: 0,
-        webhooks: false,
-        box: new SecretBox('paging-test-key'),
+      ({ ws, close: stopWorkspace } = await startHostedOn(target, 'paging', {
         jobs: { pollSeconds: 0.5 },
         // A page job goes on for a quarter of its expiry: 1 s here, so a sync of 12 pages of
         // 150 ms each hands over at least once.
-        hostOptions: { scheduleEveryMs: 0, jobExpireSeconds: 4 },
-        log: () => {},
-      });
+        hostOptions: { jobExpireSeconds: 4 },
+      }));
     });
     afterAll(async () => {
-      await ws?.close();
-      await drop();
+      await stopWorkspace();
     });
 
     async function items(): Promise<Map<string, string>> {
