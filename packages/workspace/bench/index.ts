@@ -4,9 +4,21 @@
 // the same queries written by hand on that table. Runs on PGlite, and on Postgres when
 // WEFT_BENCH_DATABASE_URL (or WEFT_TEST_DATABASE_URL) is set. WEFT_BENCH_N sets the entity count
 // (default 1,000,000). Prints `bench <name>: weft X, <baseline> Y, ratio Z` lines.
-import { spawnSync } from 'node:child_process';
+//
+// What each side of the write comparison includes, timed in turns of 10,000 rows each:
+// - weft: the API's client runs in a process of its own, as a real client does: it makes the rows
+//   (the same `row` function), serialises batches of 1,000 creates, POSTs them one at a time over
+//   one kept-alive node:http connection, reads and parses every answer (each created entity comes
+//   back) and checks it. It makes the next batch while the current one is being answered, and
+//   parses an answer once the next batch is sent. The clock runs in this process from telling the
+//   client to write the 10,000 rows until it reports them written.
+// - COPY: in this process, making the same rows (`row`), printing them as CSV, and COPY FROM STDIN
+//   into the hand-made table (same columns and indexes as the workspace's) through the same driver
+//   (pg, or PGlite's own COPY), one COPY per 10,000 rows.
+import { fork, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -55,6 +67,131 @@ const line = (name: string, weft: string, baseline: string, base: string, ratio:
   console.log(`bench ${name}: weft ${weft}, ${baseline} ${base}, ratio ${ratio.toFixed(2)}`);
 
 /**
+ * One POST over a kept-alive connection; `sent` resolves once the whole request is written, the
+ * promise itself with the answer's text (a status other than 200 rejects). node:http rather than
+ * fetch: fetch's web streams cost the sending process about twice the CPU for bodies this large.
+ */
+function post(agent: http.Agent, url: string, body: string): Promise<string> & { sent: Promise<void> } {
+  let sent!: () => void;
+  const sentP = new Promise<void>((r) => {
+    sent = r;
+  });
+  const answer = new Promise<string>((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: 'Token bench-admin',
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (response.statusCode === 200) resolve(text);
+          else reject(new Error(`${response.statusCode}: ${text}`));
+        });
+      },
+    );
+    request.on('error', reject);
+    request.on('finish', sent);
+    request.end(body);
+  });
+  return Object.assign(answer, { sent: sentP });
+}
+
+/** The creates of entities from..to-1 as one POST /api/commands body: one svc.command/batch. */
+function createBody(from: number, to: number, groups: string[]): string {
+  const commands = [];
+  for (let i = from; i < to; i++) {
+    commands.push({ command: 'svc.entity/create', args: { type: 'bench/row', entity: row(i, groups) } });
+  }
+  return JSON.stringify([{ command: 'svc.command/batch', args: { commands } }]);
+}
+
+/**
+ * The API's client, in a process of its own as a real client is: for each chunk it is told, it
+ * builds the batches of creates, POSTs them one at a time over one kept-alive connection, and
+ * checks every answer (parsed whole: each created entity comes back). It builds a batch while the
+ * one before is being answered, as any client may.
+ */
+function writeClient(): void {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let url = '';
+  let groups: string[] = [];
+  const check = (text: string, n: number) => {
+    const r = (JSON.parse(text) as Array<{ success: boolean; result?: unknown[]; error?: unknown }>)[0];
+    if (!r?.success || r.result?.length !== n) throw new Error(`batch failed: ${JSON.stringify(r?.error)}`);
+  };
+  const chunk = async (from: number, to: number) => {
+    const size = (start: number) => Math.min(to, start + BATCH) - start;
+    let pending = post(agent, url, createBody(from, from + size(from), groups));
+    for (let start = from; start < to; start += BATCH) {
+      await pending.sent;
+      const next = start + BATCH;
+      const body = next < to ? createBody(next, next + size(next), groups) : undefined;
+      const text = await pending;
+      // The next batch goes out as soon as this one is answered; this answer is read once that
+      // batch is written (one request in flight at a time, still).
+      if (body !== undefined) {
+        pending = post(agent, url, body);
+        await pending.sent;
+      }
+      check(text, size(start));
+    }
+  };
+  process.on('message', (m: { url?: string; groups?: string[]; from?: number; to?: number; stop?: true }) => {
+    if (m.stop) {
+      agent.destroy();
+      process.disconnect();
+      return;
+    }
+    if (m.url) {
+      url = m.url;
+      groups = m.groups!;
+      process.send!({ ready: true });
+      return;
+    }
+    chunk(m.from!, m.to!).then(
+      () => process.send!({ done: true }),
+      (error: unknown) => process.send!({ error: String(error) }),
+    );
+  });
+}
+
+/** The parent's side of writeClient: one call per chunk, resolved when the client is done. */
+async function startWriteClient(url: string, groups: string[]) {
+  const child = fork(fileURLToPath(import.meta.url), ['write-client'], { execArgv: process.execArgv });
+  const next = () =>
+    new Promise<{ done?: true; ready?: true; error?: string }>((resolve, reject) => {
+      child.once('message', resolve as (m: unknown) => void);
+      child.once('exit', (code) => reject(new Error(`the write client exited ${code}`)));
+    });
+  const answer = async () => {
+    const m = await next();
+    child.removeAllListeners('exit');
+    if (m.error) throw new Error(m.error);
+  };
+  child.send({ url, groups });
+  await answer();
+  return {
+    write: async (from: number, to: number) => {
+      child.send({ from, to });
+      await answer();
+    },
+    stop: () => {
+      child.send({ stop: true });
+    },
+  };
+}
+
+/**
  * Medians of two timings taken in turns (a, b, a, b …), so that other load on the machine falls on
  * both alike; the first round only warms up.
  */
@@ -83,14 +220,13 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
     webhooks: false,
     log: () => {},
   });
+  // Setting up (types, groups) goes through the same API in this process; the timed writes go
+  // through the client process below.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
-    const post = async (commands: unknown) => {
-      const res = await fetch(`${ws.url}/api/commands`, {
-        method: 'POST',
-        headers: { authorization: 'Token bench-admin', 'content-type': 'application/json' },
-        body: JSON.stringify(commands),
-      });
-      const body = (await res.json()) as Array<{ success: boolean; error?: unknown }>;
+    const command = async (commands: unknown) => {
+      const text = await post(agent, `${ws.url}/api/commands`, JSON.stringify(commands));
+      const body = JSON.parse(text) as Array<{ success: boolean; error?: unknown }>;
       if (!body.every((r) => r.success)) throw new Error(JSON.stringify(body.find((r) => !r.success)));
       return body;
     };
@@ -101,7 +237,7 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
         ...extra.map(([n, t, m]) => ({ 'svc/name': n, 'svc/type': t, 'svc/meta': m ?? {} })),
       ],
     });
-    await post([
+    await command([
       { command: 'schema.type/create', args: typeFields('bench/group', []) },
       {
         command: 'schema.type/create',
@@ -109,7 +245,7 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
       },
     ]);
     const groups = Array.from({ length: GROUPS }, () => randomUUID());
-    await post([
+    await command([
       {
         command: 'svc.command/batch',
         args: {
@@ -180,22 +316,14 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
       d as unknown as { raw?: { query: (sql: string, p: unknown[], o: unknown) => Promise<unknown> } }
     ).raw;
     if (!copyClient && !pglite) throw new Error('the PGlite driver does not expose COPY');
+    const client = await startWriteClient(`${ws.url}/api/commands`, groups);
     let weftMs = 0;
     let copyMs = 0;
     try {
       for (let s = 0; s < N; s += CHUNK) {
         const end = Math.min(N, s + CHUNK);
         let t = performance.now();
-        for (let start = s; start < end; start += BATCH) {
-          const commands = [];
-          for (let i = start; i < Math.min(end, start + BATCH); i++) {
-            commands.push({
-              command: 'svc.entity/create',
-              args: { type: 'bench/row', entity: row(i, groups) },
-            });
-          }
-          await post([{ command: 'svc.command/batch', args: { commands } }]);
-        }
+        await client.write(s, end);
         weftMs += performance.now() - t;
         t = performance.now();
         if (copyClient) {
@@ -211,6 +339,7 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
         copyMs += performance.now() - t;
       }
     } finally {
+      client.stop();
       await copyClient?.end();
     }
     const weftRate = N / (weftMs / 1000);
@@ -276,6 +405,7 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
       h2 / w2,
     );
   } finally {
+    agent.destroy();
     await ws.close();
     await drop();
   }
@@ -285,7 +415,9 @@ const rssMb = () => process.resourceUsage().maxRSS / 1024;
 
 // Each engine runs in a child process of its own, so that each peak RSS is that engine's alone.
 const engine = process.argv[2];
-if (engine === 'pglite-open') {
+if (engine === 'write-client') {
+  writeClient();
+} else if (engine === 'pglite-open') {
   // A workspace freshly opened on a new in-memory PGlite database, and nothing else.
   const ws = await openWorkspace({
     database: { kind: 'memory' },

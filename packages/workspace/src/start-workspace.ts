@@ -1,8 +1,9 @@
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import type { DatabaseOption } from './db/open-driver.js';
 import type { SecretBox } from './host/secret-box.js';
-import { createApp } from './http/create-app.js';
+import { createApp, SERVER_OPTIONS } from './http/create-app.js';
 import type { JobQueueOptions } from './jobs/job-queue.js';
 import { openWorkspace, type Workspace } from './workspace.js';
 import type { WebhookWorkerOptions } from './webhooks/webhook-worker.js';
@@ -56,8 +57,10 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     ...(extension ? { router: extension.router } : {}),
   });
   const host = options.host ?? '127.0.0.1';
-  const server = await new Promise<ReturnType<typeof app.listen>>((resolve, reject) => {
-    const s = app.listen(options.port ?? 0, host, (error?: Error) => (error ? reject(error) : resolve(s)));
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = createServer(SERVER_OPTIONS, app);
+    s.once('error', reject);
+    s.listen(options.port ?? 0, host, () => resolve(s));
   }).catch(async (error) => {
     await workspace.close();
     throw error;

@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { COPY_MIN_ROWS } from '../src/entities/entity-store.js';
+import { lastCatalog } from '../src/schema/catalog.js';
+import { deleteType } from '../src/schema/schema-store.js';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
 
 // A run of creates of one type inside svc.command/batch, COPY_MIN_ROWS long or longer, is loaded
@@ -251,6 +253,44 @@ describeEachDatabase('bulk creates in a batch', (target) => {
     expect(failed.success).toBe(false);
     expect(failed.error.message).toMatch(new RegExp(`^commands\\[${LONG + 1}\\] \\(svc\\.entity/delete\\)`));
     expect((await all()).length).toBe(count);
+  });
+
+  it('a schema changed behind the last loaded catalog: a long run that starts a batch still answers right', async () => {
+    // Another process changed the schema: the catalog this one holds is no longer the current one.
+    await h.ws.driver.query(`UPDATE svc_meta SET value = gen_random_uuid()::text WHERE key = 'schema_token'`);
+    const out = await h.run(
+      'svc.command/batch',
+      creates(Array.from({ length: LONG }, (_, i) => item(i, groups[0]!))),
+    );
+    expect(out).toEqual((await all()).slice(-LONG));
+    const { rows } = await h.ws.driver.query<{ value: string }>(
+      `SELECT value FROM svc_meta WHERE key = 'schema_token'`,
+    );
+    expect(lastCatalog()?.token).toBe(rows[0]!.value);
+  });
+
+  it('a type deleted behind the last loaded catalog: a long run of it fails as a short run does', async () => {
+    const gone = 'bulk/gone';
+    await h.run('schema.type/create', typeArgs(gone, [['bulk/n', 'svc/int']]));
+    const run = (n: number) =>
+      h.attempt(
+        'svc.command/batch',
+        creates(
+          Array.from({ length: n }, (_, i) => ({ 'bulk/n': i })),
+          gone,
+        ),
+      );
+    expect((await run(LONG)).success).toBe(true);
+    // Deleted by another process: this one's catalog still holds the type (and its dropped table).
+    await h.ws.driver.transaction(async (tx) => deleteType(tx, lastCatalog()!, gone, true, true));
+    expect(lastCatalog()?.types.some((t) => t.name === gone)).toBe(true);
+    const long = await run(LONG);
+    expect(long.success).toBe(false);
+    expect(long).toEqual(await run(SHORT));
+    expect(long.error.code).toBe('unknown-type');
+    expect(await h.run('svc.command/batch', creates(Array.from({ length: LONG }, () => ({}))))).toHaveLength(
+      LONG,
+    );
   });
 
   it('one webhook delivery for the batch, holding one create effect per entity with its result', async () => {

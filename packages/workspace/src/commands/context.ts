@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/driver.js';
+import type { Catalog } from '../schema/catalog.js';
 import type { Listening } from './listeners.js';
 
 /** A change a command made to an entity; webhooks deliver these. */
@@ -25,4 +26,23 @@ export interface CommandContext {
    * last statement when nothing listens.
    */
   endsCommand?: boolean;
+  /**
+   * A catalog not yet checked in this transaction (the last one loaded), for the first run of
+   * creates of a top-level batch: its first statement checks the schema token along with its own
+   * work, which saves the round trip of loadCatalog's check. Absent when the command is retried
+   * after that check failed (StaleCatalog).
+   */
+  unchecked?: Catalog;
+}
+
+/**
+ * The catalog a command used without checking it (CommandContext.unchecked) was not the current
+ * one: the command is run again, checking its catalog as usual. Its transaction may have failed
+ * (a table of the old catalog may be gone), so it is never caught inside a transaction.
+ */
+export class StaleCatalog extends Error {
+  constructor() {
+    super('The schema changed while the command was prepared');
+    this.name = 'StaleCatalog';
+  }
 }

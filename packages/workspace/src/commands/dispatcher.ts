@@ -1,12 +1,18 @@
 import type { Principal } from '../auth/principal.js';
 import { enqueueAutomationRuns } from '../automations/store.js';
 import { type Driver, sqlState } from '../db/driver.js';
-import { createEntities, changeCollection, deleteEntity, updateEntity } from '../entities/entity-store.js';
+import {
+  COPY_MIN_ROWS,
+  changeCollection,
+  createEntities,
+  deleteEntity,
+  updateEntity,
+} from '../entities/entity-store.js';
 import { badRequest, WorkspaceError } from '../errors.js';
 import { compileQuery } from '../query/compile-query.js';
-import { loadCatalog } from '../schema/catalog.js';
+import { lastCatalog, loadCatalog } from '../schema/catalog.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
-import type { CommandContext } from './context.js';
+import { type CommandContext, StaleCatalog } from './context.js';
 import { listeners } from './listeners.js';
 import { SCHEMA_CHANGES, schemaQuery } from './schema-commands.js';
 
@@ -84,7 +90,8 @@ async function runInner(ctx: CommandContext, raw: unknown, schemaOnly: boolean):
 
 async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): Promise<unknown[]> {
   if (!Array.isArray(args.commands)) throw badRequest('commands must be an array', 'invalid-args');
-  const inner: CommandContext = { ...ctx, depth: ctx.depth + 1 };
+  const { unchecked, ...outer } = ctx;
+  const inner: CommandContext = { ...outer, depth: ctx.depth + 1 };
   const results: unknown[] = [];
   const commands = args.commands;
   for (let i = 0; i < commands.length; i++) {
@@ -98,8 +105,13 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
         const entities = commands.slice(i, i + run).map((c) => ((c as Args).args as Args).entity);
         at = -1;
         const last = ctx.depth === 0 && i + run === commands.length;
-        const runCtx = last ? { ...inner, endsCommand: true } : inner;
-        results.push(...(await createEntities(runCtx, await loadCatalog(ctx.tx), type, entities)));
+        // A long run that starts the command checks an unchecked catalog with its own first statement.
+        const early =
+          i === 0 && unchecked !== undefined && ctx.tx.copyIn !== undefined && run >= COPY_MIN_ROWS;
+        const runCtx: CommandContext = { ...inner, ...(last ? { endsCommand: true } : {}) };
+        if (early) runCtx.unchecked = unchecked;
+        const catalog = early ? unchecked : await loadCatalog(ctx.tx);
+        results.push(...(await createEntities(runCtx, catalog, type, entities)));
         i += run - 1;
         continue;
       }
@@ -195,10 +207,20 @@ export async function executeOne(
       return failure(error, log);
     }
   }
+  // Until a StaleCatalog, the last loaded catalog may be used unchecked (CommandContext.unchecked).
+  let stale = false;
   for (let attempt = 0; ; attempt++) {
     try {
+      const unchecked = stale ? undefined : lastCatalog();
       const result = await driver.transaction(async (tx) => {
-        const ctx: CommandContext = { tx, user, effects: [], depth: 0, listening: new Map() };
+        const ctx: CommandContext = {
+          tx,
+          user,
+          effects: [],
+          depth: 0,
+          listening: new Map(),
+          ...(unchecked ? { unchecked } : {}),
+        };
         const value = await dispatch(ctx, parsed.command, parsed.args);
         // A bulk create that ended the command may have committed already (endsCommand): it does
         // so only when every changed type is known here and nothing listens, so nothing below
@@ -219,6 +241,10 @@ export async function executeOne(
       });
       return { success: true, result };
     } catch (error) {
+      if (error instanceof StaleCatalog && !stale) {
+        stale = true;
+        continue;
+      }
       const state = sqlState(error);
       if ((state === '40001' || state === '40P01') && attempt < 3) continue;
       return failure(error, log);

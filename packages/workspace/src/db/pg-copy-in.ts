@@ -10,20 +10,43 @@ import type pg from 'pg';
 
 const COPY_DATA = 0x64; // 'd'
 const COPY_DONE = 0x63; // 'c'
+const COPY_FAIL = 0x66; // 'f'
 
 interface Connection {
   query(text: string): void;
   stream: { write(chunk: Buffer): boolean };
 }
 
+/** One CopyData message (type, length, the text as UTF-8). */
+function copyData(text: string): Buffer {
+  const size = Buffer.byteLength(text);
+  const out = Buffer.allocUnsafe(size + 5);
+  out[0] = COPY_DATA;
+  out.writeUInt32BE(size + 4, 1);
+  out.write(text, 5);
+  return out;
+}
+
+/** A message of a type and a body (CopyDone: none; CopyFail: the reason, NUL-terminated). */
+function message(type: number, body = ''): Buffer {
+  const size = body === '' ? 0 : Buffer.byteLength(body) + 1;
+  const out = Buffer.alloc(size + 5);
+  out[0] = type;
+  out.writeUInt32BE(size + 4, 1);
+  if (size > 0) out.write(body, 5);
+  return out;
+}
+
 /** A query object for pg's Client#query: runs `sql` (a COPY … FROM STDIN) with `data` as its input. */
 class CopyInQuery {
   readonly done: Promise<void>;
   private settle!: (error?: unknown) => void;
+  /** thrown while making the data: the COPY was abandoned (CopyFail) and fails with this */
+  private failure: unknown;
 
   constructor(
     private readonly sql: string,
-    private readonly text: string,
+    private readonly data: string | Iterable<string>,
   ) {
     this.done = new Promise<void>((resolve, reject) => {
       this.settle = (error) => (error === undefined ? resolve() : reject(error));
@@ -32,15 +55,19 @@ class CopyInQuery {
 
   submit(connection: Connection): void {
     connection.query(this.sql);
-    // One buffer: CopyData (type, length, the text as UTF-8), then CopyDone (type, length 4).
-    const size = Buffer.byteLength(this.text);
-    const out = Buffer.allocUnsafe(size + 10);
-    out[0] = COPY_DATA;
-    out.writeUInt32BE(size + 4, 1);
-    out.write(this.text, 5);
-    out[size + 5] = COPY_DONE;
-    out.writeUInt32BE(4, size + 6);
-    connection.stream.write(out);
+    if (typeof this.data === 'string') {
+      connection.stream.write(Buffer.concat([copyData(this.data), message(COPY_DONE)]));
+      return;
+    }
+    // Each slice goes out as soon as it is made: the server reads it while the next is made.
+    try {
+      for (const slice of this.data) if (slice !== '') connection.stream.write(copyData(slice));
+    } catch (error) {
+      this.failure = error;
+      connection.stream.write(message(COPY_FAIL, 'the rows could not be made'));
+      return;
+    }
+    connection.stream.write(message(COPY_DONE));
   }
 
   /** pg replaces this when a query timeout is configured; nothing to do otherwise. */
@@ -52,28 +79,31 @@ class CopyInQuery {
 
   handleReadyForQuery(): void {
     this.callback();
-    this.settle();
+    this.settle(this.failure);
   }
 
   handleError(error: unknown): void {
     this.callback();
-    this.settle(error);
+    this.settle(this.failure ?? error);
   }
 }
 
 /**
- * Runs `COPY <table> (<columns>) FROM STDIN` on `client` with `text` (COPY text format) as input;
- * with `commit`, `COMMIT` follows in the same simple query (run only if the COPY succeeds).
+ * Runs `COPY <table> (<columns>) FROM STDIN` on `client` with `data` (COPY text format, whole or
+ * in slices of whole rows) as input; with `commit`, `COMMIT` follows in the same simple query (run
+ * only if the COPY succeeds). The data is written during the call when the client is idle, as a
+ * transaction's client is between its statements. If making a slice throws, the COPY is
+ * abandoned (CopyFail) and the promise rejects with what was thrown.
  */
 export async function copyIn(
   client: pg.PoolClient,
   table: string,
   columns: readonly string[],
-  text: string,
+  data: string | Iterable<string>,
   commit = false,
 ): Promise<void> {
   const sql = `COPY ${table} (${columns.join(', ')}) FROM STDIN${commit ? '; COMMIT' : ''}`;
-  const query = new CopyInQuery(sql, text);
+  const query = new CopyInQuery(sql, data);
   client.query(query as unknown as pg.Submittable);
   await query.done;
 }

@@ -4,7 +4,8 @@ import type { Driver } from './driver.js';
 import { openPgDriver } from './pg-driver.js';
 
 // The Postgres driver's transactions: BEGIN sent with the first statement, and COPY written in one
-// go (statement and data together). Failures must leave the connection usable and roll back.
+// go (statement and data together, the data whole or in slices). Failures must leave the
+// connection usable and roll back.
 
 const PG_URL = process.env.WEFT_TEST_DATABASE_URL;
 if (!PG_URL)
@@ -92,6 +93,47 @@ describe.runIf(PG_URL)('the Postgres driver', () => {
     expect(await count()).toBe(before + 3);
     await driver.transaction(async (tx) => tx.copyIn!('t', ['id'], '3005\n', { commit: true }));
     expect(await count()).toBe(before + 4);
+  });
+
+  it('copies rows given as slices, each sent as it is made, while the caller goes on', async () => {
+    const made: string[] = [];
+    function* slices() {
+      for (const slice of ['6000\tä\n6001\t', 'ß€\n', '', '6002\t\\N\n']) {
+        made.push(slice);
+        yield slice;
+      }
+    }
+    const rows = await driver.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      const copied = tx.copyIn!('t', ['id', 'note'], slices());
+      // Once the transaction has begun, every slice is written before copyIn returns.
+      expect(made).toHaveLength(4);
+      await copied;
+      return (await tx.query('SELECT id, note FROM t WHERE id >= 6000 ORDER BY id')).rows;
+    });
+    expect(rows).toEqual([
+      { id: 6000, note: 'ä' },
+      { id: 6001, note: 'ß€' },
+      { id: 6002, note: null },
+    ]);
+  });
+
+  it('a slice that cannot be made abandons the COPY with that error; the transaction rolls back', async () => {
+    const before = await count();
+    function* slices() {
+      yield '7000\n';
+      throw new Error('no more rows');
+    }
+    const error = await driver
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO t (id) VALUES ($1)', [7001]);
+        await tx.copyIn!('t', ['id'], slices(), { commit: true });
+      })
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe('no more rows');
+    expect(await count()).toBe(before);
+    await driver.transaction(async (tx) => tx.copyIn!('t', ['id'], ['7002\n'], { commit: true }));
+    expect(await count()).toBe(before + 1);
   });
 
   it('a transaction whose first statement has parameters, or that runs none, works as before', async () => {

@@ -87,17 +87,27 @@ class PgTransaction implements Queryable {
     return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
   }
 
-  // COPY runs on the transaction's own connection, never the pool's.
-  async copyIn(
+  // COPY runs on the transaction's own connection, never the pool's. Not an async function: once
+  // the transaction has begun, the data is written before this returns (see Queryable.copyIn).
+  copyIn(
     table: string,
     columns: readonly string[],
-    text: string,
+    data: string | Iterable<string>,
     options: CopyOptions = {},
   ): Promise<void> {
-    if (this.committed) throw new Error('A statement was sent after its transaction committed');
-    await this.begin();
-    await copyIn(this.client, table, columns, text, options.commit === true);
-    if (options.commit) this.committed = true;
+    if (this.committed)
+      return Promise.reject(new Error('A statement was sent after its transaction committed'));
+    const send = async () => {
+      if (options.commit) this.committed = true;
+      try {
+        await copyIn(this.client, table, columns, data, options.commit === true);
+      } catch (error) {
+        // A failed COPY committed nothing: the transaction rolls back as usual.
+        this.committed = false;
+        throw error;
+      }
+    };
+    return this.begun ? send() : this.begin().then(send);
   }
 
   async commit(): Promise<void> {

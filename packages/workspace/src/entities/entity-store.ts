@@ -11,7 +11,7 @@ import { deleteOwnedContent } from './owned-content.js';
 import { allocatePublicIds, MANDATORY_FIELDS } from '../schema/schema-store.js';
 import { COLUMN_TYPE, inputValue, isUuid, outputExpr } from '../schema/values.js';
 import { jsonObject, SqlBuilder } from '../query/sql-builder.js';
-import type { CommandContext } from '../commands/context.js';
+import { type CommandContext, type Effect, StaleCatalog } from '../commands/context.js';
 import { type Listening, watchedSql } from '../commands/listeners.js';
 
 // Entity behaviour over the typed tables: create (many rows in one statement: an INSERT, or a COPY
@@ -228,23 +228,40 @@ export async function createEntities(
   typeName: unknown,
   entities: unknown[],
 ): Promise<Row[]> {
-  const type = catalog.type(typeName);
+  // An unchecked catalog (see CommandContext.unchecked) is checked by the head statement below;
+  // until then an error it leads to may only mean that it is stale.
+  const unchecked = ctx.unchecked !== undefined && ctx.unchecked === catalog;
+  let type: TypeDef;
+  try {
+    type = catalog.type(typeName);
+  } catch (error) {
+    throw unchecked ? new StaleCatalog() : error;
+  }
   if (type.name === DOCUMENT_TYPE)
     throw badRequest('Documents are created with their owning entity', 'invalid-args');
-  const now = new Date().toISOString();
-  const prepared = entities.map((e, i) => {
-    try {
-      return prepareCreate(catalog, type, ctx.user, e, now);
-    } catch (error) {
-      if (error instanceof WorkspaceError) error.index = i;
-      throw error;
-    }
-  });
-  const ids = new Set<string>();
-  for (const p of prepared) {
-    if (ids.has(p.id)) throw conflict(`svc/id ${p.id} is given twice`);
-    ids.add(p.id);
+  // A run long enough for COPY sends its head statement (public ids, base time) first and checks
+  // the rows while the database answers it.
+  const head =
+    ctx.tx.copyIn && entities.length >= COPY_MIN_ROWS
+      ? copyHead(ctx, type, entities.length, unchecked ? catalog.token : undefined)
+      : undefined;
+  if (unchecked && !head) throw new StaleCatalog(); // not a run the caller should have given
+  let prepared: Prepared[];
+  try {
+    prepared = prepareAll(ctx, catalog, type, entities);
+  } catch (error) {
+    // The transaction rolls back; the head statement is over before anything else is sent.
+    const checked = await head?.catch(() => undefined);
+    if (unchecked && checked === undefined) throw new StaleCatalog();
+    throw error;
   }
+  // With an unchecked catalog, a failed head statement may mean a stale one (a table now gone).
+  const headRow = await (unchecked
+    ? head!.catch(() => {
+        throw new StaleCatalog();
+      })
+    : head);
+  if (head && !headRow) throw new StaleCatalog();
   // Rich-text documents first, so the owners' foreign keys find them.
   const docIds = prepared.flatMap((p) => p.docs);
   if (docIds.length > 0) {
@@ -268,11 +285,10 @@ export async function createEntities(
   const cols = [...colSet];
   // Results built here when every value prints as it reads; else by the database.
   const exact = prepared.every((p) => p.exact);
-  if (exact && ctx.tx.copyIn && prepared.length >= COPY_MIN_ROWS) {
-    return copyCreated(ctx, type, prepared, cols);
-  }
+  if (exact && headRow) return copyCreated(ctx, type, prepared, cols, headRow);
   const values = columnValues(prepared, cols);
-  const first = await allocatePublicIds(ctx.tx, type.id, prepared.length);
+  // Public ids already taken by the head statement stay this run's.
+  const first = headRow?.first ?? (await allocatePublicIds(ctx.tx, type.id, prepared.length));
   const b = new SqlBuilder();
   const returning = exact ? undefined : entityJson(catalog, type, 'r0', ctx.user, b);
   let rows: Row[];
@@ -312,68 +328,118 @@ export async function createEntities(
   });
 }
 
+/** Every entity checked and turned into column values; an error names the failing entity's index. */
+function prepareAll(ctx: CommandContext, catalog: Catalog, type: TypeDef, entities: unknown[]): Prepared[] {
+  const now = new Date().toISOString();
+  const prepared: Prepared[] = new Array(entities.length);
+  const ids = new Set<string>();
+  for (let i = 0; i < entities.length; i++) {
+    let p: Prepared;
+    try {
+      p = prepareCreate(catalog, type, ctx.user, entities[i], now);
+    } catch (error) {
+      if (error instanceof WorkspaceError) error.index = i;
+      throw error;
+    }
+    if (ids.has(p.id)) throw conflict(`svc/id ${p.id} is given twice`);
+    ids.add(p.id);
+    prepared[i] = p;
+  }
+  return prepared;
+}
+
 /** Runs of creates this long or longer go through COPY where the engine takes it. */
 export const COPY_MIN_ROWS = 50;
+
+/** Rows per CopyData message: the database starts on the first while the next are written. */
+const COPY_SLICE = 250;
+
+interface CopyHead {
+  /** the first of the run's public ids */
+  first: number;
+  /** the creation time before the first row, in microseconds since the epoch */
+  micros: number;
+}
+
+/** A string as an SQL literal that reads the same whatever standard_conforming_strings says. */
+const literal = (s: string) => `E'${s.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+
+/**
+ * Public ids and the creation time before the first row, in one round trip: the same numbers as
+ * allocatePublicIds and insertRows' base time; within a command, also what listens to the type,
+ * which the command would otherwise look up after its work (listeners.ts). With `token` (an
+ * unchecked catalog's), it also checks the schema token and does nothing if it changed (the
+ * answer is then undefined); it then has no parameters, so that BEGIN goes with it.
+ */
+async function copyHead(
+  ctx: CommandContext,
+  type: TypeDef,
+  n: number,
+  token?: string,
+): Promise<CopyHead | undefined> {
+  const learn = ctx.listening !== undefined && !ctx.listening.has(type.name);
+  const [id, count, names] =
+    token === undefined ? ['$1', '$2', '$3'] : [literal(type.id), String(n), `ARRAY[${literal(type.name)}]`];
+  const fresh =
+    token === undefined
+      ? ''
+      : ` AND EXISTS (SELECT 1 FROM svc_meta WHERE key = 'schema_token' AND value = ${literal(token)})`;
+  const params = token !== undefined ? [] : learn ? [type.id, n, [type.name]] : [type.id, n];
+  const { rows: head } = await ctx.tx.query<{ first: number; us: string } & Listening>(
+    `WITH ids AS (UPDATE svc_types SET next_public_id = next_public_id + ${count} WHERE id = ${id}${fresh}
+       RETURNING (next_public_id - ${count})::int8 AS first)
+     SELECT ids.first, floor(extract(epoch FROM GREATEST(clock_timestamp(),
+       (SELECT max(created) FROM ${type.table}))) * 1000000)::int8::text AS us
+       ${learn ? `, ${watchedSql(names, names)}` : ''} FROM ids`,
+    params,
+  );
+  if (head.length === 0) return undefined;
+  if (learn) {
+    ctx.listening!.set(type.name, { webhooks: head[0]!.webhooks, automations: head[0]!.automations });
+  }
+  return { first: Number(head[0]!.first), micros: Number(head[0]!.us) };
+}
 
 /**
  * The many-row create through COPY: the same rows, public ids and creation times as insertRows,
  * but the server reads them as COPY data instead of planning an INSERT over unnested arrays,
  * which is most of a bulk insert's server time. Only for rows whose results are built here
- * (COPY returns no rows); the same constraint errors come back, mapped the same way.
+ * (COPY returns no rows); the same constraint errors come back, mapped the same way. The rows go
+ * out in slices as their text is made, and the results are built while the database takes them.
  */
 async function copyCreated(
   ctx: CommandContext,
   type: TypeDef,
   prepared: Prepared[],
   cols: string[],
+  { first, micros }: CopyHead,
 ): Promise<Row[]> {
   const n = prepared.length;
-  // Public ids and the creation time before the first row, in one round trip: the same numbers
-  // as allocatePublicIds and insertRows' base time; within a command, also what listens to the
-  // type, which the command would otherwise look up after its work (listeners.ts).
-  const learn = ctx.listening !== undefined && !ctx.listening.has(type.name);
-  const { rows: head } = await ctx.tx.query<{ first: number; us: string } & Listening>(
-    `WITH ids AS (UPDATE svc_types SET next_public_id = next_public_id + $2 WHERE id = $1
-       RETURNING (next_public_id - $2)::int8 AS first)
-     SELECT ids.first, floor(extract(epoch FROM GREATEST(clock_timestamp(),
-       (SELECT max(created) FROM ${type.table}))) * 1000000)::int8::text AS us
-       ${learn ? `, ${watchedSql('$3', '$3')}` : ''} FROM ids`,
-    learn ? [type.id, n, [type.name]] : [type.id, n],
-  );
-  const first = Number(head[0]!.first);
-  const micros = Number(head[0]!.us);
-  if (learn) {
-    ctx.listening!.set(type.name, { webhooks: head[0]!.webhooks, automations: head[0]!.automations });
+  function* slices(): Generator<string> {
+    for (let start = 0; start < n; start += COPY_SLICE) {
+      let text = '';
+      for (let i = start; i < Math.min(n, start + COPY_SLICE); i++) {
+        const p = prepared[i]!;
+        const at = fullIsoFromMicros(micros + i + 1);
+        text += `${p.id}\t${first + i}\t${at}\t${at}`;
+        for (const c of cols) text += `\t${copyValue(p.columns.get(c))}`;
+        text += '\n';
+      }
+      yield text;
+    }
   }
-  const lines: string[] = new Array(n + 1);
-  for (let i = 0; i < n; i++) {
-    const p = prepared[i]!;
-    const at = fullIsoFromMicros(micros + i + 1);
-    let line = `${p.id}\t${first + i}\t${at}\t${at}`;
-    for (const c of cols) line += `\t${copyValue(p.columns.get(c))}`;
-    lines[i] = line;
-  }
-  lines[n] = '';
   // The command's last statement, with nothing listening to what it changed: COMMIT goes with it.
   const quiet = (t: string) => {
     const l = ctx.listening?.get(t);
     return l !== undefined && !l.webhooks && !l.automations;
   };
   const commit = ctx.endsCommand === true && quiet(type.name) && ctx.effects.every((e) => quiet(e.type));
-  try {
-    await ctx.tx.copyIn!(type.table, ['id', 'public_id', 'created', 'modified', ...cols], lines.join('\n'), {
-      commit,
-    });
-  } catch (error) {
-    try {
-      mapDbError(error, `Creating ${type.name}`);
-    } catch (mapped) {
-      if (mapped instanceof WorkspaceError)
-        mapped.index = offendingRow(error, cols, columnValues(prepared, cols));
-      throw mapped;
-    }
-  }
+  const copied = ctx.tx.copyIn!(type.table, ['id', 'public_id', 'created', 'modified', ...cols], slices(), {
+    commit,
+  });
+  // Built while the database takes the rows; dropped with the transaction if the COPY fails.
   const results: Row[] = new Array(n);
+  const effects: Effect[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const p = prepared[i]!;
     const result = createdResult(
@@ -384,9 +450,21 @@ async function copyCreated(
       isoFromMicros(micros + i + 1),
       p.columns,
     );
-    ctx.effects.push({ effect: 'svc.entity/create', id: p.id, type: type.name, values: result });
+    effects[i] = { effect: 'svc.entity/create', id: p.id, type: type.name, values: result };
     results[i] = result;
   }
+  try {
+    await copied;
+  } catch (error) {
+    try {
+      mapDbError(error, `Creating ${type.name}`);
+    } catch (mapped) {
+      if (mapped instanceof WorkspaceError)
+        mapped.index = offendingRow(error, cols, columnValues(prepared, cols));
+      throw mapped;
+    }
+  }
+  for (const e of effects) ctx.effects.push(e);
   return results;
 }
 

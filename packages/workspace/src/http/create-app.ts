@@ -22,6 +22,14 @@ export interface AppOptions {
   router?: express.Router;
 }
 
+/**
+ * Options for the HTTP server the app runs in. A request's body is read from its connection while
+ * its token is looked up (up to this much, a bulk write's batch), rather than left in the
+ * connection until the lookup answers: the lookup's round trip no longer comes before the body's
+ * reading in every request.
+ */
+export const SERVER_OPTIONS = { highWaterMark: 1 << 20 } as const;
+
 /** The data API over HTTP: authentication and the rate limit first, then one router per area. */
 export function createApp(workspace: Workspace, options: AppOptions): express.Express {
   const log = options.log ?? ((m, e) => console.error(m, e ?? ''));

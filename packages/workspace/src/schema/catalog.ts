@@ -154,6 +154,14 @@ export async function schemaToken(q: Queryable): Promise<string> {
   return rows[0]!.value;
 }
 
+/**
+ * The catalog last loaded, without asking the database: whoever uses it must check, inside its
+ * transaction, that the schema token is still this catalog's (as loadCatalog does).
+ */
+export function lastCatalog(): Catalog | undefined {
+  return cached;
+}
+
 /** The catalog as seen by `q` (inside a transaction: including its own uncommitted changes). */
 export async function loadCatalog(q: Queryable): Promise<Catalog> {
   const token = await schemaToken(q);
