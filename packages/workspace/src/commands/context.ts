@@ -33,6 +33,11 @@ export interface CommandContext {
    * after that check failed (StaleCatalog).
    */
   unchecked?: Catalog;
+  /**
+   * Set for a run of creates that is the whole of a top-level batch answered over HTTP: its
+   * results are the command's result, and their JSON text may be made ahead (answer-json.ts).
+   */
+  answerJson?: boolean;
 }
 
 /**

@@ -12,6 +12,7 @@ import { badRequest, WorkspaceError } from '../errors.js';
 import { compileQuery } from '../query/compile-query.js';
 import { lastCatalog, loadCatalog } from '../schema/catalog.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
+import { answersInJson } from './answer-json.js';
 import { type CommandContext, StaleCatalog } from './context.js';
 import { listeners } from './listeners.js';
 import { SCHEMA_CHANGES, schemaQuery } from './schema-commands.js';
@@ -90,7 +91,7 @@ async function runInner(ctx: CommandContext, raw: unknown, schemaOnly: boolean):
 
 async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): Promise<unknown[]> {
   if (!Array.isArray(args.commands)) throw badRequest('commands must be an array', 'invalid-args');
-  const { unchecked, ...outer } = ctx;
+  const { unchecked, answerJson, ...outer } = ctx;
   const inner: CommandContext = { ...outer, depth: ctx.depth + 1 };
   const results: unknown[] = [];
   const commands = args.commands;
@@ -111,6 +112,11 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
         const runCtx: CommandContext = { ...inner, ...(last ? { endsCommand: true } : {}) };
         if (early) runCtx.unchecked = unchecked;
         const catalog = early ? unchecked : await loadCatalog(ctx.tx);
+        // A run that is the whole batch: its results are the batch's, as they are.
+        if (i === 0 && run === commands.length) {
+          if (answerJson) runCtx.answerJson = true;
+          return await createEntities(runCtx, catalog, type, entities);
+        }
         results.push(...(await createEntities(runCtx, catalog, type, entities)));
         i += run - 1;
         continue;
@@ -189,6 +195,7 @@ export async function executeOne(
   user: Principal,
   log?: (error: unknown) => void,
   queued: Queued = { deliveries: false, automations: false },
+  answerJson = false,
 ): Promise<CommandResult> {
   let parsed: ReturnType<typeof parseCommand>;
   try {
@@ -220,6 +227,7 @@ export async function executeOne(
           depth: 0,
           listening: new Map(),
           ...(unchecked ? { unchecked } : {}),
+          ...(answerJson ? { answerJson } : {}),
         };
         const value = await dispatch(ctx, parsed.command, parsed.args);
         // A bulk create that ended the command may have committed already (endsCommand): it does
@@ -261,6 +269,7 @@ export async function executeCommands(
 ): Promise<CommandResult[]> {
   if (!Array.isArray(commands)) throw badRequest('The body must be an array of commands');
   const results: CommandResult[] = [];
-  for (const c of commands) results.push(await executeOne(driver, c, user, log, queued));
+  const json = answersInJson(commands);
+  for (const c of commands) results.push(await executeOne(driver, c, user, log, queued, json));
   return results;
 }

@@ -11,6 +11,7 @@ import { deleteOwnedContent } from './owned-content.js';
 import { allocatePublicIds, MANDATORY_FIELDS } from '../schema/schema-store.js';
 import { COLUMN_TYPE, inputValue, isUuid, outputExpr } from '../schema/values.js';
 import { jsonObject, SqlBuilder } from '../query/sql-builder.js';
+import { rememberJson } from '../commands/answer-json.js';
 import { type CommandContext, type Effect, StaleCatalog } from '../commands/context.js';
 import { type Listening, watchedSql } from '../commands/listeners.js';
 
@@ -453,6 +454,7 @@ async function copyCreated(
     effects[i] = { effect: 'svc.entity/create', id: p.id, type: type.name, values: result };
     results[i] = result;
   }
+  if (ctx.answerJson) rememberJson(results, JSON.stringify(results));
   try {
     await copied;
   } catch (error) {
