@@ -214,11 +214,12 @@ export async function executeOne(
       return failure(error, log);
     }
   }
-  // Until a StaleCatalog, the last loaded catalog may be used unchecked (CommandContext.unchecked).
+  // Until a StaleCatalog, the last loaded catalog may be used unchecked (CommandContext.unchecked)
+  // by a batch, the one command that hands it on (to a long run of creates that starts it).
   let stale = false;
   for (let attempt = 0; ; attempt++) {
     try {
-      const unchecked = stale ? undefined : lastCatalog();
+      const unchecked = stale || parsed.command !== 'svc.command/batch' ? undefined : lastCatalog();
       const result = await driver.transaction(async (tx) => {
         const ctx: CommandContext = {
           tx,
