@@ -177,6 +177,7 @@ export async function executeOne(
   user: Principal,
   log?: (error: unknown) => void,
   queued: Queued = { deliveries: false, automations: false },
+  options: ExecuteOptions = {},
 ): Promise<CommandResult> {
   let parsed: ReturnType<typeof parseCommand>;
   try {
@@ -199,6 +200,7 @@ export async function executeOne(
     try {
       const result = await driver.transaction(async (tx) => {
         const ctx: CommandContext = { tx, user, effects: [], depth: 0, listening: new Map() };
+        if (options.createResults === false) ctx.createResults = false;
         const value = await dispatch(ctx, parsed.command, parsed.args);
         // A bulk create that ended the command may have committed already (endsCommand): it does
         // so only when every changed type is known here and nothing listens, so nothing below
@@ -226,15 +228,21 @@ export async function executeOne(
   }
 }
 
+/** How commands run for an in-process caller (see CommandContext.createResults). */
+export interface ExecuteOptions {
+  createResults?: boolean;
+}
+
 export async function executeCommands(
   driver: Driver,
   commands: unknown,
   user: Principal,
   log?: (error: unknown) => void,
   queued?: Queued,
+  options?: ExecuteOptions,
 ): Promise<CommandResult[]> {
   if (!Array.isArray(commands)) throw badRequest('The body must be an array of commands');
   const results: CommandResult[] = [];
-  for (const c of commands) results.push(await executeOne(driver, c, user, log, queued));
+  for (const c of commands) results.push(await executeOne(driver, c, user, log, queued, options));
   return results;
 }

@@ -198,6 +198,7 @@ async function insertRows(
   values: unknown[][],
   returning: string | undefined,
   b: SqlBuilder,
+  learn?: string,
 ): Promise<Row[]> {
   const arrays = [
     b.bind(ids, 'uuid[]'),
@@ -214,9 +215,11 @@ async function insertRows(
     SELECT ${names.map((_, i) => `v.c${i}`).join(', ')}, ${at}, ${at}
     FROM unnest(${arrays.join(', ')}) WITH ORDINALITY AS v(${names.map((_, i) => `c${i}`).join(', ')}, k), b`;
   const base = `b AS (SELECT floor(extract(epoch FROM GREATEST(clock_timestamp(), (SELECT max(created) FROM ${type.table}))) * 1000000)::int8 AS us)`;
+  // With `learn` (a type name), the same row also says what listens to that type (listeners.ts).
+  const watched = learn ? `, ${watchedSql(b.bind([learn], 'text[]'), `$${b.values.length}`)}` : '';
   const sql = returning
     ? `WITH ${base} ${insert} RETURNING r0.id AS id, ${returning} AS r`
-    : `WITH ${base}, ins AS (${insert}) SELECT us::text AS us FROM b`;
+    : `WITH ${base}, ins AS (${insert}) SELECT us::text AS us${watched} FROM b`;
   const { rows } = await tx.query<Row>(sql, b.values);
   return rows;
 }
@@ -227,7 +230,7 @@ export async function createEntities(
   catalog: Catalog,
   typeName: unknown,
   entities: unknown[],
-): Promise<Row[]> {
+): Promise<(Row | null)[]> {
   const type = catalog.type(typeName);
   if (type.name === DOCUMENT_TYPE)
     throw badRequest('Documents are created with their owning entity', 'invalid-args');
@@ -275,6 +278,9 @@ export async function createEntities(
   const first = await allocatePublicIds(ctx.tx, type.id, prepared.length);
   const b = new SqlBuilder();
   const returning = exact ? undefined : entityJson(catalog, type, 'r0', ctx.user, b);
+  // A caller without use for results learns what listens along the way, to know if it may skip them.
+  const learn =
+    exact && ctx.createResults === false && ctx.listening !== undefined && !ctx.listening.has(type.name);
   let rows: Row[];
   try {
     rows = await insertRows(
@@ -286,6 +292,7 @@ export async function createEntities(
       values,
       returning,
       b,
+      learn ? type.name : undefined,
     );
   } catch (error) {
     try {
@@ -295,6 +302,11 @@ export async function createEntities(
       throw mapped;
     }
   }
+  if (learn) {
+    const head = rows[0] as Row & Listening;
+    ctx.listening!.set(type.name, { webhooks: head.webhooks, automations: head.automations });
+  }
+  if (unheard(ctx, type)) return prepared.map(() => null);
   let results: Row[];
   if (exact) {
     const micros = Number(rows[0]!.us as string);
@@ -312,6 +324,13 @@ export async function createEntities(
   });
 }
 
+/** The caller reads no results (createResults: false) and nothing listens to the type: none is built. */
+function unheard(ctx: CommandContext, type: TypeDef): boolean {
+  if (ctx.createResults !== false) return false;
+  const l = ctx.listening?.get(type.name);
+  return l !== undefined && !l.webhooks && !l.automations;
+}
+
 /** Runs of creates this long or longer go through COPY where the engine takes it. */
 export const COPY_MIN_ROWS = 50;
 
@@ -326,7 +345,7 @@ async function copyCreated(
   type: TypeDef,
   prepared: Prepared[],
   cols: string[],
-): Promise<Row[]> {
+): Promise<(Row | null)[]> {
   const n = prepared.length;
   // Public ids and the creation time before the first row, in one round trip: the same numbers
   // as allocatePublicIds and insertRows' base time; within a command, also what listens to the
@@ -373,6 +392,7 @@ async function copyCreated(
       throw mapped;
     }
   }
+  if (unheard(ctx, type)) return prepared.map(() => null);
   const results: Row[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const p = prepared[i]!;

@@ -179,7 +179,11 @@ export class AppHost {
   }
 
   client(url: string): AppClient {
-    return new AppClient(url, { ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}) });
+    // The host reads parsed answers only: a page's raw text is dropped as soon as it is parsed.
+    return new AppClient(url, {
+      keepJsonText: false,
+      ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
+    });
   }
 
   /** Progress of every sync run in this process (for progress bars and pages). */

@@ -219,7 +219,8 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
       collections.map((c) => c.id).filter((id) => known.has(id)),
     );
     commands.push(...replaceItemsCommands(type.name, linked, collections));
-    await run(ctx.workspace, commands);
+    // Nothing reads the created rows back: a type nobody listens to builds no result per row.
+    await run(ctx.workspace, commands, { createResults: false });
   };
   if (ctx.newTypes?.has(type.name)) {
     try {
