@@ -39,6 +39,11 @@ export interface AppClientOptions {
    * not break the call.
    */
   onExchange?: (exchange: Exchange) => void;
+  /**
+   * Keep the raw text of JSON answers in the exchange (default true, as a judge wants); false
+   * for a caller that reads only the parsed answers (the host), so a page is held once, not twice.
+   */
+  keepJsonText?: boolean;
 }
 
 export interface DataRequestInput {
@@ -91,6 +96,7 @@ export class AppClient {
       timeoutMs: options.timeoutMs ?? this.timeoutMs,
       redirect: this.options.redirect ?? 'follow',
       reconnect: this.options.reconnect ?? true,
+      ...(this.options.keepJsonText === false ? { keepJsonText: false } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     try {

@@ -78,6 +78,20 @@ describe('AppClient.send and the exchange observer', () => {
     expect(seen.map((e) => e.path)).toEqual(['/api/v1/synchronizer/config', '/']);
   });
 
+  it('with keepJsonText: false keeps only the parsed JSON, and the text of answers that are not JSON', async () => {
+    const client = new AppClient(running.url, { keepJsonText: false });
+    const ex = await client.send(appRequests.config(account));
+    expect(ex).toMatchObject({ status: 200, isJson: true });
+    expect(ex.json).toBeTypeOf('object');
+    expect(ex.text).toBeUndefined();
+    answer = (_req, _body, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('it broke');
+    };
+    const plain = await new AppClient(bareUrl, { keepJsonText: false }).send(appRequests.descriptor());
+    expect(plain).toMatchObject({ status: 500, isJson: false, text: 'it broke' });
+  });
+
   it('never throws: a hang is a failure with its time limit, a closed port is unreachable', async () => {
     answer = () => {}; // never answers
     const client = new AppClient(bareUrl, { timeoutMs: 150 });

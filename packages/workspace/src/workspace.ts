@@ -35,8 +35,15 @@ export interface Workspace {
   /** true when this run generated the admin token (print it once) */
   readonly generatedAdminToken: boolean;
   readonly admin: Principal;
-  /** Runs commands as `user` (default: the admin), exactly like POST /api/commands. */
-  execute(commands: unknown[], options?: { user?: Principal }): Promise<CommandResult[]>;
+  /**
+   * Runs commands as `user` (default: the admin), exactly like POST /api/commands. With
+   * `createResults: false` a create of a type that nothing listens to (no webhook, no automation)
+   * answers null instead of the entity: for writers that read no per-row results (a sync).
+   */
+  execute(
+    commands: unknown[],
+    options?: { user?: Principal; createResults?: boolean },
+  ): Promise<CommandResult[]>;
   /** Creates a user (not an admin unless asked) and a first access token for it. */
   createUser(input: {
     name: string;
@@ -107,7 +114,14 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       jobs,
       async execute(commands, opts = {}) {
         const queued = { deliveries: false, automations: false };
-        const results = await executeCommands(driver, commands, opts.user ?? admin, errorLog, queued);
+        const results = await executeCommands(
+          driver,
+          commands,
+          opts.user ?? admin,
+          errorLog,
+          queued,
+          opts.createResults === false ? { createResults: false } : undefined,
+        );
         // A wake makes the worker query its queue at once; only worth it when something was queued.
         if (queued.deliveries) webhooks?.wake();
         if (queued.automations) automations.wake();

@@ -38,6 +38,12 @@ export interface CommandContext {
    * results are the command's result, and their JSON text may be made ahead (answer-json.ts).
    */
   answerJson?: boolean;
+  /**
+   * false: the caller reads no per-row results of creates (a sync writing pages). Creates of a type
+   * nothing listens to then answer null and build neither a result nor an effect per row (there
+   * is nobody to deliver it to); where something listens, everything is built as usual.
+   */
+  createResults?: false;
 }
 
 /**

@@ -195,7 +195,7 @@ export async function executeOne(
   user: Principal,
   log?: (error: unknown) => void,
   queued: Queued = { deliveries: false, automations: false },
-  answerJson = false,
+  options: ExecuteOptions & { answerJson?: boolean } = {},
 ): Promise<CommandResult> {
   let parsed: ReturnType<typeof parseCommand>;
   try {
@@ -228,8 +228,9 @@ export async function executeOne(
           depth: 0,
           listening: new Map(),
           ...(unchecked ? { unchecked } : {}),
-          ...(answerJson ? { answerJson } : {}),
+          ...(options.answerJson ? { answerJson: true } : {}),
         };
+        if (options.createResults === false) ctx.createResults = false;
         const value = await dispatch(ctx, parsed.command, parsed.args);
         // A bulk create that ended the command may have committed already (endsCommand): it does
         // so only when every changed type is known here and nothing listens, so nothing below
@@ -261,16 +262,22 @@ export async function executeOne(
   }
 }
 
+/** How commands run for an in-process caller (see CommandContext.createResults). */
+export interface ExecuteOptions {
+  createResults?: boolean;
+}
+
 export async function executeCommands(
   driver: Driver,
   commands: unknown,
   user: Principal,
   log?: (error: unknown) => void,
   queued?: Queued,
+  options?: ExecuteOptions,
 ): Promise<CommandResult[]> {
   if (!Array.isArray(commands)) throw badRequest('The body must be an array of commands');
   const results: CommandResult[] = [];
-  const json = answersInJson(commands);
-  for (const c of commands) results.push(await executeOne(driver, c, user, log, queued, json));
+  const each = answersInJson(commands) ? { ...options, answerJson: true } : options;
+  for (const c of commands) results.push(await executeOne(driver, c, user, log, queued, each));
   return results;
 }

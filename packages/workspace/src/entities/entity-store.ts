@@ -199,6 +199,7 @@ async function insertRows(
   values: unknown[][],
   returning: string | undefined,
   b: SqlBuilder,
+  learn?: string,
 ): Promise<Row[]> {
   const arrays = [
     b.bind(ids, 'uuid[]'),
@@ -215,9 +216,11 @@ async function insertRows(
     SELECT ${names.map((_, i) => `v.c${i}`).join(', ')}, ${at}, ${at}
     FROM unnest(${arrays.join(', ')}) WITH ORDINALITY AS v(${names.map((_, i) => `c${i}`).join(', ')}, k), b`;
   const base = `b AS (SELECT floor(extract(epoch FROM GREATEST(clock_timestamp(), (SELECT max(created) FROM ${type.table}))) * 1000000)::int8 AS us)`;
+  // With `learn` (a type name), the same row also says what listens to that type (listeners.ts).
+  const watched = learn ? `, ${watchedSql(b.bind([learn], 'text[]'), `$${b.values.length}`)}` : '';
   const sql = returning
     ? `WITH ${base} ${insert} RETURNING r0.id AS id, ${returning} AS r`
-    : `WITH ${base}, ins AS (${insert}) SELECT us::text AS us FROM b`;
+    : `WITH ${base}, ins AS (${insert}) SELECT us::text AS us${watched} FROM b`;
   const { rows } = await tx.query<Row>(sql, b.values);
   return rows;
 }
@@ -228,7 +231,7 @@ export async function createEntities(
   catalog: Catalog,
   typeName: unknown,
   entities: unknown[],
-): Promise<Row[]> {
+): Promise<(Row | null)[]> {
   // An unchecked catalog (see CommandContext.unchecked) is checked by the head statement below;
   // until then an error it leads to may only mean that it is stale.
   const unchecked = ctx.unchecked !== undefined && ctx.unchecked === catalog;
@@ -292,6 +295,9 @@ export async function createEntities(
   const first = headRow?.first ?? (await allocatePublicIds(ctx.tx, type.id, prepared.length));
   const b = new SqlBuilder();
   const returning = exact ? undefined : entityJson(catalog, type, 'r0', ctx.user, b);
+  // A caller without use for results learns what listens along the way, to know if it may skip them.
+  const learn =
+    exact && ctx.createResults === false && ctx.listening !== undefined && !ctx.listening.has(type.name);
   let rows: Row[];
   try {
     rows = await insertRows(
@@ -303,6 +309,7 @@ export async function createEntities(
       values,
       returning,
       b,
+      learn ? type.name : undefined,
     );
   } catch (error) {
     try {
@@ -312,6 +319,11 @@ export async function createEntities(
       throw mapped;
     }
   }
+  if (learn) {
+    const head = rows[0] as Row & Listening;
+    ctx.listening!.set(type.name, { webhooks: head.webhooks, automations: head.automations });
+  }
+  if (unheard(ctx, type)) return prepared.map(() => null);
   let results: Row[];
   if (exact) {
     const micros = Number(rows[0]!.us as string);
@@ -347,6 +359,13 @@ function prepareAll(ctx: CommandContext, catalog: Catalog, type: TypeDef, entiti
     prepared[i] = p;
   }
   return prepared;
+}
+
+/** The caller reads no results (createResults: false) and nothing listens to the type: none is built. */
+function unheard(ctx: CommandContext, type: TypeDef): boolean {
+  if (ctx.createResults !== false) return false;
+  const l = ctx.listening?.get(type.name);
+  return l !== undefined && !l.webhooks && !l.automations;
 }
 
 /** Runs of creates this long or longer go through COPY where the engine takes it. */
@@ -414,7 +433,7 @@ async function copyCreated(
   prepared: Prepared[],
   cols: string[],
   { first, micros }: CopyHead,
-): Promise<Row[]> {
+): Promise<(Row | null)[]> {
   const n = prepared.length;
   function* slices(): Generator<string> {
     for (let start = 0; start < n; start += COPY_SLICE) {
@@ -438,10 +457,13 @@ async function copyCreated(
   const copied = ctx.tx.copyIn!(type.table, ['id', 'public_id', 'created', 'modified', ...cols], slices(), {
     commit,
   });
-  // Built while the database takes the rows; dropped with the transaction if the COPY fails.
-  const results: Row[] = new Array(n);
-  const effects: Effect[] = new Array(n);
-  for (let i = 0; i < n; i++) {
+  // Built while the database takes the rows (none for a caller that reads none and a type nothing
+  // listens to); dropped with the transaction if the COPY fails.
+  const none = unheard(ctx, type);
+  const built = none ? 0 : n;
+  const results: Row[] = new Array(built);
+  const effects: Effect[] = new Array(built);
+  for (let i = 0; i < built; i++) {
     const p = prepared[i]!;
     const result = createdResult(
       type,
@@ -454,7 +476,7 @@ async function copyCreated(
     effects[i] = { effect: 'svc.entity/create', id: p.id, type: type.name, values: result };
     results[i] = result;
   }
-  if (ctx.answerJson) rememberJson(results, JSON.stringify(results));
+  if (ctx.answerJson && !none) rememberJson(results, JSON.stringify(results));
   try {
     await copied;
   } catch (error) {
@@ -466,6 +488,7 @@ async function copyCreated(
       throw mapped;
     }
   }
+  if (none) return prepared.map(() => null);
   for (const e of effects) ctx.effects.push(e);
   return results;
 }

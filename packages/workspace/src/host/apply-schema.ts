@@ -10,9 +10,13 @@ type Json = Record<string, unknown>;
 const DOCUMENT_TYPE = 'Collaboration~Documents/Document';
 const FILE_TYPE = 'svc/file';
 
-export async function run(workspace: Workspace, commands: Json[]): Promise<unknown[]> {
+export async function run(
+  workspace: Workspace,
+  commands: Json[],
+  options?: { createResults?: boolean },
+): Promise<unknown[]> {
   if (commands.length === 0) return [];
-  const [result] = await workspace.execute([{ command: 'svc.command/batch', args: { commands } }]);
+  const [result] = await workspace.execute([{ command: 'svc.command/batch', args: { commands } }], options);
   if (!result?.success) throw new Error(result ? result.error.message : 'no result');
   return result.result as unknown[];
 }

@@ -20,10 +20,53 @@ const parseJson = (v: unknown): unknown => {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function toIso(v: unknown): string | undefined {
+/** Date-times as the slow path reads them: any form Date.parse takes, or epoch milliseconds. */
+export function toIsoSlow(v: unknown): string | undefined {
   if (typeof v !== 'string' && typeof v !== 'number') return undefined;
   const t = typeof v === 'number' ? v : Date.parse(v);
   return Number.isFinite(t) ? new Date(t).toISOString() : undefined;
+}
+
+/** Apps mostly send what toISOString prints; such a value converts to itself (see canonicalIso). */
+export function toIso(v: unknown): string | undefined {
+  return typeof v === 'string' && canonicalIso(v) ? v : toIsoSlow(v);
+}
+
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The two digits at `i` as a number, or -1 when they are not two digits. */
+function two(s: string, i: number): number {
+  const a = s.charCodeAt(i) - 48;
+  const b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/**
+ * True when `s` is exactly what `new Date(Date.parse(s)).toISOString()` gives back:
+ * `YYYY-MM-DDTHH:mm:ss.sssZ` naming a real instant (the day exists in its month, hours 00-23).
+ * Anything else (other forms, Feb 30th, which Date.parse rolls over into March, 24:00) is left to
+ * the slow path, so both give the same answer for every string; checked without a regex or a
+ * Date because a page converts thousands.
+ */
+export function canonicalIso(s: string): boolean {
+  if (s.length !== 24 || s.charCodeAt(23) !== 90 /* Z */) return false;
+  if (s[4] !== '-' || s[7] !== '-' || s[10] !== 'T' || s[13] !== ':' || s[16] !== ':' || s[19] !== '.')
+    return false;
+  const hi = two(s, 0);
+  const lo = two(s, 2);
+  const month = two(s, 5);
+  const day = two(s, 8);
+  if (hi < 0 || lo < 0 || month < 1 || month > 12 || day < 1) return false;
+  const year = hi * 100 + lo;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : (MONTH_DAYS[month - 1] as number);
+  if (day > days) return false;
+  const hour = two(s, 11);
+  const minute = two(s, 14);
+  const second = two(s, 17);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return false;
+  const ms = s.charCodeAt(20) - 48;
+  return ms >= 0 && ms <= 9 && two(s, 21) >= 0;
 }
 
 function toDay(v: unknown): string | undefined {

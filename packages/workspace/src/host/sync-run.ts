@@ -238,6 +238,13 @@ type Fetched = Promise<{ page: DataPage } | { error: unknown }>;
  * one is already asked for (read-ahead): its answer is held only in this job's memory, and
  * dropped if the job ends (another process asks again from the recorded pagination).
  *
+ * While this job goes on, a page's record (one UPDATE) is not waited for: it runs while the next
+ * page is written, and is waited for before anything else reads or writes the run's progress (the
+ * next record, a retry, the end of the job). Rows are always written before the page that holds
+ * them is recorded; a job that learns its record was refused (another job carries the type now, or
+ * the run ended) stops having written at most one page more, which the job carrying the type
+ * writes again (a write is the same whoever makes it).
+ *
  * The progress records which job carries the type's pages (`job`: the page that job was sent for):
  * a job that died mid-way (its process stopped, its pages partly recorded) is tried again by
  * pg-boss with the same data, and resumes from the last recorded page; any other stale copy does
@@ -281,128 +288,215 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
   /** this type's progress as this job, which carries it, last recorded it */
   let own: TypeProgress = { ...current };
   let ahead: Fetched | undefined;
+  /** the last page's record, under way: true once it is recorded, false when it was refused */
+  let recording: Promise<boolean> | undefined;
+  /** the last page write started, so that no write outlives its job */
+  let lastWrite: Promise<unknown> | undefined;
+  const recorded = async (): Promise<boolean> => {
+    const r = recording;
+    recording = undefined;
+    return r ? r : true;
+  };
   const pageWarnings: string[] = [];
   const wctx = writeContext(ctx, source, run, { client, account, warnings: pageWarnings });
   const type = wctx.byAppType.get(job.type);
   if (!type) throw new Error(`Type ${job.type} is not in the schema of this run`);
-  for (;;) {
-    const fetched = await (ahead ?? fetchPage(at.pagination));
-    ahead = undefined;
-    if ('error' in fetched) {
-      const { error } = fetched;
-      if (ctx.signal.aborted || !(error instanceof AppCallError) || !error.retryable) throw error;
-      const attempt = attempts + 1;
-      if (attempt >= policy.attempts) throw error;
-      await retryLater(ctx, run, job, at, attempt, error, policy);
-      return;
-    }
-    const { page } = fetched;
-    if (page.hasNext && JSON.stringify(page.nextPageConfig) === JSON.stringify(at.pagination)) {
-      throw new AppCallError(`${job.type}: page ${at.page} asks again for the same page (paging loop)`, {
-        path: '/api/v1/synchronizer/data',
-        status: 200,
-      });
-    }
-    // Go on in this job while its time lasts; the next page is asked for while this one is written.
-    const goOn = page.hasNext && Date.now() - started < ctx.pageJobMs && !ctx.signal.aborted;
-    if (goOn) ahead = fetchPage(page.nextPageConfig);
-    pageWarnings.length = 0;
-    const { set, remove } = splitItems(page.items);
-    const written = await writeRows(wctx, type, set);
-    const removed = remove.length > 0 ? await removeRows(wctx, type, remove) : 0;
-
-    let totals: { pages: number; rowsSet: number; rowsRemoved: number } | undefined;
-    let mode: 'full' | 'delta' = page.synchronizationType;
-    let finished = false;
-    const next = page.hasNext ? { page: at.page + 1, pagination: page.nextPageConfig } : undefined;
-    if (next && goOn && pageWarnings.length === 0) {
-      // The common case, in one statement: this job goes on, nothing to send, no warning to add.
-      // Only this type's entry changes (other types' jobs record theirs at the same time), and
-      // only while this page is still the type's next one.
-      mode = own.mode ?? page.synchronizationType;
-      const tp: TypeProgress = { ...own, mode, next, job: job.page };
-      delete tp.attempts;
-      const { rows } = await ctx.workspace.driver.query<{
-        pages: number;
-        rows_set: number;
-        rows_removed: number;
-      }>(
-        `UPDATE weft_host_runs SET pages = pages + 1, rows_set = rows_set + $3, rows_removed = rows_removed + $4,
-           progress = jsonb_set(progress, ARRAY['types', $2::text], $5::jsonb)
-         WHERE id = $1 AND status = 'running' AND progress #>> ARRAY['types', $2::text, 'next', 'page'] = $6
-         RETURNING pages, rows_set, rows_removed`,
-        [run.id, job.type, written.set, removed, JSON.stringify(tp), String(at.page)],
-      );
-      const r = rows[0];
-      if (r) {
-        totals = { pages: r.pages, rowsSet: r.rows_set, rowsRemoved: r.rows_removed };
-        own = tp;
-      }
-    } else {
-      await ctx.workspace.driver.transaction(async (tx) => {
-        const locked = await lockRunning(tx, run.id);
-        const progress = locked?.progress as RunProgress | undefined;
-        const tp = progress?.types?.[job.type];
-        if (!locked || !progress?.types || !tp || tp.next?.page !== at.page) return;
-        // The first page decides full or delta for the whole type.
-        mode = tp.mode ?? page.synchronizationType;
-        tp.mode = mode;
-        delete tp.attempts;
-        addWarnings(progress, pageWarnings);
-        if (next) {
-          tp.next = next;
-          // Still carried by this job, or by the job sent now for the next page.
-          if (goOn) tp.job = job.page;
-          else delete tp.job;
-        } else {
-          delete tp.next;
-          delete tp.job;
-          tp.done = true;
-        }
-        totals = {
-          pages: locked.pages + 1,
-          rowsSet: locked.rows_set + written.set,
-          rowsRemoved: locked.rows_removed + removed,
-        };
-        await tx.query(
-          `UPDATE weft_host_runs SET pages = $2, rows_set = $3, rows_removed = $4, progress = $5 WHERE id = $1`,
-          [run.id, totals.pages, totals.rowsSet, totals.rowsRemoved, JSON.stringify(progress)],
-        );
-        if (next && !goOn) {
-          await ctx.queue.send<PageJob>(SYNC_PAGE, { runId: run.id, type: job.type, ...next }, { tx });
-        } else if (!next && Object.values(progress.types).every((t) => t.done)) {
-          finished = true;
-          await ctx.queue.send<FinishJob>(SYNC_FINISH, { runId: run.id }, { tx });
-        }
-        own = { ...tp };
-      });
-    }
-    // Recorded by another job meanwhile (this one outlived its expiry), or the run ended: stop.
-    if (!totals) return;
-    ctx.emit(
-      source.id,
-      {
-        kind: 'page',
-        type: job.type,
-        page: at.page,
-        pagination: at.pagination,
-        ...page,
-        synchronizationType: mode,
-      },
-      totals,
+  /**
+   * Pages are written two at a time (the next page's rows are converted and checked while the
+   * database stores the previous page's) where nothing in them depends on the page before: a
+   * server (PGlite runs one statement at a time anyway) and a type that held no row when the run
+   * began (a row sent on two pages is first created, then found; see writeRows), with only plain
+   * values and relations (no options to add, no files to download and report).
+   */
+  const overlap =
+    ctx.workspace.driver.kind === 'postgres' &&
+    wctx.newTypes?.has(type.name) === true &&
+    type.fields.every((f) => f.kind === 'primitive' || f.kind === 'relation');
+  const pageEvent = (
+    page: DataPage,
+    from: typeof at,
+    mode: 'full' | 'delta',
+  ): SyncEvent & { kind: 'page' } => ({
+    kind: 'page',
+    type: job.type,
+    page: from.page,
+    pagination: from.pagination,
+    ...page,
+    synchronizationType: mode,
+  });
+  /**
+   * The common case of recording a page, in one statement: this job goes on, nothing to send, no
+   * warning to add. Only this type's entry changes (other types' jobs record theirs at the same
+   * time), and only while the page is still the type's next one. False when it was not.
+   */
+  const record = async (
+    tp: TypeProgress,
+    event: SyncEvent & { kind: 'page' },
+    set: number,
+    removed: number,
+  ): Promise<boolean> => {
+    const { rows } = await ctx.workspace.driver.query<{
+      pages: number;
+      rows_set: number;
+      rows_removed: number;
+    }>(
+      `UPDATE weft_host_runs SET pages = pages + 1, rows_set = rows_set + $3, rows_removed = rows_removed + $4,
+         progress = jsonb_set(progress, ARRAY['types', $2::text], $5::jsonb)
+       WHERE id = $1 AND status = 'running' AND progress #>> ARRAY['types', $2::text, 'next', 'page'] = $6
+       RETURNING pages, rows_set, rows_removed`,
+      [run.id, job.type, set, removed, JSON.stringify(tp), String(event.page)],
     );
-    if (!next)
+    const r = rows[0];
+    if (!r) return false;
+    ctx.emit(source.id, event, { pages: r.pages, rowsSet: r.rows_set, rowsRemoved: r.rows_removed });
+    return true;
+  };
+  const pageLoop = async (): Promise<void> => {
+    for (;;) {
+      const fetched = await (ahead ?? fetchPage(at.pagination));
+      ahead = undefined;
+      if ('error' in fetched) {
+        if (!(await recorded())) return;
+        const { error } = fetched;
+        if (ctx.signal.aborted || !(error instanceof AppCallError) || !error.retryable) throw error;
+        const attempt = attempts + 1;
+        if (attempt >= policy.attempts) throw error;
+        await retryLater(ctx, run, job, at, attempt, error, policy);
+        return;
+      }
+      const { page } = fetched;
+      if (page.hasNext && JSON.stringify(page.nextPageConfig) === JSON.stringify(at.pagination)) {
+        throw new AppCallError(`${job.type}: page ${at.page} asks again for the same page (paging loop)`, {
+          path: '/api/v1/synchronizer/data',
+          status: 200,
+        });
+      }
+      // Go on in this job while its time lasts; the next page is asked for while this one is written.
+      const goOn = page.hasNext && Date.now() - started < ctx.pageJobMs && !ctx.signal.aborted;
+      if (goOn) ahead = fetchPage(page.nextPageConfig);
+      pageWarnings.length = 0;
+      const { set, remove } = splitItems(page.items);
+      const next = page.hasNext ? { page: at.page + 1, pagination: page.nextPageConfig } : undefined;
+      // A page with rows to remove waits for the previous page (it may have created them).
+      if (remove.length > 0 && !(await recorded())) return;
+      const writing = (async () => {
+        const written = await writeRows(wctx, type, set);
+        const removed = remove.length > 0 ? await removeRows(wctx, type, remove) : 0;
+        return { written, removed };
+      })();
+      // Its failure is seen where it is awaited; meanwhile it is no unhandled rejection.
+      writing.catch(() => {});
+      lastWrite = writing;
+      if (overlap && next && goOn) {
+        // Written while the previous page's write ends, recorded after it (see above).
+        if (!(await recorded())) {
+          await writing.catch(() => {});
+          return;
+        }
+        const mode = own.mode ?? page.synchronizationType;
+        const tp: TypeProgress = { ...own, mode, next, job: job.page };
+        delete tp.attempts;
+        const event = pageEvent(page, at, mode);
+        recording = writing.then(({ written, removed }) => record(tp, event, written.set, removed));
+        own = tp;
+        at = next;
+        attempts = 0;
+        continue;
+      }
+      const { written, removed } = await writing;
+      // The previous page is recorded before this one is.
+      if (!(await recorded())) return;
+
+      let totals: { pages: number; rowsSet: number; rowsRemoved: number } | undefined;
+      let mode: 'full' | 'delta' = page.synchronizationType;
+      let finished = false;
+      if (next && goOn && pageWarnings.length === 0) {
+        // The common case, in one statement: this job goes on, nothing to send, no warning to add.
+        // Only this type's entry changes (other types' jobs record theirs at the same time), and
+        // only while this page is still the type's next one.
+        mode = own.mode ?? page.synchronizationType;
+        const tp: TypeProgress = { ...own, mode, next, job: job.page };
+        delete tp.attempts;
+        // Not waited for here: the next page is written meanwhile (see above).
+        recording = record(tp, pageEvent(page, at, mode), written.set, removed);
+        // Taken as recorded: should it be refused, this job stops before using it.
+        own = tp;
+        at = next;
+        attempts = 0;
+        continue;
+      } else {
+        await ctx.workspace.driver.transaction(async (tx) => {
+          const locked = await lockRunning(tx, run.id);
+          const progress = locked?.progress as RunProgress | undefined;
+          const tp = progress?.types?.[job.type];
+          if (!locked || !progress?.types || !tp || tp.next?.page !== at.page) return;
+          // The first page decides full or delta for the whole type.
+          mode = tp.mode ?? page.synchronizationType;
+          tp.mode = mode;
+          delete tp.attempts;
+          addWarnings(progress, pageWarnings);
+          if (next) {
+            tp.next = next;
+            // Still carried by this job, or by the job sent now for the next page.
+            if (goOn) tp.job = job.page;
+            else delete tp.job;
+          } else {
+            delete tp.next;
+            delete tp.job;
+            tp.done = true;
+          }
+          totals = {
+            pages: locked.pages + 1,
+            rowsSet: locked.rows_set + written.set,
+            rowsRemoved: locked.rows_removed + removed,
+          };
+          await tx.query(
+            `UPDATE weft_host_runs SET pages = $2, rows_set = $3, rows_removed = $4, progress = $5 WHERE id = $1`,
+            [run.id, totals.pages, totals.rowsSet, totals.rowsRemoved, JSON.stringify(progress)],
+          );
+          if (next && !goOn) {
+            await ctx.queue.send<PageJob>(SYNC_PAGE, { runId: run.id, type: job.type, ...next }, { tx });
+          } else if (!next && Object.values(progress.types).every((t) => t.done)) {
+            finished = true;
+            await ctx.queue.send<FinishJob>(SYNC_FINISH, { runId: run.id }, { tx });
+          }
+          own = { ...tp };
+        });
+      }
+      // Recorded by another job meanwhile (this one outlived its expiry), or the run ended: stop.
+      if (!totals) return;
       ctx.emit(
         source.id,
-        { kind: 'done', type: job.type, pages: at.page, synchronizationType: mode },
+        {
+          kind: 'page',
+          type: job.type,
+          page: at.page,
+          pagination: at.pagination,
+          ...page,
+          synchronizationType: mode,
+        },
         totals,
       );
-    if (!goOn || !next) {
-      if (next || finished) ctx.queue.wake(finished ? SYNC_FINISH : SYNC_PAGE);
-      return;
+      if (!next)
+        ctx.emit(
+          source.id,
+          { kind: 'done', type: job.type, pages: at.page, synchronizationType: mode },
+          totals,
+        );
+      if (!goOn || !next) {
+        if (next || finished) ctx.queue.wake(finished ? SYNC_FINISH : SYNC_PAGE);
+        return;
+      }
+      at = next;
+      attempts = 0;
     }
-    at = next;
-    attempts = 0;
+  };
+  try {
+    await pageLoop();
+  } finally {
+    // A job that throws still lets its last write and record land before the error fails the run.
+    await lastWrite?.catch(() => {});
+    await recording?.catch(() => {});
   }
 }
 

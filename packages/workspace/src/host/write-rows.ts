@@ -106,7 +106,7 @@ export interface WriteResult {
 }
 
 export async function writeRows(ctx: WriteContext, type: MappedType, items: Json[]): Promise<WriteResult> {
-  const ns = type.name.slice(0, type.name.indexOf('/'));
+  const titleName = `${type.name.slice(0, type.name.indexOf('/'))}/name`;
   // The last row of a page wins when an id repeats.
   const byId = new Map<string, Json>();
   for (const item of items) byId.set(entityId(ctx.sourceId, type.appType, String(item.id)), item);
@@ -146,14 +146,15 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
   const files: FileFieldValue[] = [];
 
   let badValues = 0;
-  const entities: { id: string; entity: Json }[] = [];
+  // The entities in page order, each carrying its id as `svc/id` (no wrapper object per row).
+  const entities: Json[] = [];
   const links: [string, string, string][] = [];
   const docs: { field: string; format: 'md' | 'html'; id: string; content: string }[] = [];
   for (const [id, item] of byId) {
     const entity: Json = { 'svc/id': id };
     if (type.titleField) {
       const title = item[type.titleField];
-      entity[`${ns}/name`] = title === null || title === undefined ? null : String(title);
+      entity[titleName] = title === null || title === undefined ? null : String(title);
     }
     for (const f of type.fields) {
       if (!Object.hasOwn(item, f.appId)) continue;
@@ -202,16 +203,20 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
         }
       }
     }
-    entities.push({ id, entity });
+    entities.push(entity);
   }
   // One batch: creates (new ids) first, so that consecutive creates become one multi-row insert,
   // then updates (known ids), then the collection items to add and remove.
   const write = async (known: Set<string>) => {
     const commands: Json[] = [];
-    for (const { id, entity } of entities)
-      if (!known.has(id)) commands.push({ command: 'svc.entity/create', args: { type: type.name, entity } });
-    for (const { id, entity } of entities)
-      if (known.has(id)) commands.push({ command: 'svc.entity/update', args: { type: type.name, entity } });
+    const isKnown = (entity: Json) => known.has(entity['svc/id'] as string);
+    for (const entity of entities)
+      if (!isKnown(entity))
+        commands.push({ command: 'svc.entity/create', args: { type: type.name, entity } });
+    if (known.size > 0)
+      for (const entity of entities)
+        if (isKnown(entity))
+          commands.push({ command: 'svc.entity/update', args: { type: type.name, entity } });
     const linked = await collectionItems(
       ctx.workspace,
       type.name,
@@ -219,7 +224,8 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
       collections.map((c) => c.id).filter((id) => known.has(id)),
     );
     commands.push(...replaceItemsCommands(type.name, linked, collections));
-    await run(ctx.workspace, commands);
+    // Nothing reads the created rows back: a type nobody listens to builds no result per row.
+    await run(ctx.workspace, commands, { createResults: false });
   };
   if (ctx.newTypes?.has(type.name)) {
     try {
