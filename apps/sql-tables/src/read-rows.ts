@@ -191,8 +191,11 @@ interface JsonPageQuery {
  * itself (an integer or text key) and a JSON form for every column (see column-fields.ts). The
  * items are `json_agg` of the page's rows, whose column names are the field ids, in key order
  * (`ORDER BY` inside the aggregate, so the order is guaranteed, not left to the plan). `more`
- * looks for one row past the page's last key only when the page is full (an index probe), so
- * `hasNext` is exact, as on the rows path: no empty page after a full last one.
+ * looks for one row past the page's last key only when the page is full, so `hasNext` is exact,
+ * as on the rows path: no empty page after a full last one. It is a scalar subquery with
+ * `ORDER BY key LIMIT 1`, not `EXISTS`: Postgres plans an `EXISTS` for its first row and picks a
+ * sequential scan (it guesses a third of the table matches), which reads the table from its
+ * start on every page; ordered by the key, it is one probe of the key's index.
  */
 export function jsonPageQuery(
   model: TableModel,
@@ -231,7 +234,7 @@ export function jsonPageQuery(
     `SELECT ${columns.join(', ')} FROM ${options.from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${keyRef} LIMIT ${options.batch}`;
   const moreWhere = [...base, `${keyRef} > weft_json.last`].join(' AND ');
   const statement = (where: string[]) =>
-    `SELECT weft_json.n, weft_json.last::text, weft_json.items, CASE WHEN weft_json.n = ${options.batch} THEN EXISTS (SELECT 1 FROM ${options.from} WHERE ${moreWhere}) ELSE false END FROM (SELECT count(*)::int AS n, max(weft_page.id) AS last, json_agg(weft_page ORDER BY weft_page.id)::text AS items FROM (${page(where)}) AS weft_page) AS weft_json`;
+    `SELECT weft_json.n, weft_json.last::text, weft_json.items, CASE WHEN weft_json.n = ${options.batch} THEN coalesce((SELECT true FROM ${options.from} WHERE ${moreWhere} ORDER BY ${keyRef} LIMIT 1), false) ELSE false END FROM (SELECT count(*)::int AS n, max(weft_page.id) AS last, json_agg(weft_page ORDER BY weft_page.id)::text AS items FROM (${page(where)}) AS weft_page) AS weft_json`;
   return {
     first: statement(base),
     after: statement([...base, `${keyRef} > $1::${key.type.sql}`]),

@@ -38,7 +38,7 @@ export function sendPage(res: Response, served: ServedPage, body: PageBody): voi
     thresholdPages: served.replayWarningPages ?? DEFAULT_REPLAY_WARNING_PAGES,
     operationId: served.operationId,
   });
-  const bytes = Buffer.from(page.raw.length === 0 ? JSON.stringify(body) : spliced(body, page.raw));
+  const bytes = page.raw.length === 0 ? Buffer.from(JSON.stringify(body)) : spliced(body, page.raw);
   res.writeHead(200, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': bytes.length,
@@ -50,28 +50,38 @@ export function sendPage(res: Response, served: ServedPage, body: PageBody): voi
 /**
  * The body's JSON with the raw segments inside `items`, each before the item it was yielded
  * before: runs of serialised items and raw texts, without their outer brackets, joined by commas
- * (empty ones left out). The rest of the body follows `items` as `JSON.stringify` writes it.
+ * (empty ones left out). The rest of the body follows `items` as `JSON.stringify` writes it. The
+ * parts are encoded one by one and copied once into the answer: joining them as one string first
+ * would copy each large text again into the JavaScript heap, and those copies (half a megabyte a
+ * page) made the garbage collector run every few pages.
  */
-function spliced(body: PageBody, raw: readonly RawSegment[]): string {
+function spliced(body: PageBody, raw: readonly RawSegment[]): Buffer {
   const { items, ...rest } = body;
-  const parts: string[] = [];
+  const parts: Buffer[] = [Buffer.from('{"items":[')];
   let from = 0;
+  const add = (part: Buffer) => {
+    if (parts.length > 1) parts.push(COMMA);
+    parts.push(part);
+  };
   const plain = (to: number) => {
-    if (to > from) parts.push(JSON.stringify(items.slice(from, to)).slice(1, -1));
+    if (to > from) add(Buffer.from(JSON.stringify(items.slice(from, to)).slice(1, -1)));
     from = to;
   };
   for (const segment of raw) {
     plain(segment.at);
     const inner = innerOf(segment.text);
-    if (inner !== '') parts.push(inner);
+    if (inner !== null) add(Buffer.from(inner));
   }
   plain(items.length);
   const others = JSON.stringify(rest);
-  return `{"items":[${parts.join(',')}]${others === '{}' ? '}' : `,${others.slice(1)}`}`;
+  parts.push(Buffer.from(others === '{}' ? ']}' : `],${others.slice(1)}`));
+  return Buffer.concat(parts);
 }
 
-/** A JSON array's text between its brackets; '' when it holds only white space. */
-function innerOf(text: string): string {
+const COMMA = Buffer.from(',');
+
+/** A JSON array's text between its brackets; null when it holds only white space. */
+function innerOf(text: string): string | null {
   const inner = text.slice(text.indexOf('[') + 1, text.lastIndexOf(']'));
-  return inner.trim() === '' ? '' : inner;
+  return inner.trim() === '' ? null : inner;
 }
