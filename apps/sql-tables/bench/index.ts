@@ -211,6 +211,11 @@ async function measure(target: Target): Promise<void> {
   }, 20);
   const syncs: number[] = [];
   const rowSyncs: number[] = [];
+  // CPU seconds of each sync: the app's process (with PGlite, the database too) and the fetcher's.
+  const cpu = {
+    json: { app: [] as number[], fetcher: [] as number[] },
+    rows: { app: [] as number[], fetcher: [] as number[] },
+  };
   const plains: number[] = [];
   const plainRound = async () => {
     const plain = await target.plain();
@@ -221,11 +226,15 @@ async function measure(target: Target): Promise<void> {
     // The service's side runs in a process of its own, as the service does: its parsing and
     // memory are not the app's.
     sampling = path;
-    const { synced, weftSeconds } = await runChild<{ synced: number; weftSeconds: number }>([
-      'client',
-      url,
-      JSON.stringify(account),
-    ]);
+    const appCpu = process.cpuUsage();
+    const { synced, weftSeconds, cpuSeconds } = await runChild<{
+      synced: number;
+      weftSeconds: number;
+      cpuSeconds: number;
+    }>(['client', url, JSON.stringify(account)]);
+    const used = process.cpuUsage(appCpu);
+    cpu[path].app.push((used.user + used.system) / 1e6);
+    cpu[path].fetcher.push(cpuSeconds);
     peaks[path] = Math.max(peaks[path], process.memoryUsage().rss);
     sampling = null;
     if (synced !== ROWS) throw new Error(`synced ${synced} rows, expected ${ROWS}`);
@@ -245,17 +254,22 @@ async function measure(target: Target): Promise<void> {
     await rowsApp?.close();
   }
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-  const report = (name: string, rates: number[], peak: number) => {
+  const report = (
+    name: string,
+    rates: number[],
+    peak: number,
+    used: { app: number[]; fetcher: number[] },
+  ) => {
     const ratios = rates.map((s, i) => s / plains[i]!);
     console.log(
       `bench ${name} ${target.driver}: weft ${Math.round(median(rates))} rows/s, plain SELECT ${Math.round(median(plains))} rows/s, ratio ${median(ratios).toFixed(2)}, peak RSS ${mb(peak)} MB`,
     );
     console.log(
-      `  (${ROWS} rows, pages of ${PAGE}; medians of ${ROUNDS} rounds, ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}; RSS ${mb(before)} MB before the first sync)`,
+      `  (${ROWS} rows, pages of ${PAGE}; medians of ${ROUNDS} rounds, ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}; RSS ${mb(before)} MB before the first sync; CPU s per sync: app ${median(used.app).toFixed(2)}, fetcher ${median(used.fetcher).toFixed(2)} with its start-up)`,
     );
   };
-  report('sql-sync', syncs, peaks.json);
-  if (rowsApp) report('sql-sync-rows-path', rowSyncs, peaks.rows);
+  report('sql-sync', syncs, peaks.json, cpu.json);
+  if (rowsApp) report('sql-sync-rows-path', rowSyncs, peaks.rows, cpu.rows);
 }
 
 function median(values: number[]): number {

@@ -94,6 +94,9 @@ INSERT INTO stays VALUES (1, 'Ada', '[2026-01-01 10:00+00,2026-01-03 09:00+00)')
 -- No text column: the title is made from the id.
 CREATE TABLE tallies (id integer PRIMARY KEY, amount integer);
 INSERT INTO tallies SELECT i, i * 10 FROM generate_series(1, 7) AS i;
+-- More rows than a JSON text holds (500): pages of 1,000 come as several texts.
+CREATE TABLE readings (id bigint PRIMARY KEY, name text, value double precision, taken timestamptz);
+INSERT INTO readings SELECT i, CASE WHEN i % 7 = 0 THEN NULL ELSE 'reading ' || i END, i / 8.0, timestamptz '2026-01-01' + i * interval '1 minute' FROM generate_series(1, 2345) AS i;
 -- A text key whose order is the column's collation, on both paths.
 CREATE TABLE tags (id text PRIMARY KEY, name text);
 INSERT INTO tags VALUES ('b', 'b'), ('B', 'B'), ('a', 'a'), ('ä', 'ä'), ('10', 'ten'), ('9', 'nine'), ('a b', 'space');
@@ -141,6 +144,7 @@ for (const run of runs) {
         'every_type',
         'loans',
         'members',
+        'readings',
         'tags',
         'tallies',
       ]);
@@ -159,10 +163,9 @@ for (const run of runs) {
         yielded.push(value);
         if (yielded.length === 2) break;
       }
-      expect(yielded[0]).toMatchObject({ count: 3 });
-      expect(JSON.parse((yielded[0] as { text: string }).text).map((r: { id: number }) => r.id)).toEqual([
-        1, 2, 3,
-      ]);
+      const [marker] = yielded[0] as Array<{ text: string; count: number }>;
+      expect(marker).toMatchObject({ count: 3 });
+      expect(JSON.parse(marker!.text).map((r: { id: number }) => r.id)).toEqual([1, 2, 3]);
       expect(yielded[1]).toMatchObject({ state: { p: 'rows', k: ['3'] } });
     });
 
@@ -172,6 +175,26 @@ for (const run of runs) {
         const byRows = await rows.sync(table, { account: db.account });
         expect(byJson.items, table).toEqual(byRows.items);
         expect(byJson.pages, table).toBe(byRows.pages);
+      }
+    });
+
+    it('splits a page of more than 500 rows into several JSON texts, in order', async () => {
+      const big = { source: db.source, pageSize: 1000 };
+      const byJson = await testApp(createSqlTablesApp(big));
+      const byRows = await testApp(createSqlTablesApp({ ...big, jsonPages: false }));
+      try {
+        const first = await byJson.data('readings', { account: db.account });
+        expect(first.body.items.map((r: { id: number }) => r.id)).toEqual(
+          Array.from({ length: 1000 }, (_, i) => i + 1),
+        );
+        const json = await byJson.sync('readings', { account: db.account });
+        const rows = await byRows.sync('readings', { account: db.account });
+        expect(json.pages).toBe(3);
+        expect(json.items).toHaveLength(2345);
+        expect(json.items).toEqual(rows.items);
+      } finally {
+        await byJson.close();
+        await byRows.close();
       }
     });
 
