@@ -225,6 +225,9 @@ async function measure(target: Target): Promise<void> {
   const syncRound = async (path: 'json' | 'rows', url: string, into: number[]) => {
     // The service's side runs in a process of its own, as the service does: its parsing and
     // memory are not the app's.
+    // Both apps share this process: a full collection first, so that one path's garbage is not
+    // collected (and its cost counted) during the other path's sync.
+    (globalThis as { gc?: () => void }).gc?.();
     sampling = path;
     const appCpu = process.cpuUsage();
     const { synced, weftSeconds, cpuSeconds } = await runChild<{
