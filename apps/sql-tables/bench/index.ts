@@ -3,11 +3,13 @@
 // plain SELECT of the same rows through the same driver and the same connection settings (the
 // physical limit). The fetching side runs in a process of its own, like the service; peak RSS is
 // the app's process (app and driver) while the syncs run. Several rounds; medians are printed.
-// The app reads full-sync pages as JSON written by the database; each round also syncs through
-// the same app reading rows (`jsonPages: false`), side by side, for the comparison.
+// Each round syncs both ways side by side: full-sync pages as JSON written by the database
+// (`jsonPages: true`) and rows read by the app (`jsonPages: false`). `bench sql-sync <driver>` is
+// the app's default for that driver (JSON pages on PGlite, rows on Postgres), the other line the
+// other way.
 //   SQL_BENCH_ROWS=100000 pnpm bench sql-tables     (default 1,000,000 rows)
 //   SQL_BENCH_ROUNDS=5 (default 3), SQL_BENCH_PAGE_SIZE=10000 (default: the app's page size)
-//   SQL_BENCH_ROWS_PATH=0 leaves the rows-path syncs out
+//   SQL_BENCH_BOTH_PATHS=0 syncs the default way only
 // Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL or DATABASE_URL is set (in a schema
 // of its own, dropped afterwards).
 import { spawn, spawnSync } from 'node:child_process';
@@ -30,7 +32,7 @@ const ROUNDS = Math.max(1, Number(process.env.SQL_BENCH_ROUNDS ?? 3));
 /** Rows per page: the app's default unless SQL_BENCH_PAGE_SIZE says otherwise. */
 const PAGE = Number(process.env.SQL_BENCH_PAGE_SIZE ?? PAGE_SIZE);
 const PG_URL = process.env.WEFT_TEST_DATABASE_URL || process.env.DATABASE_URL;
-const ROWS_PATH = process.env.SQL_BENCH_ROWS_PATH !== '0';
+const BOTH_PATHS = process.env.SQL_BENCH_BOTH_PATHS !== '0';
 const SELF = fileURLToPath(import.meta.url);
 /** The app image's `MALLOC_MMAP_THRESHOLD_` (bytes): see the Dockerfile and the README's Memory. */
 const MMAP_THRESHOLD = '131072';
@@ -198,8 +200,10 @@ async function measure(target: Target): Promise<void> {
       announce: false,
       logger: silentLogger,
     });
-  const app = await start(true);
-  const rowsApp = ROWS_PATH ? await start(false) : null;
+  // The app's default for this driver (see `jsonPages` in src/app.ts), and the other way.
+  const jsonByDefault = target.driver === 'pglite';
+  const app = BOTH_PATHS || jsonByDefault ? await start(true) : null;
+  const rowsApp = BOTH_PATHS || !jsonByDefault ? await start(false) : null;
   const account = { schemas: target.schema };
   (globalThis as { gc?: () => void }).gc?.();
   const before = process.memoryUsage().rss;
@@ -246,14 +250,14 @@ async function measure(target: Target): Promise<void> {
   try {
     for (let round = 0; round < ROUNDS; round++) {
       // Alternating, so drift on the shared machine hits every side alike.
-      await syncRound('json', app.url, syncs);
+      if (app) await syncRound('json', app.url, syncs);
       if (rowsApp) await syncRound('rows', rowsApp.url, rowSyncs);
       if (target.plainApart) await plainRound();
     }
     if (!target.plainApart) for (let round = 0; round < ROUNDS; round++) await plainRound();
   } finally {
     clearInterval(sample);
-    await app.close();
+    await app?.close();
     await rowsApp?.close();
   }
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
@@ -271,8 +275,15 @@ async function measure(target: Target): Promise<void> {
       `  (${ROWS} rows, pages of ${PAGE}; medians of ${ROUNDS} rounds, ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}; RSS ${mb(before)} MB before the first sync; CPU s per sync: app ${median(used.app).toFixed(2)}, fetcher ${median(used.fetcher).toFixed(2)} with its start-up)`,
     );
   };
-  report('sql-sync', syncs, peaks.json, cpu.json);
-  if (rowsApp) report('sql-sync-rows-path', rowSyncs, peaks.rows, cpu.rows);
+  const json = () => report(jsonByDefault ? 'sql-sync' : 'sql-sync-json-pages', syncs, peaks.json, cpu.json);
+  const rows = () => report(jsonByDefault ? 'sql-sync-rows' : 'sql-sync', rowSyncs, peaks.rows, cpu.rows);
+  if (jsonByDefault) {
+    json();
+    if (rowsApp) rows();
+  } else {
+    rows();
+    if (app) json();
+  }
 }
 
 function median(values: number[]): number {

@@ -124,7 +124,7 @@ for (const run of runs) {
       // One statement at a time: PGlite's query() takes one.
       for (const statement of EVERY_TYPE.split(/;\n/)) if (statement.trim()) await db.sql(statement);
       // Pages of 3, so every table spans pages, and a page may end exactly at the table's end.
-      json = await testApp(createSqlTablesApp({ source: db.source, pageSize: 3 }));
+      json = await testApp(createSqlTablesApp({ source: db.source, pageSize: 3, jsonPages: true }));
       rows = await testApp(createSqlTablesApp({ source: db.source, pageSize: 3, jsonPages: false }));
     }, 120_000);
     afterAll(async () => {
@@ -180,7 +180,7 @@ for (const run of runs) {
 
     it('splits a page of more than 500 rows into several JSON texts, in order', async () => {
       const big = { source: db.source, pageSize: 1000 };
-      const byJson = await testApp(createSqlTablesApp(big));
+      const byJson = await testApp(createSqlTablesApp({ ...big, jsonPages: true }));
       const byRows = await testApp(createSqlTablesApp({ ...big, jsonPages: false }));
       try {
         const first = await byJson.data('readings', { account: db.account });
