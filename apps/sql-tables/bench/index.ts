@@ -3,8 +3,13 @@
 // plain SELECT of the same rows through the same driver and the same connection settings (the
 // physical limit). The fetching side runs in a process of its own, like the service; peak RSS is
 // the app's process (app and driver) while the syncs run. Several rounds; medians are printed.
+// Each round syncs both ways side by side: full-sync pages as JSON written by the database
+// (`jsonPages: true`) and rows read by the app (`jsonPages: false`). `bench sql-sync <driver>` is
+// the app's default for that driver (JSON pages on PGlite, rows on Postgres), the other line the
+// other way.
 //   SQL_BENCH_ROWS=100000 pnpm bench sql-tables     (default 1,000,000 rows)
 //   SQL_BENCH_ROUNDS=5 (default 3), SQL_BENCH_PAGE_SIZE=10000 (default: the app's page size)
+//   SQL_BENCH_BOTH_PATHS=0 syncs the default way only
 // Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL or DATABASE_URL is set (in a schema
 // of its own, dropped afterwards).
 import { spawn, spawnSync } from 'node:child_process';
@@ -27,6 +32,7 @@ const ROUNDS = Math.max(1, Number(process.env.SQL_BENCH_ROUNDS ?? 3));
 /** Rows per page: the app's default unless SQL_BENCH_PAGE_SIZE says otherwise. */
 const PAGE = Number(process.env.SQL_BENCH_PAGE_SIZE ?? PAGE_SIZE);
 const PG_URL = process.env.WEFT_TEST_DATABASE_URL || process.env.DATABASE_URL;
+const BOTH_PATHS = process.env.SQL_BENCH_BOTH_PATHS !== '0';
 const SELF = fileURLToPath(import.meta.url);
 /** The app image's `MALLOC_MMAP_THRESHOLD_` (bytes): see the Dockerfile and the README's Memory. */
 const MMAP_THRESHOLD = '131072';
@@ -187,56 +193,97 @@ async function fullSync(url: string, account: Record<string, string>): Promise<n
 async function measure(target: Target): Promise<void> {
   const source = databaseSource({ embedded: async () => target.db });
   // The target's database is handed over as the embedded one: the account names only the schema.
-  const app = await startServer(createSqlTablesApp({ source, pageSize: PAGE }), {
-    port: 0,
-    host: '127.0.0.1',
-    announce: false,
-    logger: silentLogger,
-  });
+  const start = (jsonPages: boolean) =>
+    startServer(createSqlTablesApp({ source, pageSize: PAGE, jsonPages }), {
+      port: 0,
+      host: '127.0.0.1',
+      announce: false,
+      logger: silentLogger,
+    });
+  // The app's default for this driver (see `jsonPages` in src/app.ts), and the other way.
+  const jsonByDefault = target.driver === 'pglite';
+  const app = BOTH_PATHS || jsonByDefault ? await start(true) : null;
+  const rowsApp = BOTH_PATHS || !jsonByDefault ? await start(false) : null;
   const account = { schemas: target.schema };
   (globalThis as { gc?: () => void }).gc?.();
   const before = process.memoryUsage().rss;
-  let peak = before;
-  let sampling = false;
+  // Peak RSS while each path's syncs run.
+  const peaks = { json: before, rows: before };
+  let sampling: 'json' | 'rows' | null = null;
   const sample = setInterval(() => {
-    if (sampling) peak = Math.max(peak, process.memoryUsage().rss);
+    if (sampling) peaks[sampling] = Math.max(peaks[sampling], process.memoryUsage().rss);
   }, 20);
   const syncs: number[] = [];
+  const rowSyncs: number[] = [];
+  // CPU seconds of each sync: the app's process (with PGlite, the database too) and the fetcher's.
+  const cpu = {
+    json: { app: [] as number[], fetcher: [] as number[] },
+    rows: { app: [] as number[], fetcher: [] as number[] },
+  };
   const plains: number[] = [];
   const plainRound = async () => {
     const plain = await target.plain();
     if (plain.rows !== ROWS) throw new Error(`plain SELECT read ${plain.rows} rows, expected ${ROWS}`);
     plains.push(ROWS / plain.seconds);
   };
+  const syncRound = async (path: 'json' | 'rows', url: string, into: number[]) => {
+    // The service's side runs in a process of its own, as the service does: its parsing and
+    // memory are not the app's.
+    // Both apps share this process: a full collection first, so that one path's garbage is not
+    // collected (and its cost counted) during the other path's sync.
+    (globalThis as { gc?: () => void }).gc?.();
+    sampling = path;
+    const appCpu = process.cpuUsage();
+    const { synced, weftSeconds, cpuSeconds } = await runChild<{
+      synced: number;
+      weftSeconds: number;
+      cpuSeconds: number;
+    }>(['client', url, JSON.stringify(account)]);
+    const used = process.cpuUsage(appCpu);
+    cpu[path].app.push((used.user + used.system) / 1e6);
+    cpu[path].fetcher.push(cpuSeconds);
+    peaks[path] = Math.max(peaks[path], process.memoryUsage().rss);
+    sampling = null;
+    if (synced !== ROWS) throw new Error(`synced ${synced} rows, expected ${ROWS}`);
+    into.push(ROWS / weftSeconds);
+  };
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      // The service's side runs in a process of its own, as the service does: its parsing and
-      // memory are not the app's.
-      sampling = true;
-      const { synced, weftSeconds } = await runChild<{ synced: number; weftSeconds: number }>([
-        'client',
-        app.url,
-        JSON.stringify(account),
-      ]);
-      peak = Math.max(peak, process.memoryUsage().rss);
-      sampling = false;
-      if (synced !== ROWS) throw new Error(`synced ${synced} rows, expected ${ROWS}`);
-      syncs.push(ROWS / weftSeconds);
+      // Alternating, so drift on the shared machine hits every side alike.
+      if (app) await syncRound('json', app.url, syncs);
+      if (rowsApp) await syncRound('rows', rowsApp.url, rowSyncs);
       if (target.plainApart) await plainRound();
     }
     if (!target.plainApart) for (let round = 0; round < ROUNDS; round++) await plainRound();
   } finally {
     clearInterval(sample);
-    await app.close();
+    await app?.close();
+    await rowsApp?.close();
   }
-  const ratios = syncs.map((s, i) => s / plains[i]!);
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-  console.log(
-    `bench sql-sync ${target.driver}: weft ${Math.round(median(syncs))} rows/s, plain SELECT ${Math.round(median(plains))} rows/s, ratio ${median(ratios).toFixed(2)}, peak RSS ${mb(peak)} MB`,
-  );
-  console.log(
-    `  (${ROWS} rows, pages of ${PAGE}; medians of ${ROUNDS} rounds, ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}; RSS ${mb(before)} MB before the first sync)`,
-  );
+  const report = (
+    name: string,
+    rates: number[],
+    peak: number,
+    used: { app: number[]; fetcher: number[] },
+  ) => {
+    const ratios = rates.map((s, i) => s / plains[i]!);
+    console.log(
+      `bench ${name} ${target.driver}: weft ${Math.round(median(rates))} rows/s, plain SELECT ${Math.round(median(plains))} rows/s, ratio ${median(ratios).toFixed(2)}, peak RSS ${mb(peak)} MB`,
+    );
+    console.log(
+      `  (${ROWS} rows, pages of ${PAGE}; medians of ${ROUNDS} rounds, ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}; RSS ${mb(before)} MB before the first sync; CPU s per sync: app ${median(used.app).toFixed(2)}, fetcher ${median(used.fetcher).toFixed(2)} with its start-up)`,
+    );
+  };
+  const json = () => report(jsonByDefault ? 'sql-sync' : 'sql-sync-json-pages', syncs, peaks.json, cpu.json);
+  const rows = () => report(jsonByDefault ? 'sql-sync-rows' : 'sql-sync', rowSyncs, peaks.rows, cpu.rows);
+  if (jsonByDefault) {
+    json();
+    if (rowsApp) rows();
+  } else {
+    rows();
+    if (app) json();
+  }
 }
 
 function median(values: number[]): number {
@@ -264,7 +311,14 @@ const driver = process.argv[2];
 if (driver === 'client') {
   const started = performance.now();
   const synced = await fullSync(process.argv[3]!, JSON.parse(process.argv[4]!) as Record<string, string>);
-  process.stdout.write(JSON.stringify({ synced, weftSeconds: (performance.now() - started) / 1000 }));
+  const cpu = process.cpuUsage();
+  process.stdout.write(
+    JSON.stringify({
+      synced,
+      weftSeconds: (performance.now() - started) / 1000,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    }),
+  );
 } else if (driver === 'plain-postgres') {
   // The same driver with the app's connection settings (type parsers, session settings).
   const db = postgresDatabase(process.argv[3]!);

@@ -6,14 +6,14 @@ const timestamptz = { name: 'timestamptz', typtype: 'b', category: 'D', sql: 'ti
 const timestamp = { name: 'timestamp', typtype: 'b', category: 'D', sql: 'timestamp without time zone' };
 
 describe('sql-tables: column values', () => {
-  it('turns a timestamp as the session writes it into ISO 8601 in UTC, and refuses what is no instant', () => {
+  it('turns a timestamp as the session writes it into ISO 8601 in UTC, as to_json writes it, and refuses what is no instant', () => {
     const instant = columnReader(timestamptz, 'updated_at')!.convert;
-    expect(instant('2026-01-02 03:04:05+00')).toBe('2026-01-02T03:04:05Z');
-    expect(instant('2026-01-02 03:04:05.123456+00')).toBe('2026-01-02T03:04:05.123456Z');
-    expect(instant('2026-01-02 03:04:05+00:00')).toBe('2026-01-02T03:04:05Z');
+    expect(instant('2026-01-02 03:04:05+00')).toBe('2026-01-02T03:04:05+00:00');
+    expect(instant('2026-01-02 03:04:05.123456+00')).toBe('2026-01-02T03:04:05.123456+00:00');
+    expect(instant('2026-01-02 03:04:05+00:00')).toBe('2026-01-02T03:04:05+00:00');
     // Another session time zone: converted to UTC.
-    expect(instant('2026-01-02 03:04:05+05:30')).toBe('2026-01-01T21:34:05.000Z');
-    expect(instant('2026-01-02 03:04:05-02')).toBe('2026-01-02T05:04:05.000Z');
+    expect(instant('2026-01-02 03:04:05+05:30')).toBe('2026-01-01T21:34:05.000+00:00');
+    expect(instant('2026-01-02 03:04:05-02')).toBe('2026-01-02T05:04:05.000+00:00');
     for (const none of [
       'infinity',
       '-infinity',
@@ -24,7 +24,7 @@ describe('sql-tables: column values', () => {
       expect(instant(none), String(none)).toBeNull();
     }
     const local = columnReader(timestamp, 'created')!.convert;
-    expect(local('2026-01-02 03:04:05')).toBe('2026-01-02T03:04:05Z');
-    expect(local('2026-01-02 03:04:05.5')).toBe('2026-01-02T03:04:05.5Z');
+    expect(local('2026-01-02 03:04:05')).toBe('2026-01-02T03:04:05+00:00');
+    expect(local('2026-01-02 03:04:05.5')).toBe('2026-01-02T03:04:05.5+00:00');
   });
 });

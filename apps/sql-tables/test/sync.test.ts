@@ -142,7 +142,7 @@ for (const run of runs) {
         tags: ['new'],
         deleted_at: null,
       });
-      expect(books.items[0]!.updated_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+      expect(books.items[0]!.updated_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/);
       const members = await app.sync('members', { account: db.account });
       expect(members.items[0]).toMatchObject({
         id: 'M-001',

@@ -23,7 +23,7 @@ async function referenceCutPage(stream: AsyncIterable<unknown>, options: CutPage
   try {
     for (;;) {
       const step = await iterator.next();
-      if (step.done) return { items, next: null, replayed: skipped };
+      if (step.done) return { items, raw: [], next: null, replayed: skipped };
       const rows: unknown[] = Array.isArray(step.value) ? step.value : [step.value];
       for (const value of rows) {
         if (value === null || typeof value !== 'object') {
@@ -37,12 +37,17 @@ async function referenceCutPage(stream: AsyncIterable<unknown>, options: CutPage
           cursor = row.state as typeof cursor;
           rowsAtCursor = skipped + items.length;
           if (items.length === options.pageSize)
-            return { items, next: { cursor, skip: 0 }, replayed: skipped };
+            return { items, raw: [], next: { cursor, skip: 0 }, replayed: skipped };
           continue;
         }
         if (marker === 'remove' && !delta) continue;
         if (items.length === options.pageSize) {
-          return { items, next: { cursor, skip: skipped + items.length - rowsAtCursor }, replayed: skipped };
+          return {
+            items,
+            raw: [],
+            next: { cursor, skip: skipped + items.length - rowsAtCursor },
+            replayed: skipped,
+          };
         }
         if (toSkip > 0) {
           toSkip -= 1;

@@ -1,11 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { remove, resume } from '../src/index.js';
-import { cutPage } from '../src/paging/cut-page.js';
+import { jsonItems, remove, resume } from '../src/index.js';
+import { MARKER } from '../src/define/markers.js';
+import { type Page, cutPage } from '../src/paging/cut-page.js';
 import type { PageState } from '../src/paging/page-state.js';
 
 // cutPage has a fast path for one plain item per yield next to the general one; these
-// streams mix single items, batches, resume points and removals at random so that every
-// switch between the two paths is crossed, and check what a sync sees end to end.
+// streams mix single items, batches, resume points, removals and `jsonItems()` arrays at random
+// so that every switch between the paths is crossed (a JSON array kept whole or parsed because
+// it does not fit, rows are being skipped, or the sync is a delta), and check what a sync sees
+// end to end.
 
 /** A small seeded generator (mulberry32), so a failure names a seed that reproduces it. */
 function random(seed: number): () => number {
@@ -32,8 +35,12 @@ function makeStream(seed: number): Yield[] {
     const pick = next();
     if (pick < 0.55) yields.push(row());
     else if (pick < 0.8) yields.push(Array.from({ length: Math.floor(next() * 8) }, row));
-    else if (pick < 0.9) yields.push(resume(yields.length + 1));
-    else {
+    else if (pick < 0.85) yields.push(resume(yields.length + 1));
+    else if (pick < 0.9) {
+      // Items already in wire form (plain items only: a removal has no JSON form).
+      const rows = Array.from({ length: Math.floor(next() * 6) }, () => ({ id: `i${id++}`, n: id }));
+      yields.push(jsonItems(JSON.stringify(rows), rows.length));
+    } else {
       // A batch that ends on a resume point, as a handler over a paged upstream yields.
       const batch: unknown[] = Array.from({ length: Math.floor(next() * 5) }, row);
       batch.push(resume(yields.length + 1));
@@ -41,6 +48,22 @@ function makeStream(seed: number): Yield[] {
     }
   }
   return yields;
+}
+
+function isJson(value: unknown): value is { text: string; count: number } {
+  return (value as Record<PropertyKey, unknown>)[MARKER] === 'json';
+}
+
+/** The page's rows as the service receives them: the raw JSON arrays spliced in. */
+function withRaw(page: Page): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  let from = 0;
+  for (const segment of page.raw) {
+    out.push(...page.items.slice(from, segment.at), ...JSON.parse(segment.text));
+    from = segment.at;
+  }
+  out.push(...page.items.slice(from));
+  return out;
 }
 
 function handler(yields: Yield[]) {
@@ -53,7 +76,10 @@ function handler(yields: Yield[]) {
 
 /** What the whole sync must send: every row in order, removals only in a delta sync. */
 function expected(yields: Yield[], mode: 'full' | 'delta') {
-  const rows = yields.flatMap((y) => (Array.isArray(y) ? y : [y])) as Record<PropertyKey, unknown>[];
+  const rows = yields.flatMap((y) => (Array.isArray(y) ? y : isJson(y) ? JSON.parse(y.text) : [y])) as Record<
+    PropertyKey,
+    unknown
+  >[];
   const out: Record<string, unknown>[] = [];
   for (const r of rows) {
     if ('state' in r) continue;
@@ -77,9 +103,11 @@ describe('cutPage over random mixes of single items, batches, resume points and 
           if (pages > 500) throw new Error(`seed ${seed}: the sync does not end`);
           const page = await cutPage(make(state), { pageSize, state, mode, type: 't' });
           expect(page.replayed, `seed ${seed} ${mode}`).toBe(state.skip);
-          sent.push(...page.items);
+          const rows = withRaw(page);
+          if (mode === 'delta') expect(page.raw, `seed ${seed}: a delta parses JSON items`).toEqual([]);
+          sent.push(...rows);
           if (!page.next) break;
-          expect(page.items.length, `seed ${seed} ${mode}: a page before the last is full`).toBe(pageSize);
+          expect(rows.length, `seed ${seed} ${mode}: a page before the last is full`).toBe(pageSize);
           state = JSON.parse(JSON.stringify(page.next));
         }
         expect(sent, `seed ${seed} ${mode}`).toEqual(expected(yields, mode));

@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger.js';
-import type { JsonValue, Marker } from './markers.js';
+import type { DataMarker, JsonValue } from './markers.js';
 import type { ItemOf, SchemaFields } from './schema-fields.js';
 
 /** What a data handler receives for one page request. */
@@ -29,9 +29,9 @@ export interface DataContext<A, F> {
 }
 
 /** One yielded value: an item, a marker, or an array of them (a batch, e.g. an upstream page). */
-export type DataRow<Fields> = ItemOf<Fields> | Marker;
+export type DataRow<Fields> = ItemOf<Fields> | DataMarker;
 
-/** A data handler: an async generator of the type's items, with `resume()`/`remove()` markers. */
+/** A data handler: an async generator of the type's items, with `resume()`/`remove()`/`jsonItems()` markers. */
 export type DataHandler<Fields, A, F> = (
   ctx: DataContext<A, F>,
 ) => AsyncIterable<DataRow<Fields> | ReadonlyArray<DataRow<Fields>>>;

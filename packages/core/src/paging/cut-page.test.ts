@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { remove, resume } from '../define/markers.js';
+import { jsonItems, remove, resume } from '../define/markers.js';
 import { cutPage } from './cut-page.js';
 import type { PageState } from './page-state.js';
 
@@ -136,5 +136,112 @@ describe('cutPage batch edge cases', () => {
     const pages = await drain(replay, 5);
     expect(pages.map((p) => p.length)).toEqual([5, 5, 2]);
     expect(pages.flat()).toEqual(Array.from({ length: 12 }, (_, id) => ({ id })));
+  });
+});
+
+describe('cutPage with jsonItems()', () => {
+  const full = (skip = 0) => ({
+    pageSize: 5,
+    state: { cursor: undefined, skip },
+    mode: 'full' as const,
+    type: 'j',
+  });
+  const json = (ids: number[]) => jsonItems(JSON.stringify(ids.map((id) => ({ id }))), ids.length);
+
+  test('in a full sync an array that fits goes on the page whole, between plain items, counted as its rows', async () => {
+    async function* mixed() {
+      yield { id: 0 };
+      yield json([1, 2]);
+      yield [{ id: 3 }, json([])];
+      yield json([4]);
+      yield { id: 5 };
+    }
+    const page = await cutPage(mixed(), full());
+    expect(page.items).toEqual([{ id: 0 }, { id: 3 }]);
+    expect(page.raw).toEqual([
+      { at: 1, text: '[{"id":1},{"id":2}]', count: 2 },
+      { at: 2, text: '[{"id":4}]', count: 1 },
+    ]);
+    // Five rows on the page: the next row ends it, and the next page skips nothing twice.
+    expect(page.next).toEqual({ cursor: undefined, skip: 5 });
+  });
+
+  test('an array that does not fit in the room left is parsed and cut like a batch', async () => {
+    async function* big(state: PageState) {
+      if (state.cursor === undefined) {
+        yield { id: 0 };
+        yield json([1, 2, 3, 4, 5, 6]);
+        yield resume(7);
+      }
+      yield json([7]);
+    }
+    const page = await cutPage(big({ cursor: undefined, skip: 0 }), full());
+    expect(page.raw).toEqual([]);
+    expect(page.items).toEqual([0, 1, 2, 3, 4].map((id) => ({ id })));
+    expect(page.next).toEqual({ cursor: undefined, skip: 5 });
+    const second = await cutPage(big({ cursor: undefined, skip: 5 }), full(5));
+    // The restarted handler's first five rows were sent: skipped, then the rest as items.
+    expect(second.items).toEqual([{ id: 5 }, { id: 6 }]);
+    expect(second.raw).toEqual([{ at: 2, text: '[{"id":7}]', count: 1 }]);
+    expect(second.replayed).toBe(5);
+    expect(second.next).toBeNull();
+  });
+
+  test('rows still to skip after a restart: the array is parsed, its first rows dropped', async () => {
+    async function* one() {
+      yield json([0, 1, 2]);
+    }
+    const page = await cutPage(one(), full(2));
+    expect(page.items).toEqual([{ id: 2 }]);
+    expect(page.raw).toEqual([]);
+    expect(page.replayed).toBe(2);
+  });
+
+  test('in a delta sync the array is parsed: its items get SET like any item', async () => {
+    async function* changes() {
+      yield json([1, 2]);
+      yield remove(3);
+    }
+    const page = await cutPage(changes(), { ...full(), mode: 'delta' });
+    expect(page.raw).toEqual([]);
+    expect(page.items).toEqual([
+      { id: 1, __syncAction: 'SET' },
+      { id: 2, __syncAction: 'SET' },
+      { id: 3, __syncAction: 'REMOVE' },
+    ]);
+  });
+
+  test('a full page ends before the next array without parsing it', async () => {
+    async function* pages() {
+      yield json([0, 1, 2, 3, 4]);
+      yield jsonItems('[not parsed]', 3);
+    }
+    const page = await cutPage(pages(), full());
+    expect(page.raw.map((r) => r.count)).toEqual([5]);
+    expect(page.next).toEqual({ cursor: undefined, skip: 5 });
+  });
+
+  test('a bad marker is refused, naming the type', async () => {
+    const cut = (marker: unknown, skip = 0) =>
+      cutPage(
+        (async function* () {
+          yield marker;
+        })(),
+        full(skip),
+      );
+    await expect(cut(jsonItems('{"id":1}', 1))).rejects.toThrow(
+      'type "j" yielded jsonItems() whose text is not a JSON array',
+    );
+    await expect(cut(jsonItems('  ', 0))).rejects.toThrow('whose text is not a JSON array');
+    await expect(cut(jsonItems('[{"id":1}]', 1.5))).rejects.toThrow(
+      'type "j" yielded jsonItems() whose count is not a non-negative integer',
+    );
+    await expect(cut(jsonItems('[]', -1))).rejects.toThrow('count is not a non-negative integer');
+    // Parsed (a row to skip): a count that does not match, or text that is not JSON.
+    await expect(cut(jsonItems('[{"id":1}]', 2), 1)).rejects.toThrow(
+      'type "j" yielded jsonItems() whose text is not a JSON array of 2 items',
+    );
+    await expect(cut(jsonItems('[{"id":1},]', 2), 1)).rejects.toThrow('not a JSON array of 2 items');
+    await expect(cut(jsonItems(' \n[{"id":1}]\t', 1))).resolves.toMatchObject({ next: null });
   });
 });

@@ -1,4 +1,10 @@
-import { MARKER, type Marker, type RemoveMarker, type ResumeMarker } from '../define/markers.js';
+import {
+  type DataMarker,
+  type JsonItemsMarker,
+  MARKER,
+  type RemoveMarker,
+  type ResumeMarker,
+} from '../define/markers.js';
 import { SYNC_ACTION_FIELD } from '../protocol/index.js';
 import type { PageState } from './page-state.js';
 
@@ -12,8 +18,18 @@ export interface CutPageOptions {
   type: string;
 }
 
+/** Items in wire form from a `jsonItems()` marker, to go on the page before `items[at]`. */
+export interface RawSegment {
+  at: number;
+  /** The JSON array as the handler gave it. */
+  text: string;
+  count: number;
+}
+
 export interface Page {
   items: Record<string, unknown>[];
+  /** `jsonItems()` arrays kept whole, in order; the page's rows are `items` with these spliced in. */
+  raw: RawSegment[];
   /** Where the next page starts, or null when the handler is done. */
   next: PageState | null;
   /** Rows the handler yielded again that earlier pages had sent, dropped to serve this one. */
@@ -32,7 +48,8 @@ type Row = Record<PropertyKey, unknown>;
  * The page ends when `pageSize` rows are collected and the handler yields again: on a resume
  * point (the page then ends exactly there, and the next page may turn out empty) or on another
  * row (`hasNext` is then certain). The handler is closed after each page, which runs its
- * `finally` blocks.
+ * `finally` blocks. A `jsonItems()` marker goes on the page whole when it can (a full sync,
+ * nothing to skip, room for all its rows); otherwise its text is parsed and taken as a batch.
  */
 export async function cutPage(stream: AsyncIterable<unknown>, options: CutPageOptions): Promise<Page> {
   const cutter = new Cutter(options);
@@ -59,7 +76,8 @@ export async function cutPage(stream: AsyncIterable<unknown>, options: CutPageOp
 function drain(iterator: AsyncIterator<unknown>, cutter: Cutter): Promise<PageState | null> {
   return new Promise((resolve, reject) => {
     const items = cutter.items;
-    const pageSize = cutter.pageSize;
+    // The room for plain items: the page size less the rows of `jsonItems()` kept whole.
+    let limit = cutter.limit;
     const pull = (): void => {
       let pending: unknown;
       try {
@@ -81,7 +99,7 @@ function drain(iterator: AsyncIterator<unknown>, cutter: Cutter): Promise<PageSt
         // The fast path: a plain item, nothing left to skip, a full sync, room on the page.
         if (
           cutter.plain &&
-          items.length < pageSize &&
+          items.length < limit &&
           typeof value === 'object' &&
           value !== null &&
           value[MARKER] === undefined &&
@@ -91,6 +109,7 @@ function drain(iterator: AsyncIterator<unknown>, cutter: Cutter): Promise<PageSt
           items.push(value as Record<string, unknown>);
         } else {
           const next = Array.isArray(value) ? cutter.takeBatch(value) : cutter.take(value);
+          limit = cutter.limit;
           if (next !== undefined) {
             resolve(next);
             return;
@@ -109,9 +128,12 @@ function drain(iterator: AsyncIterator<unknown>, cutter: Cutter): Promise<PageSt
 /** The page being cut: what was collected, and where the stream stands against `state`. */
 class Cutter {
   readonly items: Record<string, unknown>[] = [];
+  readonly raw: RawSegment[] = [];
   /** True while rows can go straight onto the page: a full sync with nothing left to skip. */
   plain: boolean;
   readonly pageSize: number;
+  /** Plain items that fit on the page: `pageSize` less the rows of `raw`. */
+  limit: number;
   private readonly delta: boolean;
   private readonly type: string;
   private cursor: PageState['cursor'];
@@ -125,6 +147,7 @@ class Cutter {
 
   constructor(options: CutPageOptions) {
     this.pageSize = options.pageSize;
+    this.limit = options.pageSize;
     this.delta = options.mode === 'delta';
     this.type = options.type;
     this.cursor = options.state.cursor;
@@ -135,7 +158,7 @@ class Cutter {
   }
 
   page(next: PageState | null): Page {
-    return { items: this.items, next, replayed: this.skipped };
+    return { items: this.items, raw: this.raw, next, replayed: this.skipped };
   }
 
   /**
@@ -151,17 +174,16 @@ class Cutter {
       );
     }
     const row = value as Row;
-    const marker = row[MARKER] as Marker[typeof MARKER] | undefined;
+    const marker = row[MARKER] as DataMarker[typeof MARKER] | undefined;
     const items = this.items;
     if (marker === 'resume') {
       this.cursor = (row as unknown as ResumeMarker).state;
-      this.rowsAtCursor = this.skipped + items.length;
-      return items.length === this.pageSize ? { cursor: this.cursor, skip: 0 } : undefined;
+      this.rowsAtCursor = this.skipped + this.rows();
+      return items.length === this.limit ? { cursor: this.cursor, skip: 0 } : undefined;
     }
+    if (marker === 'json') return this.takeJson(row as unknown as JsonItemsMarker);
     if (marker === 'remove' && !this.delta) return undefined;
-    if (items.length === this.pageSize) {
-      return { cursor: this.cursor, skip: this.skipped + items.length - this.rowsAtCursor };
-    }
+    if (items.length === this.limit) return this.fullAt();
     if (this.toSkip > 0) {
       this.toSkip -= 1;
       this.skipped += 1;
@@ -185,13 +207,59 @@ class Cutter {
     return undefined;
   }
 
+  /** Rows on the page so far. */
+  private rows(): number {
+    return this.items.length + (this.pageSize - this.limit);
+  }
+
+  /** The state that ends a full page just before the next row. */
+  private fullAt(): PageState {
+    return { cursor: this.cursor, skip: this.skipped + this.rows() - this.rowsAtCursor };
+  }
+
+  /**
+   * A `jsonItems()` array: onto the page whole when nothing forbids it, else parsed and taken row
+   * by row (always correct, only slower). Only its shape is checked, not its items.
+   */
+  private takeJson(marker: JsonItemsMarker): PageState | undefined {
+    const { text, count } = marker;
+    if (typeof text !== 'string' || !looksLikeArray(text)) {
+      throw new BadItemError(`type "${this.type}" yielded jsonItems() whose text is not a JSON array`);
+    }
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) {
+      throw new BadItemError(
+        `type "${this.type}" yielded jsonItems() whose count is not a non-negative integer`,
+      );
+    }
+    if (count === 0) return undefined;
+    if (this.plain && count <= this.limit - this.items.length) {
+      this.raw.push({ at: this.items.length, text, count });
+      this.limit -= count;
+      return undefined;
+    }
+    // A full page ends before the first of these rows: no need to parse them to know.
+    if (this.items.length === this.limit) return this.fullAt();
+    let rows: unknown;
+    try {
+      rows = JSON.parse(text);
+    } catch {
+      rows = undefined;
+    }
+    if (!Array.isArray(rows) || rows.length !== count) {
+      throw new BadItemError(
+        `type "${this.type}" yielded jsonItems() whose text is not a JSON array of ${count} items`,
+      );
+    }
+    return this.takeBatch(rows);
+  }
+
   /** An array is a batch of rows: one await for a whole upstream page. */
   takeBatch(batch: readonly unknown[]): PageState | undefined {
     const items = this.items;
     let i = 0;
     if (this.plain) {
       // Plain items while the page has room go straight on.
-      const end = Math.min(batch.length, this.pageSize - items.length);
+      const end = Math.min(batch.length, this.limit - items.length);
       for (; i < end; i += 1) {
         const row = batch[i] as Row | null;
         if (row === null || typeof row !== 'object' || row[MARKER] !== undefined || row.id == null) break;
@@ -204,4 +272,18 @@ class Cutter {
     }
     return undefined;
   }
+}
+
+/** Whether the first and last non-space characters are `[` and `]` (a cheap check, not a parse). */
+function looksLikeArray(text: string): boolean {
+  let start = 0;
+  let end = text.length - 1;
+  while (start <= end && isSpace(text.charCodeAt(start))) start += 1;
+  while (end > start && isSpace(text.charCodeAt(end))) end -= 1;
+  return end > start && text.charCodeAt(start) === 91 && text.charCodeAt(end) === 93;
+}
+
+/** JSON's white space: space, tab, line feed, carriage return. */
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
 }
