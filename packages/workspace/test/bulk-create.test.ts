@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { COPY_MIN_ROWS } from '../src/entities/entity-store.js';
 import { lastCatalog } from '../src/schema/catalog.js';
 import { deleteType } from '../src/schema/schema-store.js';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
+import { hookReceiver } from './support/hook-receiver.js';
 
 // A run of creates of one type inside svc.command/batch, COPY_MIN_ROWS long or longer, is loaded
 // with COPY where the engine takes it; shorter runs use one INSERT. Both must answer alike.
@@ -49,42 +48,9 @@ const ALL = [
   'bulk/status',
 ];
 
-/** A local webhook receiver that records each delivery's body. */
-function receiver() {
-  const bodies: any[] = [];
-  let server: Server;
-  let url = '';
-  return {
-    bodies,
-    get url() {
-      return url;
-    },
-    async start() {
-      server = createServer((req, res) => {
-        let data = '';
-        req.on('data', (c) => {
-          data += c;
-        });
-        req.on('end', () => {
-          bodies.push(JSON.parse(data));
-          res.writeHead(200).end();
-        });
-      });
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-    },
-    async until(count: number) {
-      const deadline = Date.now() + 20_000;
-      while (bodies.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      return bodies;
-    },
-    stop: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
 describeEachDatabase('bulk creates in a batch', (target) => {
   const h = useWorkspace(target);
-  const rx = receiver();
+  const rx = hookReceiver();
   let groups: string[] = [];
 
   const all = async () =>

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { COPY_MIN_ROWS } from '../src/entities/entity-store.js';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
+import { hookReceiver } from './support/hook-receiver.js';
 
 // execute(commands, {createResults: false}) is for in-process writers that read no per-row
 // results (the app host's page writes): creates of a type nothing listens to answer null and
@@ -34,9 +33,7 @@ const batch = (n: number, from: number) => ({
 
 describeEachDatabase('creates without per-row results', (target) => {
   const h = useWorkspace(target);
-  const bodies: any[] = [];
-  let server: Server;
-  let hookUrl = '';
+  const rx = hookReceiver();
 
   const stored = async () =>
     (await h.run('svc.entity/query', {
@@ -44,21 +41,10 @@ describeEachDatabase('creates without per-row results', (target) => {
     })) as any[];
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let data = '';
-      req.on('data', (c) => {
-        data += c;
-      });
-      req.on('end', () => {
-        bodies.push(JSON.parse(data));
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    hookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    await rx.start();
     await h.run('schema.type/create', typeArgs(T, [['quiet/at', 'svc/date-time']]));
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(() => rx.stop());
 
   it('a type nothing listens to: every create answers null, and the rows are stored', async () => {
     const results = await h.ws.execute([batch(SHORT, 0), batch(LONG, SHORT)], { createResults: false });
@@ -77,17 +63,16 @@ describeEachDatabase('creates without per-row results', (target) => {
   });
 
   it('a type a webhook watches: the entities are answered and delivered as without the option', async () => {
-    const hook = (await h.request('POST', '/api/webhooks/v2', { url: hookUrl, type: T })).body;
+    const hook = (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: T })).body;
     const before = (await stored()).length;
     for (const n of [SHORT, LONG]) {
-      bodies.length = 0;
+      rx.bodies.length = 0;
       const [r] = await h.ws.execute([batch(n, 0)], { createResults: false });
       expect(r?.success).toBe(true);
       const result = (r as { result: any[] }).result;
       expect(result).toHaveLength(n);
       expect(result.every((e) => e?.['svc/id'] && e['quiet/name'])).toBe(true);
-      const deadline = Date.now() + 20_000;
-      while (bodies.length < 1 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
+      const bodies = await rx.until(1);
       expect(bodies[0]?.effects).toEqual(
         result.map((e) => ({ effect: 'svc.entity/create', id: e['svc/id'], type: T, values: e })),
       );
