@@ -270,7 +270,7 @@ describeEachDatabase('bulk creates in a batch', (target) => {
       },
     ]);
     expect(r.success).toBe(true);
-    const [delivery] = await rx.until(1);
+    const [{ body: delivery }] = await rx.until(1);
     expect(delivery.command).toEqual({ correlationId });
     expect(delivery.effects).toEqual(
       r.result.map((e: any) => ({
@@ -299,7 +299,7 @@ describeEachDatabase('bulk creates in a batch', (target) => {
         },
       ]);
       expect(r.success).toBe(true);
-      const [delivery] = await rx.until(1);
+      const [{ body: delivery }] = await rx.until(1);
       expect(delivery.effects).toEqual([
         { effect: 'svc.entity/create', id: group, type: G, values: r.result[groupFirst ? 0 : LONG] },
       ]);

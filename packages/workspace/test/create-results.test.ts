@@ -73,7 +73,7 @@ describeEachDatabase('creates without per-row results', (target) => {
       expect(result).toHaveLength(n);
       expect(result.every((e) => e?.['svc/id'] && e['quiet/name'])).toBe(true);
       const bodies = await rx.until(1);
-      expect(bodies[0]?.effects).toEqual(
+      expect(bodies[0]?.body.effects).toEqual(
         result.map((e) => ({ effect: 'svc.entity/create', id: e['svc/id'], type: T, values: e })),
       );
     }

@@ -1,58 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DatabaseOption } from '../src/db/open-driver.js';
 import { openWorkspace } from '../src/workspace.js';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
-
-/** A local receiver: records every delivery and answers the statuses it is told to, then 200. */
-function receiver() {
-  const bodies: any[] = [];
-  const statuses: number[] = [];
-  let server: Server;
-  let url = '';
-  let waiters: Array<() => void> = [];
-  return {
-    bodies,
-    statuses,
-    get url() {
-      return url;
-    },
-    async start() {
-      server = createServer((req, res) => {
-        let data = '';
-        req.on('data', (c) => {
-          data += c;
-        });
-        req.on('end', () => {
-          const status = statuses.shift() ?? 200;
-          if (status === 200)
-            bodies.push({ method: req.method, type: req.headers['content-type'], body: JSON.parse(data) });
-          res.writeHead(status).end();
-          for (const w of waiters) w();
-          waiters = [];
-        });
-      });
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-    },
-    async until(count: number) {
-      const deadline = Date.now() + 20_000;
-      while (bodies.length < count && Date.now() < deadline)
-        await new Promise<void>((r) => waiters.push(r) && setTimeout(r, 200));
-      return bodies;
-    },
-    stop: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
+import { hookReceiver } from './support/hook-receiver.js';
 
 describeEachDatabase('webhooks v2', (target) => {
   const h = useWorkspace(target);
-  const rx = receiver();
+  const rx = hookReceiver();
 
   beforeAll(async () => {
     await rx.start();
@@ -182,7 +140,7 @@ describeEachDatabase('webhooks v2', (target) => {
 });
 
 describeEachDatabase('webhook deliveries survive a stopped process', (target) => {
-  const rx = receiver();
+  const rx = hookReceiver();
   let database: DatabaseOption;
   let drop: () => Promise<void> = async () => {};
   let dir = '';
