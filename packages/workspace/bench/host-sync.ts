@@ -7,9 +7,9 @@
 // The app runs in a process of its own, as a real app does (the service calls it over the
 // network): its CPU (making and serialising the rows) is not charged to the workspace process,
 // whose rate and peak RSS are what is measured. On a 2-core machine the two processes still share
-// the cores, so the app's work is not free either. On PGlite the host caps V8's old-space growth
-// for its process (AppHostOptions.heapGrowthPercent, see src/host/heap-growth.ts); the bulk
-// write's process, which opens no host, runs with V8's own heuristics.
+// the cores, so the app's work is not free either. On PGlite the workspace caps V8's old-space
+// growth for its process (heapGrowthPercent of openWorkspace, see src/db/heap-growth.ts), in both
+// the host's process and the bulk write's.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';

@@ -4,6 +4,7 @@ import { AutomationWorker, createAutomationTables } from './automations/index.js
 import { type CommandResult, executeCommands } from './commands/dispatcher.js';
 import { createSystemTables } from './db/bootstrap.js';
 import type { Driver } from './db/driver.js';
+import { capHeapGrowth } from './db/heap-growth.js';
 import { type DatabaseOption, openDriver } from './db/open-driver.js';
 import { SecretBox } from './host/secret-box.js';
 import { JobQueue, type JobQueueOptions } from './jobs/job-queue.js';
@@ -25,6 +26,12 @@ export interface OpenWorkspaceOptions {
   log?: (message: string, error?: unknown) => void;
   /** seals automations' app accounts; default from WEFT_SECRET_KEY, else a key file in the PGlite data directory */
   box?: SecretBox;
+  /**
+   * On PGlite, how far V8 may grow its old space past the live heap before collecting, in percent
+   * (process-wide, see db/heap-growth.ts); default 50 on PGlite and none on Postgres; 0 leaves
+   * V8's own heuristics. Never set over a --heap-growing-percent the process was started with.
+   */
+  heapGrowthPercent?: number;
 }
 
 export interface Workspace {
@@ -59,6 +66,7 @@ export interface Workspace {
 export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise<Workspace> {
   const log = options.log ?? ((message, error) => console.error(message, error ?? ''));
   const driver = await openDriver(options.database ?? { kind: 'memory' });
+  capHeapGrowth(driver.kind, options.heapGrowthPercent);
   try {
     const database = options.database;
     useAutomationBox(

@@ -3,7 +3,6 @@ import { DateRangeError, parseDateRange } from '@weft/date-range';
 import { AppCallError, AppClient, type RetryPolicy, type SyncEvent } from '@weft/sync-engine';
 import { WorkspaceError } from '../errors.js';
 import type { Workspace } from '../workspace.js';
-import { capHeapGrowth } from './heap-growth.js';
 import { createHostTables } from './host-tables.js';
 import { namespaceFor } from './schema-mapping.js';
 import type { SecretBox } from './secret-box.js';
@@ -62,12 +61,6 @@ export interface AppHostOptions {
   jobExpireSeconds?: number;
   /** how often a sync job is tried again after its process died or stopped (then its run fails); default 5 */
   jobRetryLimit?: number;
-  /**
-   * On PGlite, how far V8 may grow its old space past the live heap before collecting, in percent
-   * (process-wide; see heap-growth.ts); default 50 on PGlite and none on Postgres, 0 leaves V8's
-   * own heuristics. Never set over a --heap-growing-percent the process was started with.
-   */
-  heapGrowthPercent?: number;
 }
 
 export interface AddSourceInput {
@@ -129,7 +122,6 @@ export class AppHost {
   }
 
   static async open(workspace: Workspace, options: AppHostOptions): Promise<AppHost> {
-    capHeapGrowth(workspace.driver.kind, options.heapGrowthPercent);
     await createHostTables(workspace.driver);
     const host = new AppHost(workspace, options);
     await host.startWorkers();
