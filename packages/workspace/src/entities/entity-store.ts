@@ -361,11 +361,15 @@ function prepareAll(ctx: CommandContext, catalog: Catalog, type: TypeDef, entiti
   return prepared;
 }
 
+/** Known, in this transaction, to have no webhook and no automation listening to it. */
+function quiet(ctx: CommandContext, typeName: string): boolean {
+  const l = ctx.listening?.get(typeName);
+  return l !== undefined && !l.webhooks && !l.automations;
+}
+
 /** The caller reads no results (createResults: false) and nothing listens to the type: none is built. */
 function unheard(ctx: CommandContext, type: TypeDef): boolean {
-  if (ctx.createResults !== false) return false;
-  const l = ctx.listening?.get(type.name);
-  return l !== undefined && !l.webhooks && !l.automations;
+  return ctx.createResults === false && quiet(ctx, type.name);
 }
 
 /** Runs of creates this long or longer go through COPY where the engine takes it. */
@@ -449,11 +453,8 @@ async function copyCreated(
     }
   }
   // The command's last statement, with nothing listening to what it changed: COMMIT goes with it.
-  const quiet = (t: string) => {
-    const l = ctx.listening?.get(t);
-    return l !== undefined && !l.webhooks && !l.automations;
-  };
-  const commit = ctx.endsCommand === true && quiet(type.name) && ctx.effects.every((e) => quiet(e.type));
+  const commit =
+    ctx.endsCommand === true && quiet(ctx, type.name) && ctx.effects.every((e) => quiet(ctx, e.type));
   const copied = ctx.tx.copyIn!(type.table, ['id', 'public_id', 'created', 'modified', ...cols], slices(), {
     commit,
   });
