@@ -20,12 +20,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PROTOCOL_PATHS, silentLogger, startServer } from '@weft/core';
+import { MARKER, PROTOCOL_PATHS, silentLogger, startServer } from '@weft/core';
 import pg from 'pg';
 import { PAGE_SIZE, createSqlTablesApp } from '../src/app.js';
 import { type Database, pgliteDatabase, postgresDatabase } from '../src/database.js';
 import { databaseSource } from '../src/databases.js';
 import { initCluster, openCluster } from '../src/embedded.js';
+import { readCatalog } from '../src/introspect.js';
+import { readRows } from '../src/read-rows.js';
+import { tableModels } from '../src/table-model.js';
 
 const ROWS = Number(process.env.SQL_BENCH_ROWS ?? 1_000_000);
 const ROUNDS = Math.max(1, Number(process.env.SQL_BENCH_ROUNDS ?? 3));
@@ -123,6 +126,9 @@ async function postgresTarget(url: string): Promise<Target> {
  * CPU (12 against 6 ms a page of 5,000 rows, measured), which is the bench's own overhead, not the
  * app's. The answer is still read whole and parsed, as the service does.
  */
+/** Seconds the fetcher spent joining and parsing answers once their last byte was in. */
+let parseSeconds = 0;
+
 function post(
   agent: http.Agent,
   url: string,
@@ -141,13 +147,12 @@ function post(
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('error', reject);
         response.on('end', () => {
+          const started = performance.now();
           const text = Buffer.concat(chunks).toString('utf8');
           try {
-            resolve({
-              status: response.statusCode ?? 0,
-              json: response.statusCode === 200 ? JSON.parse(text) : null,
-              text,
-            });
+            const json = response.statusCode === 200 ? JSON.parse(text) : null;
+            parseSeconds += (performance.now() - started) / 1000;
+            resolve({ status: response.statusCode ?? 0, json, text });
           } catch (error) {
             reject(error);
           }
@@ -217,10 +222,12 @@ async function measure(target: Target): Promise<void> {
   const rowSyncs: number[] = [];
   // CPU seconds of each sync: the app's process (with PGlite, the database too) and the fetcher's.
   const cpu = {
-    json: { app: [] as number[], fetcher: [] as number[] },
-    rows: { app: [] as number[], fetcher: [] as number[] },
+    json: { app: [] as number[], fetcher: [] as number[], parse: [] as number[] },
+    rows: { app: [] as number[], fetcher: [] as number[], parse: [] as number[] },
   };
   const plains: number[] = [];
+  // Seconds the app's reader takes to read and serialise every page without HTTP, per path.
+  const floors = { json: [] as number[], rows: [] as number[] };
   const plainRound = async () => {
     const plain = await target.plain();
     if (plain.rows !== ROWS) throw new Error(`plain SELECT read ${plain.rows} rows, expected ${ROWS}`);
@@ -234,14 +241,16 @@ async function measure(target: Target): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
     sampling = path;
     const appCpu = process.cpuUsage();
-    const { synced, weftSeconds, cpuSeconds } = await runChild<{
+    const { synced, weftSeconds, cpuSeconds, parseSeconds } = await runChild<{
       synced: number;
       weftSeconds: number;
       cpuSeconds: number;
+      parseSeconds: number;
     }>(['client', url, JSON.stringify(account)]);
     const used = process.cpuUsage(appCpu);
     cpu[path].app.push((used.user + used.system) / 1e6);
     cpu[path].fetcher.push(cpuSeconds);
+    cpu[path].parse.push(parseSeconds);
     peaks[path] = Math.max(peaks[path], process.memoryUsage().rss);
     sampling = null;
     if (synced !== ROWS) throw new Error(`synced ${synced} rows, expected ${ROWS}`);
@@ -255,6 +264,10 @@ async function measure(target: Target): Promise<void> {
       if (target.plainApart) await plainRound();
     }
     if (!target.plainApart) for (let round = 0; round < ROUNDS; round++) await plainRound();
+    for (let round = 0; round < ROUNDS; round++) {
+      if (app) floors.json.push(await readChain(target, true));
+      if (rowsApp) floors.rows.push(await readChain(target, false));
+    }
   } finally {
     clearInterval(sample);
     await app?.close();
@@ -265,7 +278,8 @@ async function measure(target: Target): Promise<void> {
     name: string,
     rates: number[],
     peak: number,
-    used: { app: number[]; fetcher: number[] },
+    used: { app: number[]; fetcher: number[]; parse: number[] },
+    floor: number[],
   ) => {
     const ratios = rates.map((s, i) => s / plains[i]!);
     console.log(
@@ -274,9 +288,17 @@ async function measure(target: Target): Promise<void> {
     console.log(
       `  (${ROWS} rows, pages of ${PAGE}; medians of ${ROUNDS} rounds, ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}; RSS ${mb(before)} MB before the first sync; CPU s per sync: app ${median(used.app).toFixed(2)}, fetcher ${median(used.fetcher).toFixed(2)} with its start-up)`,
     );
+    // The floor of this bench's chain: what the app's reader and the service's parse cost alone.
+    const read = median(floor);
+    const parse = median(used.parse);
+    console.log(
+      `  (floor: reading and serialising the pages in the app without HTTP ${read.toFixed(2)} s, the fetcher joining and parsing the answers ${parse.toFixed(2)} s; with nothing else, at most ratio ${(ROWS / median(plains) / (read + parse)).toFixed(2)})`,
+    );
   };
-  const json = () => report(jsonByDefault ? 'sql-sync' : 'sql-sync-json-pages', syncs, peaks.json, cpu.json);
-  const rows = () => report(jsonByDefault ? 'sql-sync-rows' : 'sql-sync', rowSyncs, peaks.rows, cpu.rows);
+  const json = () =>
+    report(jsonByDefault ? 'sql-sync' : 'sql-sync-json-pages', syncs, peaks.json, cpu.json, floors.json);
+  const rows = () =>
+    report(jsonByDefault ? 'sql-sync-rows' : 'sql-sync', rowSyncs, peaks.rows, cpu.rows, floors.rows);
   if (jsonByDefault) {
     json();
     if (rowsApp) rows();
@@ -284,6 +306,44 @@ async function measure(target: Target): Promise<void> {
     rows();
     if (app) json();
   }
+}
+
+/**
+ * The app's own share of a sync with nothing around it: the reader the data endpoint uses, run
+ * through every page of the table in this process, each page serialised to bytes as core sends
+ * it (plain items with JSON.stringify, `jsonItems()` texts as they are). No HTTP, no request
+ * handling, no catalog check: the part of a sync no change to those could remove.
+ */
+async function readChain(target: Target, jsonPages: boolean): Promise<number> {
+  const { tables } = await readCatalog(target.db, [target.schema]);
+  const model = tableModels(tables, [target.schema]).find((m) => m.table.name === 'bench_rows');
+  if (!model) throw new Error('bench_rows is not among the models');
+  (globalThis as { gc?: () => void }).gc?.();
+  const started = performance.now();
+  let rows = 0;
+  const pages = readRows(model, {
+    from: `"${target.schema}"."bench_rows" AS weft_row`,
+    alias: 'weft_row',
+    batch: PAGE,
+    since: null,
+    cursor: undefined,
+    run: (fn) => fn(target.db),
+    jsonPages,
+  });
+  for await (const batch of pages) {
+    if (!Array.isArray(batch)) continue; // a resume() point
+    const plain: unknown[] = [];
+    for (const entry of batch as Array<Record<PropertyKey, unknown>>) {
+      if (entry[MARKER] === 'json') {
+        Buffer.from(entry.text as string);
+        rows += entry.count as number;
+      } else plain.push(entry);
+    }
+    if (plain.length > 0) Buffer.from(JSON.stringify(plain));
+    rows += plain.length;
+  }
+  if (rows !== ROWS) throw new Error(`the reader read ${rows} rows, expected ${ROWS}`);
+  return (performance.now() - started) / 1000;
 }
 
 function median(values: number[]): number {
@@ -317,6 +377,7 @@ if (driver === 'client') {
       synced,
       weftSeconds: (performance.now() - started) / 1000,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      parseSeconds,
     }),
   );
 } else if (driver === 'plain-postgres') {

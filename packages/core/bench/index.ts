@@ -7,7 +7,10 @@
 // The data page is measured three ways: batch yields, one yield per item, and pages of one item
 // (the per-request cost apart from items); then the yield protocol alone, in process.
 // The per-item page is also set against a hand-written Express handler draining the same
-// one-yield-per-item generator with `for await`: what weft adds on top of the yield protocol.
+// one-yield-per-item generator with `for await`: what weft adds on top of the yield protocol;
+// and that hand-written drain against the hand-written batch: what one yield per item costs an
+// app without weft. The ceiling line puts the two together: the hand-written batch's cost per
+// item plus the yield protocol's is the best a one-yield-per-item page could do.
 // BENCH_SECONDS (per measurement) and BENCH_ROUNDS (median of) trade time for steadier figures;
 // BENCH_ONLY (comma-separated names) runs only those comparisons.
 import { spawn } from 'node:child_process';
@@ -40,6 +43,8 @@ async function startServers(page: number) {
 }
 
 let servers = await startServers(PAGE);
+/** The hand-written batch page's items/s, for the per-item yield's ceiling below. */
+let handBatchItemsPerSecond: number | undefined;
 let ports = servers.ports;
 
 async function serverCpuSeconds(): Promise<number> {
@@ -66,6 +71,7 @@ async function rate(
   return result.requests.total / cpu;
 }
 
+/** Medians of both sides (per second, times `scale`), printed as one line; undefined when not wanted. */
 async function compare(
   name: string,
   unit: string,
@@ -73,22 +79,25 @@ async function compare(
   weftReq: Parameters<typeof rate>[1],
   handReq: Parameters<typeof rate>[1],
   baseline = 'hand-written express',
-) {
-  if (!wanted(name)) return;
-  await rate(ports.weft, { ...weftReq }); // warm-up both
+  // The measured side: weft unless said otherwise (the hand-written app's other handler).
+  subject: { name: string; port: () => number } = { name: 'weft', port: () => ports.weft },
+): Promise<{ subject: number; baseline: number } | undefined> {
+  if (!wanted(name)) return undefined;
+  await rate(subject.port(), { ...weftReq }); // warm-up both
   await rate(ports.hand, { ...handReq });
   const weft: number[] = [];
   const hand: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
-    weft.push(await rate(ports.weft, weftReq));
+    weft.push(await rate(subject.port(), weftReq));
     hand.push(await rate(ports.hand, handReq));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const w = median(weft) * scale;
   const h = median(hand) * scale;
   console.log(
-    `bench ${name}: weft ${format(w)} ${unit}, ${baseline} ${format(h)} ${unit}, ratio ${(w / h).toFixed(2)}`,
+    `bench ${name}: ${subject.name} ${format(w)} ${unit}, ${baseline} ${format(h)} ${unit}, ratio ${(w / h).toFixed(2)}`,
   );
+  return { subject: w, baseline: h };
 }
 
 function format(n: number): string {
@@ -134,26 +143,40 @@ try {
       resolvePageKeys(['bench-page-key'], silentLogger),
     ),
   });
-  await compare(
+  const perItem = await compare(
     'data-page-per-item-yield',
     'items/s',
     PAGE,
     { method: 'POST', path: '/api/v1/synchronizer/data', body: streamBody },
     { method: 'POST', path: '/api/v1/synchronizer/data', body: handBody },
   );
+  const handStreamBody = JSON.stringify({
+    ...JSON.parse(handBody),
+    requestedType: 'issueStream',
+    types: ['issueStream'],
+  });
   // Both sides drain the same one-yield-per-item generator: the ratio is weft's own share.
   await compare(
     'data-page-per-item-yield-same-generator',
     'items/s',
     PAGE,
     { method: 'POST', path: '/api/v1/synchronizer/data', body: streamBody },
-    {
-      method: 'POST',
-      path: '/api/v1/synchronizer/data',
-      body: JSON.stringify({ ...JSON.parse(handBody), requestedType: 'issueStream', types: ['issueStream'] }),
-    },
+    { method: 'POST', path: '/api/v1/synchronizer/data', body: handStreamBody },
     'hand-written express draining the same generator',
   );
+  // The same question without weft: a hand-written app whose handler yields once per item,
+  // against the hand-written batch. What the per-item page's target asks of weft, asked of
+  // the baseline's own author.
+  await compare(
+    'data-page-per-item-yield-hand',
+    'items/s',
+    PAGE,
+    { method: 'POST', path: '/api/v1/synchronizer/data', body: handStreamBody },
+    { method: 'POST', path: '/api/v1/synchronizer/data', body: handBody },
+    'hand-written express batch',
+    { name: 'hand-written express draining one yield per item', port: () => ports.hand },
+  );
+  if (perItem) handBatchItemsPerSecond = perItem.baseline;
   // Pages of one item: what a data request costs apart from its items (body validation, page
   // state signing and checking, the time limit, redaction, the request log), per request.
   if (wanted('data-page-one-item')) {
@@ -174,7 +197,17 @@ try {
 
 // The async-generator protocol alone, in process: a page of one yield per item against the
 // same items yielded as one batch, without HTTP or serialisation.
-if (wanted('cut-page-per-item-yield')) await benchYieldProtocol();
+if (wanted('cut-page-per-item-yield')) {
+  const perYieldNs = await benchYieldProtocol();
+  if (handBatchItemsPerSecond !== undefined) {
+    // If weft served a per-item page at exactly the hand-written batch's cost plus the yield
+    // protocol, and nothing else, this is the ratio it would reach.
+    const handNs = 1e9 / handBatchItemsPerSecond;
+    console.log(
+      `bench data-page-per-item-yield-ceiling: hand-written express batch ${handNs.toFixed(0)} ns per item, yield protocol ${perYieldNs.toFixed(0)} ns per item: with nothing else added, at most ratio ${(handNs / (handNs + perYieldNs)).toFixed(2)}`,
+    );
+  }
+}
 
 // Core at scale: first and last page of a 1,000,000-row type, with and without resume().
 if (wanted('core-page-scale')) await benchPageScale();

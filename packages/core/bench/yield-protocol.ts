@@ -37,7 +37,8 @@ async function round(handler: (start: number) => AsyncIterable<unknown>): Promis
   return (PAGES_PER_ROUND * PAGE) / ((used.user + used.system) / 1e6);
 }
 
-export async function benchYieldProtocol(): Promise<void> {
+/** Prints the comparison; resolves with the cost of one yield in ns. */
+export async function benchYieldProtocol(): Promise<number> {
   const yields: number[] = [];
   const batches: number[] = [];
   for (let r = 0; r < ROUNDS; r += 1) {
@@ -52,6 +53,7 @@ export async function benchYieldProtocol(): Promise<void> {
   console.log(
     `bench cut-page-per-item-yield: weft ${format(y)} items/s, one batch yield ${format(b)} items/s, ratio ${(y / b).toFixed(2)} (${perYieldNs.toFixed(0)} ns per yield)`,
   );
+  return perYieldNs;
 }
 
 function format(n: number): string {
