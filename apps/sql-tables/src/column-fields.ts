@@ -235,6 +235,36 @@ export function columnReader(type: ColumnType, columnName: string): ColumnReader
   };
 }
 
+/** The largest integer a double holds exactly (2^53 - 1): JSON numbers past it are rounded. */
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The reader of a column whose values identify rows: an item's `id`, a relation to another
+ * table's `id`, a part of a multi-column key. A `bigint` past ±(2^53 - 1) is sent as its exact
+ * decimal text (`"9007199254740993"`), not as a JSON number: a double would round it, and two
+ * rows (snowflake ids, for one) would get the same id. Smaller values stay numbers, as before.
+ * Other types identify rows exactly as they are read.
+ */
+export function identityReader(reader: ColumnReader, type: ColumnType): ColumnReader {
+  if (type.name !== 'int8') return reader;
+  return {
+    ...reader,
+    convert: exactInteger,
+    json: (r) =>
+      `CASE WHEN ${r} BETWEEN ${-MAX_EXACT} AND ${MAX_EXACT} THEN to_json(${r}) ELSE to_json(${r}::text) END`,
+  };
+}
+
+/** A bigint as the driver returns it (text, or a number or bigint) → a number when exact, else its text. */
+export function exactInteger(value: unknown): number | string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  const n = Number(value);
+  if (Number.isSafeInteger(n)) return n;
+  const text = String(value);
+  return /^-?\d+$/.test(text) ? text : null;
+}
+
 /** Whether a column of this type can hold an item's title. */
 export function isTitleType(type: ColumnType): boolean {
   return TEXT_TYPES.has(type.name) || type.name === 'uuid' || type.typtype === 'e';

@@ -6,6 +6,7 @@
 // are read as arrays and turned into items here.
 import { type JsonItemsMarker, type JsonValue, type Marker, jsonItems, remove, resume } from '@weft/core';
 import type { Queryable } from './database.js';
+import { identityReader } from './column-fields.js';
 import { ident } from './sql.js';
 import type { TableModel } from './table-model.js';
 
@@ -61,17 +62,25 @@ export async function* readRows(
   if (!cursor) throw new Error('unreadable cursor'); // checked by the caller first
   const delta = options.since && model.delta ? model.delta : null;
   const json = !delta && options.jsonPages && cursor.p === 'rows' ? jsonPageQuery(model, options) : null;
+  // Where reading by rows starts: the cursor's key, or where JSON pages had to stop.
+  let rowsAfter = cursor.k;
   if (json) {
     // Full sync: one query per page, its items as the database writes them.
     let after = cursor.k;
     for (;;) {
       const rows = await options.run((q) => q.queryArrays(after ? json.after : json.first, after ?? []));
       const row = rows[0]!;
-      const [count, last, more] = row as [number, string | null, boolean];
+      const [count, last, more, exact] = row as [number, string | null, boolean, boolean];
+      if (!exact) {
+        // A bigint key past 2^53 on this page: its id must go as text, which the rows path
+        // writes (see identityReader); keys are in order, so the rest of the sync goes that way.
+        rowsAfter = after;
+        break;
+      }
       // One marker per chunk; chunks before the last are full.
       const chunks: JsonItemsMarker[] = [];
       for (let i = 0; i * json.chunk < count; i++) {
-        const text = row[3 + i] as string | null;
+        const text = row[JSON_TEXTS_AT + i] as string | null;
         if (text !== null) chunks.push(jsonItems(text, Math.min(json.chunk, count - i * json.chunk)));
       }
       if (chunks.length > 0) yield chunks;
@@ -116,7 +125,7 @@ export async function* readRows(
   const titleFromId = model.syntheticTitle ? `${singular(model.table.name)} ` : null;
 
   if (cursor.p === 'rows') {
-    let after = cursor.k;
+    let after = rowsAfter;
     for (;;) {
       const where: string[] = [];
       const params: unknown[] = [];
@@ -166,7 +175,8 @@ export async function* readRows(
   // Removals recorded in the deletions table since the last sync.
   if (!delta?.deletions) return;
   let afterGone = cursor.p === 'gone' ? cursor.g : undefined;
-  const numericId = model.key.length === 1 && model.fields[0]!.reader.convert('1') === 1;
+  // A single key's text becomes the id as the id field writes it (a number, or exact text past 2^53).
+  const idOf = model.key.length === 1 ? model.fields.find((f) => f.id === 'id')?.reader.convert : undefined;
   for (;;) {
     const params: unknown[] = [model.table.name, since];
     if (afterGone !== undefined) params.push(afterGone);
@@ -177,7 +187,8 @@ export async function* readRows(
     if (rows.length > 0) {
       yield rows.map((r) => {
         const id = String(r[0]);
-        return remove(numericId && /^-?\d+$/.test(id) ? Number(id) : id);
+        const converted = idOf?.(id);
+        return remove(typeof converted === 'number' || typeof converted === 'string' ? converted : id);
       });
     }
     if (!more) break;
@@ -204,8 +215,11 @@ interface JsonPageQuery {
  */
 export const JSON_CHUNK_ROWS = 500;
 
+/** Where a JSON page statement's texts start: after the row count, last key, `more` and `exact`. */
+const JSON_TEXTS_AT = 4;
+
 /**
- * The statement that reads one page as `[count, last key as text, more, ...items]` (the items
+ * The statement that reads one page as `[count, last key as text, more, exact, ...items]` (the items
  * as JSON arrays of `chunk` rows each, null past the page's end), or null when the table cannot
  * be read so: it needs a single-column key read as the `id` field itself (an integer or text
  * key) and a JSON form for every column (see column-fields.ts). The items are `json_agg` of the
@@ -216,7 +230,10 @@ export const JSON_CHUNK_ROWS = 500;
  * as on the rows path: no empty page after a full last one. It is a scalar subquery with
  * `ORDER BY key LIMIT 1`, not `EXISTS`: Postgres plans an `EXISTS` for its first row and picks a
  * sequential scan (it guesses a third of the table matches), which reads the table from its
- * start on every page; ordered by the key, it is one probe of the key's index.
+ * start on every page; ordered by the key, it is one probe of the key's index. `exact` is false
+ * when a bigint key on the page is past ±(2^53 - 1): such an id must go as exact text, which
+ * only the rows path writes, so the caller reads that page (and, keys being in order, the rest)
+ * by rows.
  */
 export function jsonPageQuery(
   model: TableModel,
@@ -231,14 +248,16 @@ export function jsonPageQuery(
     !idField ||
     idField.column !== key.name ||
     !DIRECT_KEY_TYPES.has(key.type.name) ||
-    idField.reader.select('x') !== 'x' ||
-    idField.reader.json?.('x') !== 'x'
+    idField.reader.select('x') !== 'x'
   ) {
     return null;
   }
   const columns: string[] = [];
   for (const f of model.fields) {
-    if (f.column !== null) {
+    if (f === idField) {
+      // The key itself, which orders the page too; a bigint past 2^53 sends the page by rows (`exact`).
+      columns.push(`${keyRef} AS ${ident(f.id)}`);
+    } else if (f.column !== null) {
       const form = f.reader.json?.(ref(f.column));
       if (form === undefined) return null;
       columns.push(`${form} AS ${ident(f.id)}`);
@@ -259,8 +278,13 @@ export function jsonPageQuery(
     { length: Math.ceil(options.batch / chunk) },
     (_, i) => `(json_agg(weft_rows.r ORDER BY weft_rows.k) FILTER (WHERE weft_rows.c = ${i}))::text`,
   );
+  // Whether every id on the page is a JSON number that a double holds exactly (see identityReader).
+  const exact =
+    key.type.name === 'int8'
+      ? `coalesce(min(weft_rows.k) >= ${-Number.MAX_SAFE_INTEGER} AND max(weft_rows.k) <= ${Number.MAX_SAFE_INTEGER}, true)`
+      : 'true';
   const statement = (where: string[]) =>
-    `SELECT weft_json.n, weft_json.last::text, CASE WHEN weft_json.n = ${options.batch} THEN coalesce((SELECT true FROM ${options.from} WHERE ${moreWhere} ORDER BY ${keyRef} LIMIT 1), false) ELSE false END, ${texts.map((_, i) => `weft_json.t${i}`).join(', ')} FROM (SELECT count(*)::int AS n, max(weft_rows.k) AS last, ${texts.map((t, i) => `${t} AS t${i}`).join(', ')} FROM (SELECT weft_page AS r, weft_page.id AS k, (row_number() OVER (ORDER BY weft_page.id) - 1) / ${chunk} AS c FROM (${page(where)}) AS weft_page) AS weft_rows) AS weft_json`;
+    `SELECT weft_json.n, weft_json.last::text, CASE WHEN weft_json.n = ${options.batch} THEN coalesce((SELECT true FROM ${options.from} WHERE ${moreWhere} ORDER BY ${keyRef} LIMIT 1), false) ELSE false END, weft_json.exact, ${texts.map((_, i) => `weft_json.t${i}`).join(', ')} FROM (SELECT count(*)::int AS n, max(weft_rows.k) AS last, ${exact} AS exact, ${texts.map((t, i) => `${t} AS t${i}`).join(', ')} FROM (SELECT weft_page AS r, weft_page.id AS k, (row_number() OVER (ORDER BY weft_page.id) - 1) / ${chunk} AS c FROM (${page(where)}) AS weft_page) AS weft_rows) AS weft_json`;
   return {
     first: statement(base),
     after: statement([...base, `${keyRef} > $1::${key.type.sql}`]),
@@ -278,7 +302,10 @@ function literal(text: string): string {
  * array, e.g. `["M-001",6]`. The deletions table records such rows by the same text.
  */
 function compositeIdOf(model: TableModel): (texts: unknown[]) => string {
-  const readers = model.key.map((c) => model.fields.find((f) => f.column === c.name)?.reader);
+  const readers = model.key.map((c) => {
+    const reader = model.fields.find((f) => f.column === c.name)?.reader;
+    return reader && identityReader(reader, c.type);
+  });
   return (texts) => JSON.stringify(texts.map((text, i) => (readers[i] ? readers[i].convert(text) : text)));
 }
 

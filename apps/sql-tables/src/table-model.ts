@@ -2,7 +2,7 @@
 // which the title, how each column is read, which foreign keys become relations, and whether
 // the table supports delta sync (an `updated_at` column) with which removals.
 import { type SchemaFieldDefinition, type SchemaFields, field } from '@weft/core';
-import { type ColumnReader, columnReader, isTitleType } from './column-fields.js';
+import { type ColumnReader, columnReader, identityReader, isTitleType } from './column-fields.js';
 import { DELETIONS_TABLE, type ColumnInfo, type TableInfo } from './introspect.js';
 import { ident } from './sql.js';
 
@@ -95,7 +95,9 @@ export function tableModels(tables: readonly TableInfo[], schemas: readonly stri
 
     // The id: the key column itself, or the key's values as a JSON array for a multi-column key.
     const single = key.length === 1 ? key[0]! : null;
-    const singleReader = single ? columnReader(single.type, single.name) : undefined;
+    const singleColumnReader = single ? columnReader(single.type, single.name) : undefined;
+    const singleReader =
+      single && singleColumnReader ? identityReader(singleColumnReader, single.type) : undefined;
     if (single && singleReader) {
       add('id', single.name, field.id({ name: titleCase(single.name) }), {
         ...singleReader,
@@ -155,7 +157,8 @@ export function tableModels(tables: readonly TableInfo[], schemas: readonly stri
                 : titleCase(table.name),
               targetFieldId: targetId,
             }),
-            reader,
+            // The target's id, written as that id is (exact text past 2^53).
+            identityReader(reader, column.type),
           );
           continue;
         }

@@ -97,6 +97,20 @@ INSERT INTO tallies SELECT i, i * 10 FROM generate_series(1, 7) AS i;
 -- More rows than a JSON text holds (500): pages of 1,000 come as several texts.
 CREATE TABLE readings (id bigint PRIMARY KEY, name text, value double precision, taken timestamptz);
 INSERT INTO readings SELECT i, CASE WHEN i % 7 = 0 THEN NULL ELSE 'reading ' || i END, i / 8.0, timestamptz '2026-01-01' + i * interval '1 minute' FROM generate_series(1, 2345) AS i;
+-- Keys past 2^53 (snowflake ids) go as exact text on both paths, and so do relations to them;
+-- with pages of 3 the first page goes by JSON, the second holds 2^53 and the rest go by rows.
+CREATE TABLE snowflakes (id bigint PRIMARY KEY, label text);
+INSERT INTO snowflakes VALUES (1, 'one'), (2, 'two'), (3, 'three'), (9007199254740991, 'largest exact'),
+  (9007199254740992, 'two to the 53'), (9007199254740993, 'one past'), (1234567890123456789, 'snowflake');
+CREATE TABLE flakes_seen (id integer PRIMARY KEY, flake bigint REFERENCES snowflakes (id), note text);
+INSERT INTO flakes_seen VALUES (1, 9007199254740993, 'past'), (2, 1, 'small'), (3, NULL, 'none');
+-- Delta sync by updated_at, removals from the deletions table: removed by the id they were sent with.
+CREATE TABLE flake_log (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL DEFAULT now());
+INSERT INTO flake_log (id, name) VALUES (5, 'small'), (9007199254740993, 'past');
+INSERT INTO weft_deletions (table_name, row_id) VALUES ('flake_log', '9007199254740995'), ('flake_log', '6');
+-- No text column: the title is made from the exact id.
+CREATE TABLE flake_counts (id bigint PRIMARY KEY, hits integer);
+INSERT INTO flake_counts VALUES (-9007199254740993, 1), (7, 2), (9007199254740993, 3);
 -- A text key whose order is the column's collation, on both paths.
 CREATE TABLE tags (id text PRIMARY KEY, name text);
 INSERT INTO tags VALUES ('b', 'b'), ('B', 'B'), ('a', 'a'), ('ä', 'ä'), ('10', 'ten'), ('9', 'nine'), ('a b', 'space');
@@ -112,6 +126,10 @@ const TABLES = [
   'stays',
   'tallies',
   'tags',
+  'snowflakes',
+  'flakes_seen',
+  'flake_log',
+  'flake_counts',
 ];
 
 for (const run of runs) {
@@ -142,9 +160,13 @@ for (const run of runs) {
         'authors',
         'books',
         'every_type',
+        'flake_counts',
+        'flake_log',
+        'flakes_seen',
         'loans',
         'members',
         'readings',
+        'snowflakes',
         'tags',
         'tallies',
       ]);
@@ -176,6 +198,38 @@ for (const run of runs) {
         expect(byJson.items, table).toEqual(byRows.items);
         expect(byJson.pages, table).toBe(byRows.pages);
       }
+    });
+
+    it('sends bigint ids past 2^53 as exact text, and relations to them alike', async () => {
+      const flakes = await json.sync('snowflakes', { account: db.account });
+      expect(flakes.items.map((item) => item.id)).toEqual([
+        1,
+        2,
+        3,
+        9007199254740991,
+        '9007199254740992',
+        '9007199254740993',
+        '1234567890123456789',
+      ]);
+      expect(flakes.pages).toBe(3);
+      const seen = await json.sync('flakes_seen', { account: db.account });
+      expect(seen.items.map((item) => item.flake)).toEqual(['9007199254740993', 1, null]);
+      const log = await json.sync('flake_log', {
+        account: db.account,
+        lastSynchronizedAt: new Date(Date.now() - 86_400_000).toISOString(),
+      });
+      expect(log.items.map((item) => [item.id, item.__syncAction])).toEqual([
+        [5, 'SET'],
+        ['9007199254740993', 'SET'],
+        [6, 'REMOVE'],
+        ['9007199254740995', 'REMOVE'],
+      ]);
+      const counts = await json.sync('flake_counts', { account: db.account });
+      expect(counts.items.map((item) => [item.id, item.name])).toEqual([
+        ['-9007199254740993', 'Flake_count -9007199254740993'],
+        [7, 'Flake_count 7'],
+        ['9007199254740993', 'Flake_count 9007199254740993'],
+      ]);
     });
 
     it('splits a page of more than 500 rows into several JSON texts, in order', async () => {
