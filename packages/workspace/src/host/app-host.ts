@@ -24,11 +24,14 @@ import {
   type IncomingEvent,
   installWebhook,
   queueWebhookEvent,
+  abandonWebhookEvent,
   removeWebhook,
   WEBHOOK_EVENT,
+  WEBHOOK_EVENT_DEAD,
   type WebhookEventJob,
 } from './app-webhooks.js';
 import {
+  SYNC_DEAD,
   SYNC_FINISH,
   SYNC_PAGE,
   SYNC_START,
@@ -57,9 +60,9 @@ export interface AppHostOptions {
   scheduleEveryMs?: number;
   /** page jobs this process runs at once (types of a run are read concurrently); default 4 */
   concurrency?: number;
-  /** how long a sync job may run before it counts as abandoned (its process died) and is resumed elsewhere; default 300 */
+  /** how long a sync or webhook-event job may run before it counts as abandoned (its process died) and is tried again; default 300 */
   jobExpireSeconds?: number;
-  /** how often a sync job is tried again after its process died or stopped (then its run fails); default 5 */
+  /** how often a sync job (default 5) or a webhook-event job (default 3) is tried again after its process died or stopped; then its run fails */
   jobRetryLimit?: number;
 }
 
@@ -83,7 +86,7 @@ const badRequest = (message: string) => new WorkspaceError(400, 'bad-request', m
 const notFound = (message: string) => new WorkspaceError(404, 'not-found', message);
 
 const TICK = 'weft-sync-tick';
-const HOST_QUEUES = [SYNC_START, SYNC_PAGE, SYNC_FINISH, WEBHOOK_EVENT, TICK];
+const HOST_QUEUES = [SYNC_START, SYNC_PAGE, SYNC_FINISH, SYNC_DEAD, WEBHOOK_EVENT, WEBHOOK_EVENT_DEAD, TICK];
 
 export class AppHost {
   readonly workspace: Workspace;
@@ -151,7 +154,25 @@ export class AppHost {
       ...(this.options.jobExpireSeconds ? { expireSeconds: this.options.jobExpireSeconds } : {}),
       ...(this.options.jobRetryLimit !== undefined ? { retryLimit: this.options.jobRetryLimit } : {}),
     });
-    await this.queue.define({ name: WEBHOOK_EVENT, expireSeconds: 300, retryLimit: 3, retryDelaySeconds: 1 });
+    // Event jobs that fail for good without failing their run land in the dead letters, which
+    // fail it, so it is not left `running` for ever.
+    const eventRetries = this.options.jobRetryLimit ?? 3;
+    await this.queue.define({
+      name: WEBHOOK_EVENT_DEAD,
+      expireSeconds: 60,
+      retryLimit: 3,
+      retryDelaySeconds: 1,
+    });
+    await this.queue.define({
+      name: WEBHOOK_EVENT,
+      expireSeconds: this.options.jobExpireSeconds ?? 300,
+      retryLimit: eventRetries,
+      retryDelaySeconds: 1,
+      deadLetter: WEBHOOK_EVENT_DEAD,
+    });
+    await this.queue.work<WebhookEventJob>(WEBHOOK_EVENT_DEAD, 1, (job) =>
+      abandonWebhookEvent(this.workspace.driver, job.data, eventRetries + 1),
+    );
     await this.queue.work<WebhookEventJob>(WEBHOOK_EVENT, 2, (job) =>
       applyWebhookEvent(
         {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { type AppClient, splitItems } from '@weft/sync-engine';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
+import type { Driver } from '../db/driver.js';
 import type { Workspace } from '../workspace.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { applySchema } from './apply-schema.js';
@@ -24,6 +25,8 @@ import { removeRows, resolveLinks, type WriteContext, writeRows } from './write-
 type Json = Record<string, unknown>;
 
 export const WEBHOOK_EVENT = 'weft-webhook-event';
+/** the dead letters of event jobs: an event job that failed for good without failing its run */
+export const WEBHOOK_EVENT_DEAD = 'weft-webhook-event-dead';
 
 export interface WebhookEventJob {
   runId: string;
@@ -238,6 +241,9 @@ export async function applyWebhookEvent(
       account,
     });
     const schema = await client.schema(source.types, source.filter, account, deps.signal);
+    // A try that outlived its expiry may answer after its run was given up (abandonWebhookEvent):
+    // the run's verdict stands, and its rows are not written behind it.
+    if ((await getRun(driver, run.id))?.status !== 'running') return;
     const mapped = mapSchema(source.namespace, source.id, schema, source.types);
     await applySchema(deps.workspace, mapped);
     const types = new Map<string, MappedType>(mapped.map((t) => [t.appType, t]));
@@ -269,11 +275,34 @@ export async function applyWebhookEvent(
     );
   } catch (error) {
     if (deps.signal.aborted) throw error;
-    await driver.query(
-      `UPDATE weft_host_runs SET status = 'failed', finished_at = clock_timestamp(), error = $2,
-         duration_ms = (extract(epoch FROM clock_timestamp() - started_at) * 1000)::int
-       WHERE id = $1 AND status = 'running'`,
-      [run.id, safeMessage(error)],
-    );
+    await failEventRun(driver, run.id, safeMessage(error));
   }
+}
+
+/** Fails an event's run that is still running (a run already ended keeps its verdict). */
+async function failEventRun(driver: Driver, runId: string, message: string): Promise<void> {
+  await driver.query(
+    `UPDATE weft_host_runs SET status = 'failed', finished_at = clock_timestamp(), error = $2,
+       duration_ms = (extract(epoch FROM clock_timestamp() - started_at) * 1000)::int
+     WHERE id = $1 AND status = 'running'`,
+    [runId, message],
+  );
+}
+
+/**
+ * An event job whose every try ended without an answer (its process died or stopped, or the app
+ * never answered before the job's expiry): its run is failed with a message that says so, rather
+ * than left `running` for ever. The event is not applied; the sender's next event, or the next
+ * sync, brings its rows.
+ */
+export async function abandonWebhookEvent(
+  driver: Driver,
+  job: WebhookEventJob,
+  tries: number,
+): Promise<void> {
+  await failEventRun(
+    driver,
+    job.runId,
+    `Webhook event not applied: its job did not end after ${tries} tries (its process stopped or died each time)`,
+  );
 }

@@ -2,6 +2,9 @@
 // when its process dies every time) is not left `running` for ever: once the job's last try has
 // expired, pg-boss hands it to the dead-letter queue, and the run is failed with a message that
 // says why. The rows of the sync before stay, and the next sync of the source is accepted.
+// A webhook event whose job never ends (the app's transform never answers) is failed the same
+// way, through the event jobs' own dead letters, and its rows are not written when the app
+// answers late.
 // Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
 import { auth, defineApp, field } from '@weft/core';
 import { type TestApp, testApp } from '@weft/core/testing';
@@ -18,6 +21,7 @@ function hangFromNow(): void {
   hang = { released, release };
 }
 let asked = 0;
+let transforms = 0;
 
 const app = defineApp({
   id: 'stall',
@@ -37,6 +41,20 @@ const app = defineApp({
           yield { id: 'a', name: 'A' };
           yield { id: 'b', name: 'B' };
         },
+      },
+    },
+    webhooks: {
+      async install() {
+        return { id: 'stall-hook', events: ['item.changed'] };
+      },
+      async uninstall() {},
+      async verify() {
+        return 'stall-hook';
+      },
+      async transform({ payload }) {
+        transforms++;
+        if (hang) await hang.released;
+        return { item: [payload as { id: string; name: string }] };
       },
     },
   },
@@ -113,6 +131,36 @@ for (const target of databaseTargets()) {
         status: 'succeeded',
         rowsSet: 2,
       });
+    }, 60_000);
+
+    it('fails a webhook event whose job never ends, and does not write its rows when the app answers late', async () => {
+      const [source] = await ws.apps.list();
+      const events = async () => (await ws.apps.runs(source!.id)).filter((r) => r.kind === 'webhook');
+      hangFromNow();
+      transforms = 0;
+      const sent = await fetch(ws.apps.webhookUrl(source!.id), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'late', name: 'Too late' }),
+      });
+      expect(sent.status).toBe(200);
+      const until = Date.now() + 30_000;
+      let [run] = await events();
+      while (run?.status === 'running' && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 100));
+        [run] = await events();
+      }
+      expect(run).toMatchObject({ status: 'failed' });
+      expect(run?.error).toBe(
+        'Webhook event not applied: its job did not end after 2 tries (its process stopped or died each time)',
+      );
+      expect(transforms).toBe(2);
+      // The app answers now: both tries go on, find their run given up, and write nothing.
+      hang?.release();
+      hang = undefined;
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(await count()).toBe(2);
+      expect(await ws.apps.run(run!.id)).toMatchObject({ status: 'failed' });
     }, 60_000);
   });
 }
