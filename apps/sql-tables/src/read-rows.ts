@@ -309,12 +309,18 @@ function compositeIdOf(model: TableModel): (texts: unknown[]) => string {
   return (texts) => JSON.stringify(texts.map((text, i) => (readers[i] ? readers[i].convert(text) : text)));
 }
 
-/** `books` → `Book`, for titles made from the id. */
+/** `books` → `Book`, `order_items` → `Order item`, for titles made from the id. */
 function singular(table: string): string {
   const word = table.endsWith('ies')
     ? `${table.slice(0, -3)}y`
     : table.endsWith('s')
       ? table.slice(0, -1)
       : table;
-  return word.charAt(0).toUpperCase() + word.slice(1);
+  // `order_items` → `Order item`: a title reads as words, not as an identifier.
+  const words =
+    word
+      .split(/[_\s]+/)
+      .filter(Boolean)
+      .join(' ') || word;
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

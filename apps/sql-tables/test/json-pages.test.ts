@@ -226,9 +226,9 @@ for (const run of runs) {
       ]);
       const counts = await json.sync('flake_counts', { account: db.account });
       expect(counts.items.map((item) => [item.id, item.name])).toEqual([
-        ['-9007199254740993', 'Flake_count -9007199254740993'],
-        [7, 'Flake_count 7'],
-        ['9007199254740993', 'Flake_count 9007199254740993'],
+        ['-9007199254740993', 'Flake count -9007199254740993'],
+        [7, 'Flake count 7'],
+        ['9007199254740993', 'Flake count 9007199254740993'],
       ]);
     });
 
