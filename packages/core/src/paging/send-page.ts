@@ -51,34 +51,38 @@ export function sendPage(res: Response, served: ServedPage, body: PageBody): voi
  * The body's JSON with the raw segments inside `items`, each before the item it was yielded
  * before: runs of serialised items and raw texts, without their outer brackets, joined by commas
  * (empty ones left out). The rest of the body follows `items` as `JSON.stringify` writes it. The
- * parts are encoded one by one and copied once into the answer: joining them as one string first
- * would copy each large text again into the JavaScript heap, and those copies (half a megabyte a
- * page) made the garbage collector run every few pages.
+ * parts stay separate strings and are encoded once, each straight into its place in the answer:
+ * joining them as one string first would copy each large text again into the JavaScript heap (half
+ * a megabyte a page, which made the garbage collector run every few pages), and encoding them one
+ * by one into buffers of their own would copy the page twice.
  */
 function spliced(body: PageBody, raw: readonly RawSegment[]): Buffer {
   const { items, ...rest } = body;
-  const parts: Buffer[] = [Buffer.from('{"items":[')];
+  const parts: string[] = ['{"items":['];
   let from = 0;
-  const add = (part: Buffer) => {
-    if (parts.length > 1) parts.push(COMMA);
+  const add = (part: string) => {
+    if (parts.length > 1) parts.push(',');
     parts.push(part);
   };
   const plain = (to: number) => {
-    if (to > from) add(Buffer.from(JSON.stringify(items.slice(from, to)).slice(1, -1)));
+    if (to > from) add(JSON.stringify(items.slice(from, to)).slice(1, -1));
     from = to;
   };
   for (const segment of raw) {
     plain(segment.at);
     const inner = innerOf(segment.text);
-    if (inner !== null) add(Buffer.from(inner));
+    if (inner !== null) add(inner);
   }
   plain(items.length);
   const others = JSON.stringify(rest);
-  parts.push(Buffer.from(others === '{}' ? ']}' : `],${others.slice(1)}`));
-  return Buffer.concat(parts);
+  parts.push(others === '{}' ? ']}' : `],${others.slice(1)}`);
+  let length = 0;
+  for (const part of parts) length += Buffer.byteLength(part);
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const part of parts) at += out.write(part, at);
+  return out;
 }
-
-const COMMA = Buffer.from(',');
 
 /** A JSON array's text between its brackets; null when it holds only white space. */
 function innerOf(text: string): string | null {
