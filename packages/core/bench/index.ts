@@ -100,6 +100,11 @@ async function compare(
   return { subject: w, baseline: h };
 }
 
+/** A data request with this body. */
+function dataRequest(body: string): Parameters<typeof rate>[1] {
+  return { method: 'POST', path: '/api/v1/synchronizer/data', body };
+}
+
 function format(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(0);
 }
@@ -126,13 +131,7 @@ try {
     filter: {},
     pagination: { offset: 5000 },
   });
-  await compare(
-    'data-page',
-    'items/s',
-    PAGE,
-    { method: 'POST', path: '/api/v1/synchronizer/data', body: weftBody },
-    { method: 'POST', path: '/api/v1/synchronizer/data', body: handBody },
-  );
+  await compare('data-page', 'items/s', PAGE, dataRequest(weftBody), dataRequest(handBody));
   const streamBody = JSON.stringify({
     ...JSON.parse(weftBody),
     requestedType: 'issueStream',
@@ -147,8 +146,8 @@ try {
     'data-page-per-item-yield',
     'items/s',
     PAGE,
-    { method: 'POST', path: '/api/v1/synchronizer/data', body: streamBody },
-    { method: 'POST', path: '/api/v1/synchronizer/data', body: handBody },
+    dataRequest(streamBody),
+    dataRequest(handBody),
   );
   const handStreamBody = JSON.stringify({
     ...JSON.parse(handBody),
@@ -160,8 +159,8 @@ try {
     'data-page-per-item-yield-same-generator',
     'items/s',
     PAGE,
-    { method: 'POST', path: '/api/v1/synchronizer/data', body: streamBody },
-    { method: 'POST', path: '/api/v1/synchronizer/data', body: handStreamBody },
+    dataRequest(streamBody),
+    dataRequest(handStreamBody),
     'hand-written express draining the same generator',
   );
   // The same question without weft: a hand-written app whose handler yields once per item,
@@ -171,8 +170,8 @@ try {
     'data-page-per-item-yield-hand',
     'items/s',
     PAGE,
-    { method: 'POST', path: '/api/v1/synchronizer/data', body: handStreamBody },
-    { method: 'POST', path: '/api/v1/synchronizer/data', body: handBody },
+    dataRequest(handStreamBody),
+    dataRequest(handBody),
     'hand-written express batch',
     { name: 'hand-written express draining one yield per item', port: () => ports.hand },
   );
@@ -184,13 +183,7 @@ try {
     servers = await startServers(1);
     ports = servers.ports;
   }
-  await compare(
-    'data-page-one-item',
-    'requests/s',
-    1,
-    { method: 'POST', path: '/api/v1/synchronizer/data', body: weftBody },
-    { method: 'POST', path: '/api/v1/synchronizer/data', body: handBody },
-  );
+  await compare('data-page-one-item', 'requests/s', 1, dataRequest(weftBody), dataRequest(handBody));
 } finally {
   servers.child.kill();
 }
