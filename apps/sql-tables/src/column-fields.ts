@@ -236,7 +236,7 @@ export function columnReader(type: ColumnType, columnName: string): ColumnReader
 }
 
 /** The largest integer a double holds exactly (2^53 - 1): JSON numbers past it are rounded. */
-const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+export const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 
 /**
  * The reader of a column whose values identify rows: an item's `id`, a relation to another

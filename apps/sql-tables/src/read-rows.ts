@@ -6,7 +6,7 @@
 // are read as arrays and turned into items here.
 import { type JsonItemsMarker, type JsonValue, type Marker, jsonItems, remove, resume } from '@weft/core';
 import type { Queryable } from './database.js';
-import { identityReader } from './column-fields.js';
+import { MAX_EXACT, identityReader } from './column-fields.js';
 import { ident } from './sql.js';
 import type { TableModel } from './table-model.js';
 
@@ -281,7 +281,7 @@ export function jsonPageQuery(
   // Whether every id on the page is a JSON number that a double holds exactly (see identityReader).
   const exact =
     key.type.name === 'int8'
-      ? `coalesce(min(weft_rows.k) >= ${-Number.MAX_SAFE_INTEGER} AND max(weft_rows.k) <= ${Number.MAX_SAFE_INTEGER}, true)`
+      ? `coalesce(min(weft_rows.k) >= ${-MAX_EXACT} AND max(weft_rows.k) <= ${MAX_EXACT}, true)`
       : 'true';
   const statement = (where: string[]) =>
     `SELECT weft_json.n, weft_json.last::text, CASE WHEN weft_json.n = ${options.batch} THEN coalesce((SELECT true FROM ${options.from} WHERE ${moreWhere} ORDER BY ${keyRef} LIMIT 1), false) ELSE false END, weft_json.exact, ${texts.map((_, i) => `weft_json.t${i}`).join(', ')} FROM (SELECT count(*)::int AS n, max(weft_rows.k) AS last, ${exact} AS exact, ${texts.map((t, i) => `${t} AS t${i}`).join(', ')} FROM (SELECT weft_page AS r, weft_page.id AS k, (row_number() OVER (ORDER BY weft_page.id) - 1) / ${chunk} AS c FROM (${page(where)}) AS weft_page) AS weft_rows) AS weft_json`;
