@@ -27,15 +27,21 @@ export interface Pack {
   bytes: number;
 }
 
-/** Builds and packs every package; resolves with the tarballs written. */
-export function packAll(): Pack[] {
+/**
+ * Builds and packs every package; resolves with the tarballs written. `progress` hears each step
+ * before it starts: the build alone takes a minute or two, which must not look like a hang.
+ */
+export function packAll(progress: (step: string) => void = () => {}): Pack[] {
+  progress('building every package (tsc, a minute or two)');
   pnpm(['-r', '--filter', './packages/*', 'build'], ROOT);
   rmSync(PACKS_DIR, { recursive: true, force: true });
   mkdirSync(PACKS_DIR, { recursive: true });
   const packages = join(ROOT, 'packages');
-  for (const name of readdirSync(packages).sort()) {
+  const names = readdirSync(packages).sort();
+  names.forEach((name, i) => {
+    progress(`packing ${name} (${i + 1}/${names.length})`);
     pnpm(['pack', '--pack-destination', PACKS_DIR], join(packages, name));
-  }
+  });
   return readdirSync(PACKS_DIR)
     .filter((f) => f.endsWith('.tgz'))
     .sort()
@@ -43,7 +49,9 @@ export function packAll(): Pack[] {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  for (const pack of packAll()) {
+  const started = Date.now();
+  const packs = packAll((step) => console.log(`${((Date.now() - started) / 1000).toFixed(0)} s  ${step}…`));
+  for (const pack of packs) {
     console.log(`${pack.file}  ${(pack.bytes / 1024).toFixed(1)} kB`);
   }
 }

@@ -2,12 +2,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../src/program.js';
 import { scaffoldApp } from '../src/scaffold/scaffold.js';
 import { TOOL_VERSIONS } from '../src/scaffold/versions.js';
 import { CLI_VERSION } from '../src/version.js';
 import { capture } from './support/capture.js';
+import { cleanEnv, exec } from './support/processes.js';
 
 const root = mkdtempSync(join(tmpdir(), 'weft-init-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -35,6 +37,8 @@ describe('weft init', () => {
       expect(existsSync(join(dir, file)), file).toBe(true);
     }
     expect(existsSync(join(dir, '_gitignore'))).toBe(false);
+    // `weft dev` keeps its database and secret key in .weft/: `git add .` must not commit them.
+    expect(read(join(dir, '.gitignore')).split('\n')).toContain('.weft/');
     const pkg = JSON.parse(read(join(dir, 'package.json')));
     expect(pkg.name).toBe('my-app');
     expect(pkg.dependencies['@weft/core']).toBe(`^${CLI_VERSION}`);
@@ -66,6 +70,23 @@ describe('weft init', () => {
     expect(pkg.overrides['@weft/date-range']).toMatch(/weft-date-range-.*\.tgz$/);
     expect(result.files).toContain('src/app.ts');
     expect(result.files).not.toContain('cassettes/app.json');
+  });
+
+  it('runs as the tutorial runs it: the bin of a checkout, with node, from another folder', async () => {
+    // In a checkout the bin's imports reach the other packages' TypeScript sources; plain node
+    // must not meet them (it failed with ERR_UNKNOWN_FILE_EXTENSION for date-range's src/index.ts).
+    const packs = join(root, 'bin-packs');
+    mkdirSync(packs);
+    for (const name of ['cli', 'client', 'conformance', 'core', 'date-range', 'sync-engine', 'workspace']) {
+      writeFileSync(join(packs, `weft-${name}-${CLI_VERSION}.tgz`), '');
+    }
+    const bin = fileURLToPath(new URL('../bin/weft.js', import.meta.url));
+    const result = await exec(process.execPath, [bin, 'init', 'tutorial-app', '--from', packs], {
+      cwd: root,
+      env: cleanEnv({}),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(join(root, 'tutorial-app/src/app.ts'))).toBe(true);
   });
 
   it('refuses a folder that is not empty, a missing tarball and a bad name, with status 2', async () => {

@@ -45,7 +45,13 @@ describe.runIf(enabled)('weft outside the workspace', () => {
       expect(result.code, `${step} failed:\n${result.stdout}\n${result.stderr}`).toBe(0);
     };
 
-    const packs: Pack[] = await time('pack', () => packAll());
+    const steps: string[] = [];
+    const packs: Pack[] = await time('pack', () => packAll((step) => steps.push(step)));
+    // `pnpm packs` says what it is doing: the build first, then each package.
+    expect(steps[0]).toMatch(/^building/);
+    expect(steps.slice(1)).toEqual(
+      packs.map((_, i) => expect.stringMatching(new RegExp(`\\(${i + 1}/${packs.length}\\)$`))),
+    );
     // Every package packs; the app below needs these four.
     expect(packs.map((p) => p.file.split(/[\\/]/).at(-1))).toEqual(
       expect.arrayContaining([
