@@ -54,10 +54,11 @@ function startApps(): ChildProcess {
   return spawn(command, args, { cwd: ROOT, env, stdio: 'inherit', detached: true });
 }
 
-function stopApps(apps: ChildProcess): void {
-  if (apps.pid === undefined || apps.exitCode !== null) return;
+/** Signals the apps' whole process group (pnpm does not pass signals on to the apps it started). */
+function killApps(apps: ChildProcess, signal: NodeJS.Signals): void {
+  if (apps.pid === undefined) return;
   try {
-    process.kill(-apps.pid, 'SIGTERM');
+    process.kill(-apps.pid, signal);
   } catch {
     // already gone
   }
@@ -109,8 +110,27 @@ async function register(ws: HostedWorkspace, source: Sample): Promise<void> {
 }
 
 const apps = startApps();
+let ws: HostedWorkspace | undefined;
+let stopping = false;
+// Ctrl-C is safe from the first moment: the apps run in a process group of their own (the
+// terminal's SIGINT does not reach them), so this process stops them whenever it ends, also
+// before "Ready.". A second Ctrl-C does not wait for the workspace to close.
+const stop = async (signal: NodeJS.Signals) => {
+  if (stopping) {
+    killApps(apps, 'SIGKILL');
+    process.exit(130);
+  }
+  stopping = true;
+  console.error(`\n${signal}: stopping the sample apps and the workspace (again to force)…`);
+  killApps(apps, 'SIGTERM');
+  await ws?.close().catch(() => {});
+  process.exit(0);
+};
+process.on('SIGINT', (signal) => void stop(signal));
+process.on('SIGTERM', (signal) => void stop(signal));
+process.on('exit', () => killApps(apps, 'SIGTERM'));
 apps.on('exit', (code) => {
-  if (code) {
+  if (code && !stopping) {
     console.error(`The sample apps stopped (exit ${code}).`);
     process.exit(code);
   }
@@ -121,12 +141,10 @@ if (!env.DATABASE_URL && !env.WEFT_DATA_DIR) env.WEFT_DATA_DIR = resolve(ROOT, '
 const config = configFromEnv(env);
 const keyDir =
   env.WEFT_DATA_DIR && env.WEFT_DATA_DIR !== ':memory:' ? env.WEFT_DATA_DIR : resolve(ROOT, '.weft');
-let ws: HostedWorkspace;
 try {
   ws = await startHostedWorkspace({ ...config, keyDir, log: (message) => console.error(message) });
 } catch (error) {
   console.error(`The workspace could not start: ${(error as Error).message}`);
-  stopApps(apps);
   process.exit(1);
 }
 const workspaceUrl = ws.url.replace('127.0.0.1', 'localhost');
@@ -152,11 +170,3 @@ when the workspace first started), or ask the data API:
     -H 'content-type: application/json' -d '[{"command":"svc.schema/query"}]'
 Check an app against the protocol: npx -y pnpm@10.34.8 weft check http://localhost:3101
 Ctrl-C stops everything.`);
-
-const stop = async () => {
-  stopApps(apps);
-  await ws.close();
-  process.exit(0);
-};
-process.once('SIGINT', () => void stop());
-process.once('SIGTERM', () => void stop());
