@@ -57,6 +57,9 @@ describe('pnpm start and Ctrl-C', () => {
 
     expect(await until(() => answers(3101), 90_000), out).toBe(true);
     expect(out).not.toContain('Ready.');
+    // The demo's apps are quiet: no replica warning about page keys, no line per request.
+    expect(out).not.toContain('WEFT_PAGE_KEYS is not set');
+    expect(out).not.toMatch(/"msg":"request"/);
     start.kill('SIGINT');
     const [code] = await exited;
     expect(code, out).toBe(0);

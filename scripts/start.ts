@@ -6,6 +6,7 @@
 // every app to the same port). The workspace keeps its data in WEFT_DATA_DIR (default .weft/) or
 // DATABASE_URL, and finds its sources again by URL on the next start.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -44,6 +45,11 @@ const SOURCES: Sample[] = [
 function startApps(): ChildProcess {
   const env = { ...process.env };
   delete env.PORT;
+  // A demo on one machine: the apps' request lines would bury the workspace's own output, and
+  // one key for all of them is right for single processes (no replica warning). Set either
+  // variable to see or choose otherwise.
+  env.WEFT_LOG_LEVEL ??= 'warn';
+  env.WEFT_PAGE_KEYS ??= randomBytes(32).toString('hex');
   const pnpm = process.env.npm_execpath;
   const [command, args] =
     pnpm && /pnpm/.test(pnpm)
