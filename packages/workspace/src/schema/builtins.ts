@@ -5,6 +5,24 @@ import { createType, setFieldMeta, setTypeMeta } from './schema-store.js';
 // Types the service itself owns: users, files, rich-text documents, and comments (made when the
 // comments mixin is first installed). They are ordinary typed tables, so queries treat them alike.
 
+/**
+ * Namespaces the workspace's own types, fields and meta use, made or not yet: no app gets one
+ * (lower case, as app namespaces are).
+ */
+export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([
+  'svc',
+  'ui',
+  'q',
+  'enum',
+  'user',
+  'comment',
+  'comments',
+  'files',
+  'assignments',
+  'workflow',
+  'collaboration~documents',
+]);
+
 export const USER_TYPE = 'svc/user';
 export const FILE_TYPE = 'svc/file';
 export const COMMENT_TYPE = 'comments/comment';
