@@ -329,6 +329,63 @@ describeEachDatabase('access hardening', (target) => {
       }
     });
 
+    it('the pages show the same: a non-admin sees their own webhooks and no automation runs', async () => {
+      const login = async (token: string) => {
+        const res = await fetch(`${h.url}/ui/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `token=${encodeURIComponent(token)}`,
+          redirect: 'manual',
+        });
+        const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+        return async (path: string) => (await fetch(`${h.url}${path}`, { headers: { cookie } })).text();
+      };
+      await h.request(
+        'POST',
+        '/api/webhooks/v2',
+        { url: 'http://127.0.0.1:9/page-mine', type: VAULT },
+        user.token,
+      );
+      await h.request(
+        'POST',
+        '/api/webhooks/v2',
+        { url: 'http://127.0.0.1:9/page-theirs', type: VAULT },
+        other.token,
+      );
+      await h.run('schema.type/create', typeArgs('ho/item'));
+      const button = await h.request('POST', '/api/automations', {
+        name: 'Console writer',
+        trigger: 'button',
+        type: 'ho/item',
+        action: { kind: 'script', code: `console.log('console-marker-42'); return { ok: true };` },
+      });
+      expect(button.status).toBe(201);
+      const item = await h.run('svc.entity/create', { type: 'ho/item', entity: {} });
+      const queued = await h.request(
+        'POST',
+        `/api/automations/${button.body.id}/run`,
+        { entityIds: [item['svc/id']] },
+        user.token,
+      );
+      expect(queued.status).toBe(202);
+      const deadline = Date.now() + 20_000;
+      let run: { state?: string; message?: string } = {};
+      while (run.state !== 'done' && run.state !== 'failed' && Date.now() < deadline) {
+        const runs = (await h.request('GET', `/api/automations/runs?automation=${button.body.id}`)).body;
+        run = runs[0] ?? {};
+        if (run.state !== 'done') await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(run.state, run.message).toBe('done');
+      const asUser = await login(user.token);
+      const asAdmin = await login(h.token);
+      const hooks = await asUser('/ui/webhooks');
+      expect(hooks).toContain('page-mine');
+      expect(hooks).not.toContain('page-theirs');
+      expect(await asAdmin('/ui/webhooks')).toContain('page-theirs');
+      expect(await asUser('/ui/automations')).not.toContain('console-marker-42');
+      expect(await asAdmin('/ui/automations')).toContain('console-marker-42');
+    });
+
     it('e-mails: svc/user shows them to admins only, as GET /api/users does', async () => {
       const byQuery = await h.attempt(
         'svc.entity/query',
