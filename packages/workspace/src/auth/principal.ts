@@ -9,11 +9,11 @@ export interface Principal {
 
 /**
  * Permissions apply to secured types only: on a secured type, a secured field is closed to users
- * without the admin role; everything else is open to everyone.
+ * without the admin role, and so is its relation partner (FieldDef.restricted); everything else is
+ * open to everyone.
  */
-export function canAccessField(user: Principal, type: TypeDef, field: FieldDef): boolean {
-  if (user.admin) return true;
-  return !(type.meta['svc/secured?'] === true && field.meta['svc/secured?'] === true);
+export function canAccessField(user: Principal, _type: TypeDef, field: FieldDef): boolean {
+  return user.admin || !field.restricted;
 }
 
 export function assertFieldAccess(user: Principal, type: TypeDef, field: FieldDef): void {

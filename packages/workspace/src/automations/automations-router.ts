@@ -13,18 +13,24 @@ import {
 } from './store.js';
 
 // The automations' JSON API, under /api (so the workspace token and rate limit apply):
-//   GET    /api/automations               rules and buttons (app accounts left out)
+//   GET    /api/automations               rules and buttons (app accounts left out) (admin)
 //   POST   /api/automations               create one (admin)
 //   DELETE /api/automations/:id           delete one and its runs (admin)
 //   POST   /api/automations/:id/run       run a button on {entityIds: [...]} → 202 {runId}
-//   GET    /api/automations/runs          latest 200 runs (?automation=<id> for one)
+//   GET    /api/automations/runs          latest 200 runs (?automation=<id> for one) (admin)
+//
+// Automations are the admins': their definitions (script code, app actions) and run records
+// (answers, console output) may hold what other users may not read, so only admins list them.
+// Any user runs a button; the answer is the admins' to read.
 
 export function automationsRouter(driver: Driver): Router {
   const router = Router();
   router.get('/api/automations', async (_req, res) => {
+    if (!principalOf(res).admin) throw forbidden('Only an admin can list automations');
     res.json((await listAutomations(driver)).map(publicAutomation));
   });
   router.get('/api/automations/runs', async (req, res) => {
+    if (!principalOf(res).admin) throw forbidden('Only an admin can read automation runs');
     const id = typeof req.query.automation === 'string' ? req.query.automation : undefined;
     if (id !== undefined && !/^[0-9a-f-]{36}$/i.test(id)) throw badRequest('automation must be a uuid');
     res.json(await listRuns(driver, id));

@@ -26,6 +26,7 @@ CREATE TABLE IF NOT EXISTS svc_file_chunks (secret uuid NOT NULL, seq int NOT NU
   PRIMARY KEY (secret, seq));
 CREATE TABLE IF NOT EXISTS svc_views (id uuid PRIMARY KEY, public_id bigserial, name text NOT NULL, type text NOT NULL,
   meta jsonb NOT NULL DEFAULT '{}', container_app jsonb, created_at timestamptz NOT NULL DEFAULT now());
+ALTER TABLE svc_views ADD COLUMN IF NOT EXISTS created_by uuid;
 CREATE TABLE IF NOT EXISTS svc_webhooks (id bigserial PRIMARY KEY, url text NOT NULL, type_name text NOT NULL,
   state text NOT NULL DEFAULT 'active', version text NOT NULL DEFAULT '2', created_by uuid,
   created_at timestamptz NOT NULL DEFAULT now());

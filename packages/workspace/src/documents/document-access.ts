@@ -1,44 +1,76 @@
 import { canAccessField, type Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/driver.js';
 import { forbidden } from '../errors.js';
-import { COMMENT_TYPE } from '../schema/builtins.js';
-import { type Catalog, DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog } from '../schema/catalog.js';
+import { COMMENT_TYPE, FILE_TYPE } from '../schema/builtins.js';
+import {
+  type Catalog,
+  DOCUMENT_SECRET,
+  DOCUMENT_TYPE,
+  loadCatalog,
+  type TypeDef,
+} from '../schema/catalog.js';
 
-// A rich-text document inherits access from the entity that holds it: a user who may not see the
-// rich-text field (a secured field of a secured type, for a non-admin) may not read or write its
-// document either, even knowing the secret. Comments the same way: a comment hanging on an entity
-// through a `comments/comments` field closed to the user is closed too (its entity, its content
-// and its document), even when the user knows its id or secret.
+// Held content inherits access from the entities that hold it: a rich-text document, a comment or
+// a file reached through a field closed to the user (a secured field of a secured type, or its
+// relation partner, for a non-admin) is closed too, however it is reached: by its secret (the
+// document and file endpoints), or by querying its type directly. Held by an open field as well
+// does not reopen it: one closed holder is enough.
 
-const COMMENTS_FIELD = 'comments/comments';
-const COMMENT_SECRET = 'comment/document-secret';
+/** The types whose entities are held content, each with the field holding its secret. */
+const HELD: ReadonlyMap<string, string> = new Map([
+  [DOCUMENT_TYPE, DOCUMENT_SECRET],
+  [COMMENT_TYPE, 'comment/document-secret'],
+  [FILE_TYPE, 'svc/secret'],
+]);
 
-/** SQL conditions, one per closed rich-text field, true when document `d` is held by that field. */
-export function closedDocumentHolders(catalog: Catalog, user: Principal, d: string): string[] {
-  if (user.admin) return [];
+/**
+ * SQL conditions, one per field closed to `user` that holds entities of `held`, each true when
+ * entity `x` (an alias of held's table) is held by that field. Empty for an admin, and for a type
+ * that is not held content.
+ */
+export function closedHolders(catalog: Catalog, user: Principal, held: TypeDef, x: string): string[] {
+  if (user.admin || !HELD.has(held.name)) return [];
   const out: string[] = [];
   for (const type of catalog.types) {
     for (const f of type.fields) {
-      if (f.storage.kind !== 'column' || canAccessField(user, type, f) || !catalog.isRichText(f)) continue;
-      out.push(`EXISTS (SELECT 1 FROM ${type.table} o WHERE o.${f.storage.col} = ${d}.id)`);
+      if (f.targetTypeId !== held.id || canAccessField(user, type, f)) continue;
+      const s = f.storage;
+      if (s.kind === 'column') out.push(`EXISTS (SELECT 1 FROM ${type.table} o WHERE o.${s.col} = ${x}.id)`);
+      else if (s.kind === 'join')
+        out.push(`EXISTS (SELECT 1 FROM ${s.table} j WHERE j.${s.other} = ${x}.id)`);
+      else {
+        const partner = catalog.fieldById(s.partner);
+        if (partner?.storage.kind === 'column') out.push(`${x}.${partner.storage.col} IS NOT NULL`);
+      }
     }
   }
   return out;
 }
 
-/** SQL conditions, one per closed `comments/comments` field, true when comment `c` hangs on it. */
-export function closedCommentHolders(catalog: Catalog, user: Principal, c: string): string[] {
-  if (user.admin) return [];
-  const comments = catalog.findType(COMMENT_TYPE);
-  if (!comments) return [];
-  const out: string[] = [];
-  for (const type of catalog.types) {
-    const f = type.byName.get(COMMENTS_FIELD);
-    if (f?.storage.kind !== 'join' || f.targetTypeId !== comments.id || canAccessField(user, type, f))
-      continue;
-    out.push(`EXISTS (SELECT 1 FROM ${f.storage.table} j WHERE j.${f.storage.other} = ${c}.id)`);
-  }
-  return out;
+/** Whether `user` may see every entity of `type` (false for held content with a closed holder). */
+export function canReadAllOf(catalog: Catalog, user: Principal, type: TypeDef): boolean {
+  return closedHolders(catalog, user, type, 'x').length === 0;
+}
+
+/** Refuses (403) when any of `secrets` names an entity of `typeName` held by a field closed to `user`. */
+async function assertHeldAccess(
+  q: Queryable,
+  catalog: Catalog,
+  user: Principal,
+  typeName: string,
+  secrets: readonly string[],
+  what: string,
+): Promise<void> {
+  const type = catalog.findType(typeName);
+  const secret = type?.byName.get(HELD.get(typeName)!);
+  if (!type || secret?.storage.kind !== 'column') return;
+  const holders = closedHolders(catalog, user, type, 'd');
+  if (holders.length === 0) return;
+  const { rows } = await q.query(
+    `SELECT 1 FROM ${type.table} d WHERE d.${secret.storage.col} = ANY($1::uuid[]) AND (${holders.join(' OR ')}) LIMIT 1`,
+    [secrets],
+  );
+  if (rows.length > 0) throw forbidden(`No permission for this ${what}`);
 }
 
 /** Refuses (403) when any of `secrets` names a document or comment held by a field closed to `user`. */
@@ -49,21 +81,12 @@ export async function assertDocumentAccess(
 ): Promise<void> {
   if (user.admin || secrets.length === 0) return;
   const catalog = await loadCatalog(q);
-  const checks: Array<[table: string, secretCol: string, holders: string[]]> = [];
-  const doc = catalog.findType(DOCUMENT_TYPE);
-  const docSecret = doc?.byName.get(DOCUMENT_SECRET);
-  if (doc && docSecret?.storage.kind === 'column')
-    checks.push([doc.table, docSecret.storage.col, closedDocumentHolders(catalog, user, 'd')]);
-  const comment = catalog.findType(COMMENT_TYPE);
-  const commentSecret = comment?.byName.get(COMMENT_SECRET);
-  if (comment && commentSecret?.storage.kind === 'column')
-    checks.push([comment.table, commentSecret.storage.col, closedCommentHolders(catalog, user, 'd')]);
-  for (const [table, col, holders] of checks) {
-    if (holders.length === 0) continue;
-    const { rows } = await q.query(
-      `SELECT 1 FROM ${table} d WHERE d.${col} = ANY($1::uuid[]) AND (${holders.join(' OR ')}) LIMIT 1`,
-      [secrets],
-    );
-    if (rows.length > 0) throw forbidden('No permission for this document');
-  }
+  await assertHeldAccess(q, catalog, user, DOCUMENT_TYPE, secrets, 'document');
+  await assertHeldAccess(q, catalog, user, COMMENT_TYPE, secrets, 'document');
+}
+
+/** Refuses (403) when the file with this secret is held by a field closed to `user`. */
+export async function assertFileAccess(q: Queryable, user: Principal, secret: string): Promise<void> {
+  if (user.admin) return;
+  await assertHeldAccess(q, await loadCatalog(q), user, FILE_TYPE, [secret], 'file');
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
 import type { CommandContext } from '../commands/context.js';
 import type { Driver, Queryable } from '../db/driver.js';
+import { assertFileAccess } from '../documents/document-access.js';
 import { createEntities } from '../entities/entity-store.js';
 import { notFound } from '../errors.js';
 import { FILE_TYPE } from '../schema/builtins.js';
@@ -95,9 +96,11 @@ export async function createFileEntity(
   });
 }
 
+/** The file with this secret, when `user` may read it (a file inherits access from its holders). */
 export async function findFile(
   q: Queryable,
   secret: string,
+  user: Principal,
 ): Promise<{ name: string; contentType: string; size: number }> {
   if (!isUuid(secret)) throw notFound(`No file ${secret}`);
   const catalog = await loadCatalog(q);
@@ -110,6 +113,7 @@ export async function findFile(
   );
   const row = rows[0];
   if (!row) throw notFound(`No file ${secret}`);
+  await assertFileAccess(q, user, secret);
   return { name: row.name, contentType: row.ct, size: Number(row.size) };
 }
 

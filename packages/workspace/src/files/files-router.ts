@@ -101,7 +101,7 @@ export function filesRouter(driver: Driver): Router {
     res.json(await createFileEntity(driver, user, writer.secret, fileName, contentType, writer.total));
   });
   router.get('/api/files/:secret', async (req, res) => {
-    const file = await findFile(driver, req.params.secret);
+    const file = await findFile(driver, req.params.secret, principalOf(res));
     res.setHeader('Content-Type', file.contentType);
     res.setHeader('Content-Length', String(file.size));
     res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`);

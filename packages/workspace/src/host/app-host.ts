@@ -4,7 +4,7 @@ import { AppCallError, AppClient, type RetryPolicy, type SyncEvent } from '@weft
 import { WorkspaceError } from '../errors.js';
 import type { Workspace } from '../workspace.js';
 import { createHostTables } from './host-tables.js';
-import { namespaceFor } from './schema-mapping.js';
+import { chooseNamespace } from './namespace.js';
 import type { SecretBox } from './secret-box.js';
 import {
   getRun,
@@ -290,9 +290,7 @@ export class AppHost {
     const filter = this.filterValues(config.filters ?? [], input.filter ?? {});
     await this.checkFilter(client, types, filter, account);
 
-    let namespace = namespaceFor(descriptor.name);
-    const taken = new Set((await listSources(this.workspace.driver)).map((s) => s.namespace));
-    for (let n = 2; taken.has(namespace); n++) namespace = `${namespaceFor(descriptor.name)}-${n}`;
+    const namespace = await chooseNamespace(this.workspace.driver, descriptor.name);
     await this.workspace.driver.query(
       `INSERT INTO weft_host_sources (id, url, namespace, name, descriptor, logo, auth_id, account_name, account_enc,
          types, filter, keep_unsynced, interval_seconds, webhooks_enabled)

@@ -1,3 +1,4 @@
+import type { Principal } from '../auth/principal.js';
 import type { Driver } from '../db/driver.js';
 import type { Catalog } from '../schema/catalog.js';
 import type { Workspace } from '../workspace.js';
@@ -32,7 +33,8 @@ function consoleCell(text: unknown): Html | string {
   return html`<details><summary>${first}${lines.length > 1 ? html` <small>(${lines.length} lines)</small>` : ''}</summary><pre>${text}</pre></details>`;
 }
 
-export async function automationsView(driver: Driver): Promise<Html> {
+/** Rules and buttons; their runs (answers, console output) for an admin only, as GET /api/automations/runs. */
+export async function automationsView(driver: Driver, user: Principal): Promise<Html> {
   const { rows: automations } = await driver.query<Record<string, unknown>>(
     `SELECT id, name, trigger, type_name, field, action->>'kind' AS kind, action->>'action' AS action, enabled
      FROM weft_automations ORDER BY created_at`,
@@ -40,7 +42,9 @@ export async function automationsView(driver: Driver): Promise<Html> {
   const { rows: runs } = await driver.query<Record<string, unknown>>(
     `SELECT r.id::text AS id, a.name, r.state, r.message, r.console, r.attempts, r.entity_ids::text[] AS entity_ids,
        r.created_at, r.finished_at
-     FROM weft_automation_runs r JOIN weft_automations a ON a.id = r.automation_id ORDER BY r.id DESC LIMIT 50`,
+     FROM weft_automation_runs r JOIN weft_automations a ON a.id = r.automation_id WHERE $1
+     ORDER BY r.id DESC LIMIT 50`,
+    [user.admin],
   );
   return html`<h2>Rules and buttons</h2>
 <table id="automations"><tr><th>name</th><th>when</th><th>type</th><th>does</th><th>enabled</th></tr>
@@ -58,9 +62,11 @@ ${runs.map(
 )}</table><script src="/ui/live.js"></script>`;
 }
 
-export async function webhooksView(driver: Driver): Promise<Html> {
+/** The webhooks `user` may see, as GET /api/webhooks/v2: an admin's all, another user's their own. */
+export async function webhooksView(driver: Driver, user: Principal): Promise<Html> {
   const { rows: hooks } = await driver.query<Record<string, unknown>>(
-    `SELECT id::text AS id, url, type_name, state FROM svc_webhooks ORDER BY id`,
+    `SELECT id::text AS id, url, type_name, state FROM svc_webhooks WHERE $1 OR created_by = $2::uuid ORDER BY id`,
+    [user.admin, user.id],
   );
   const { rows: runs } = await driver.query<Record<string, unknown>>(
     `SELECT webhook_id::text AS webhook_id, http_status, elapsed_time, request_time FROM svc_webhook_runs

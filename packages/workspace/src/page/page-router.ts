@@ -119,10 +119,10 @@ export function pageRouter(workspace: Workspace): Router {
   });
 
   router.get('/ui/automations', async (_req, res) => {
-    send(res, layout('Automations', await automationsView(workspace.driver)));
+    send(res, layout('Automations', await automationsView(workspace.driver, userOf(res))));
   });
   router.get('/ui/webhooks', async (_req, res) => {
-    send(res, layout('Webhooks', await webhooksView(workspace.driver)));
+    send(res, layout('Webhooks', await webhooksView(workspace.driver, userOf(res))));
   });
 
   // Live run states as server-sent events: `runs` (automation runs: state, message, console) and
@@ -136,6 +136,8 @@ export function pageRouter(workspace: Workspace): Router {
     const seen = { runs: '', syncs: '' };
     let stopped = false;
     const host = await hasHost(workspace.driver);
+    // Run answers and console output are the admins' (as GET /api/automations/runs).
+    const admin = userOf(res).admin;
     const emit = (event: 'runs' | 'syncs', rows: unknown[]) => {
       const snapshot = JSON.stringify(rows);
       if (snapshot === seen[event]) return;
@@ -147,8 +149,9 @@ export function pageRouter(workspace: Workspace): Router {
       const { rows } = await workspace.driver.query(
         `SELECT r.id::text AS id, a.name, r.state, r.message, r.console,
            cardinality(r.entity_ids) AS entities, r.created_at, r.finished_at
-         FROM weft_automation_runs r JOIN weft_automations a ON a.id = r.automation_id
+         FROM weft_automation_runs r JOIN weft_automations a ON a.id = r.automation_id WHERE $1
          ORDER BY r.id DESC LIMIT 20`,
+        [admin],
       );
       emit('runs', rows);
       if (host) emit('syncs', await syncRunRows(workspace.driver));

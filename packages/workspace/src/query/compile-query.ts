@@ -1,8 +1,7 @@
 import { assertFieldAccess, type Principal } from '../auth/principal.js';
 import { badRequest } from '../errors.js';
-import { COMMENT_TYPE } from '../schema/builtins.js';
-import { closedCommentHolders, closedDocumentHolders } from '../documents/document-access.js';
-import { type Catalog, DOCUMENT_TYPE, type FieldDef, type TypeDef } from '../schema/catalog.js';
+import { closedHolders } from '../documents/document-access.js';
+import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { filterValue, isUuid, outputExpr, paramCast } from '../schema/values.js';
 import { jsonObject, SqlBuilder } from './sql-builder.js';
 
@@ -438,13 +437,8 @@ export class Compiler {
     const scope = new Scope(this, type, root);
     const obj = this.selectObject(scope, type, root, q['q/select']);
     const conditions = q['q/where'] === undefined ? [] : [this.where(scope, q['q/where'])];
-    // Documents and comments read directly: those held by a field closed to this user stay hidden.
-    const closed =
-      type.name === DOCUMENT_TYPE
-        ? closedDocumentHolders(this.catalog, this.user, root)
-        : type.name === COMMENT_TYPE
-          ? closedCommentHolders(this.catalog, this.user, root)
-          : [];
+    // Documents, comments and files read directly: those held by a field closed to this user stay hidden.
+    const closed = closedHolders(this.catalog, this.user, type, root);
     if (closed.length > 0) conditions.push(`NOT (${closed.join(' OR ')})`);
     const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
     const keys = this.orderKeys(scope, q['q/order-by']);

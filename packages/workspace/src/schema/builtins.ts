@@ -1,9 +1,27 @@
 import type { Queryable } from '../db/driver.js';
 import { DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog } from './catalog.js';
-import { createType } from './schema-store.js';
+import { createType, setFieldMeta, setTypeMeta } from './schema-store.js';
 
 // Types the service itself owns: users, files, rich-text documents, and comments (made when the
 // comments mixin is first installed). They are ordinary typed tables, so queries treat them alike.
+
+/**
+ * Namespaces the workspace's own types, fields and meta use, made or not yet: no app gets one
+ * (lower case, as app namespaces are).
+ */
+export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([
+  'svc',
+  'ui',
+  'q',
+  'enum',
+  'user',
+  'comment',
+  'comments',
+  'files',
+  'assignments',
+  'workflow',
+  'collaboration~documents',
+]);
 
 export const USER_TYPE = 'svc/user';
 export const FILE_TYPE = 'svc/file';
@@ -15,15 +33,29 @@ const field = (name: string, type: string, meta: Record<string, unknown> = {}) =
   'svc/meta': meta,
 });
 
+// A user's e-mail is for admins only (as GET /api/users shows it): svc/user is a secured type and
+// user/email a secured field, so the one permission rule hides it from other users everywhere.
+const SECURED = { 'svc/secured?': true };
+
 export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
   const catalog = await loadCatalog(tx);
-  if (!catalog.findType(USER_TYPE)) {
+  const users = catalog.findType(USER_TYPE);
+  if (!users) {
     await createType(tx, {
       name: USER_TYPE,
       builtin: true,
-      meta: { 'svc/domain?': false },
-      fields: [field('user/name', 'svc/text', { 'ui/title?': true }), field('user/email', 'svc/email')],
+      meta: { 'svc/domain?': false, ...SECURED },
+      fields: [
+        field('user/name', 'svc/text', { 'ui/title?': true }),
+        field('user/email', 'svc/email', SECURED),
+      ],
     });
+  } else {
+    // A workspace made before e-mails were secured; a flag an admin set since is left as it is.
+    const email = users.byName.get('user/email');
+    if (!('svc/secured?' in users.meta)) await setTypeMeta(tx, users.id, SECURED);
+    if (email && !('svc/secured?' in email.meta))
+      await setFieldMeta(tx, catalog, USER_TYPE, 'user/email', 'svc/secured?', true);
   }
   if (!catalog.findType(FILE_TYPE)) {
     await createType(tx, {

@@ -48,6 +48,12 @@ export interface FieldDef {
   targetTypeId: string | null;
   storage: Storage;
   meta: Record<string, unknown>;
+  /**
+   * Closed to users without the admin role (set by the Catalog): a secured field of a secured
+   * type, or the partner of one, since a relation is one set of links read and written from
+   * either side.
+   */
+  restricted: boolean;
 }
 
 export interface TypeDef {
@@ -66,6 +72,7 @@ export class Catalog {
   private readonly byName = new Map<string, TypeDef>();
   private readonly byId = new Map<string, TypeDef>();
   private readonly fieldsById = new Map<string, FieldDef>();
+  private byRelation: Map<string, FieldDef[]> | undefined;
 
   constructor(
     readonly token: string,
@@ -79,6 +86,34 @@ export class Catalog {
       this.byId.set(t.id, t);
       for (const f of t.fields) this.fieldsById.set(f.id, f);
     }
+    const securedHere = (f: FieldDef) =>
+      this.byId.get(f.typeId)?.meta['svc/secured?'] === true && f.meta['svc/secured?'] === true;
+    for (const t of types)
+      for (const f of t.fields) {
+        const partner = this.partner(f);
+        f.restricted = securedHere(f) || (partner !== undefined && securedHere(partner));
+      }
+  }
+
+  /** The other field of the relation a relation field belongs to, if the relation has two. */
+  partner(field: FieldDef): FieldDef | undefined {
+    if (field.kind === 'primitive') return undefined;
+    if (field.storage.kind === 'reverse') return this.fieldsById.get(field.storage.partner);
+    const relation = field.meta['svc/relation'];
+    if (!relation) return undefined;
+    if (!this.byRelation) {
+      this.byRelation = new Map();
+      for (const f of this.fieldsById.values()) {
+        const r = f.meta['svc/relation'];
+        if (typeof r !== 'string' || f.kind === 'primitive') continue;
+        const list = this.byRelation.get(r) ?? [];
+        list.push(f);
+        this.byRelation.set(r, list);
+      }
+    }
+    return this.byRelation
+      .get(relation as string)
+      ?.find((f) => f.id !== field.id && f.targetTypeId === field.typeId);
   }
 
   findType(name: string): TypeDef | undefined {
@@ -197,6 +232,7 @@ export async function loadCatalog(q: Queryable): Promise<Catalog> {
       targetTypeId: r.target_type,
       storage: r.storage,
       meta: r.meta,
+      restricted: false,
     };
     t.fields.push(f);
     t.byName.set(f.name, f);

@@ -322,16 +322,6 @@ async function createDocumentsFor(
   );
 }
 
-export function relationPartner(catalog: Catalog, field: FieldDef): FieldDef | undefined {
-  if (field.kind === 'primitive') return undefined;
-  if (field.storage.kind === 'reverse') return catalog.fieldById(field.storage.partner);
-  const relation = field.meta['svc/relation'];
-  if (!relation) return undefined;
-  return catalog.types
-    .flatMap((t) => t.fields)
-    .find((f) => f.id !== field.id && f.meta['svc/relation'] === relation && f.targetTypeId === field.typeId);
-}
-
 /** Whether any entity has a value (or link) in this field. */
 export async function fieldHasValues(tx: Queryable, catalog: Catalog, field: FieldDef): Promise<boolean> {
   const holder = catalog.typeById(field.typeId);
@@ -351,7 +341,7 @@ export async function fieldHasValues(tx: Queryable, catalog: Catalog, field: Fie
 
 /** Drops a field's storage and catalog row; a relation goes as a pair (both of its fields). */
 export async function dropField(tx: Queryable, catalog: Catalog, field: FieldDef): Promise<void> {
-  const partner = relationPartner(catalog, field);
+  const partner = catalog.partner(field);
   for (const f of partner ? [field, partner] : [field]) {
     const holder = catalog.typeById(f.typeId);
     if (f.storage.kind === 'column') {

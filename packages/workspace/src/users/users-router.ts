@@ -11,14 +11,20 @@ const NewUser = z.object({
   admin: z.boolean().optional(),
 });
 
-/** Users (an addition to the spec): anyone lists them; an admin creates them, with a first token. */
+/**
+ * Users (an addition to the spec): anyone lists them, an admin with their e-mails (as svc/user
+ * shows them: user/email is a secured field of a secured type); an admin creates them, with a
+ * first token.
+ */
 export function usersRouter(workspace: Workspace): Router {
   const router = Router();
   router.get('/api/users', async (_req, res) => {
+    const admin = principalOf(res).admin;
     res.json(
       (await listUsers(workspace.driver)).map((u) => ({
         'svc/id': u['svc/id'],
         'user/name': u['user/name'],
+        ...(admin ? { 'user/email': u['user/email'] } : {}),
       })),
     );
   });

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/driver.js';
 import { isUuid } from '../schema/values.js';
 
 // Views as records: svc/id, svc/public-id, svc/name, svc/type, svc/meta, svc/container-app.
+// A view belongs to the user who created it: that user (and an admin) reads, changes and deletes
+// it; to anyone else it does not exist (not found, as an unknown id).
 
 export class RpcError extends Error {
   constructor(
@@ -51,23 +54,31 @@ const strings = (v: unknown, what: string): string[] | undefined => {
   return v;
 };
 
-export async function queryViews(q: Queryable, params: Record<string, unknown>): Promise<ViewRecord[]> {
+/** SQL condition: the view is `user`'s to see and change (parameters `$1` admin, `$2` user id). */
+const MINE = `($1 OR created_by = $2::uuid)`;
+
+export async function queryViews(
+  q: Queryable,
+  user: Principal,
+  params: Record<string, unknown>,
+): Promise<ViewRecord[]> {
   const filter = params.filter === undefined ? {} : params.filter;
   if (!isObject(filter)) throw new RpcError(INVALID_PARAMS, 'filter must be an object');
   const ids = strings(filter.ids, 'filter.ids')?.filter(isUuid);
   const publicIds = strings(filter.publicIds, 'filter.publicIds');
-  const conds: string[] = [];
-  const values: unknown[] = [];
+  const conds: string[] = [MINE];
+  const values: unknown[] = [user.admin, user.id];
   if (ids) conds.push(`id = ANY($${values.push(ids)}::uuid[])`);
   if (publicIds) conds.push(`public_id::text = ANY($${values.push(publicIds)}::text[])`);
-  const { rows } = await q.query<Row>(
-    `${SELECT} ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''} ORDER BY public_id`,
-    values,
-  );
+  const { rows } = await q.query<Row>(`${SELECT} WHERE ${conds.join(' AND ')} ORDER BY public_id`, values);
   return rows.map(toView);
 }
 
-export async function createViews(q: Queryable, params: Record<string, unknown>): Promise<ViewRecord[]> {
+export async function createViews(
+  q: Queryable,
+  user: Principal,
+  params: Record<string, unknown>,
+): Promise<ViewRecord[]> {
   if (!Array.isArray(params.views))
     throw new RpcError(INVALID_PARAMS, 'views must be an array of View objects');
   const ids: string[] = [];
@@ -85,22 +96,28 @@ export async function createViews(q: Queryable, params: Record<string, unknown>)
       throw new RpcError(INVALID_PARAMS, 'svc/container-app must be {"svc/id": <uuid>}');
     }
     const { rowCount } = await q.query(
-      `INSERT INTO svc_views (id, name, type, meta, container_app) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
+      `INSERT INTO svc_views (id, name, type, meta, container_app, created_by) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (id) DO NOTHING`,
       [
         id,
         v['svc/name'],
         type,
         JSON.stringify(meta),
         app === null ? null : JSON.stringify({ 'svc/id': app['svc/id'] }),
+        user.id,
       ],
     );
     if (rowCount === 0) throw new RpcError(CONFLICT, `A view ${id} already exists`);
     ids.push(id);
   }
-  return queryViews(q, { filter: { ids } });
+  return queryViews(q, user, { filter: { ids } });
 }
 
-export async function updateViews(q: Queryable, params: Record<string, unknown>): Promise<ViewRecord[]> {
+export async function updateViews(
+  q: Queryable,
+  user: Principal,
+  params: Record<string, unknown>,
+): Promise<ViewRecord[]> {
   if (!Array.isArray(params.updates))
     throw new RpcError(INVALID_PARAMS, 'updates must be an array of {id, values}');
   const ids: string[] = [];
@@ -115,24 +132,25 @@ export async function updateViews(q: Queryable, params: Record<string, unknown>)
     if (meta !== undefined && !isObject(meta))
       throw new RpcError(INVALID_PARAMS, 'svc/meta must be an object');
     const { rowCount } = await q.query(
-      `UPDATE svc_views SET name = COALESCE($2, name), meta = COALESCE($3::jsonb, meta) WHERE id = $1`,
-      [u.id, name ?? null, meta === undefined ? null : JSON.stringify(meta)],
+      `UPDATE svc_views SET name = COALESCE($4, name), meta = COALESCE($5::jsonb, meta) WHERE id = $3 AND ${MINE}`,
+      [user.admin, user.id, u.id, name ?? null, meta === undefined ? null : JSON.stringify(meta)],
     );
     if (rowCount === 0) throw new RpcError(NOT_FOUND, `No view ${u.id}`);
     ids.push(u.id);
   }
-  return queryViews(q, { filter: { ids } });
+  return queryViews(q, user, { filter: { ids } });
 }
 
 export async function deleteViews(
   q: Queryable,
+  user: Principal,
   params: Record<string, unknown>,
 ): Promise<{ deleted: string[] }> {
   const ids = strings(params.ids, 'ids');
   if (!ids?.every(isUuid)) throw new RpcError(INVALID_PARAMS, 'ids must be an array of uuids');
   const { rows } = await q.query<{ id: string }>(
-    `DELETE FROM svc_views WHERE id = ANY($1::uuid[]) RETURNING id`,
-    [ids],
+    `DELETE FROM svc_views WHERE id = ANY($3::uuid[]) AND ${MINE} RETURNING id`,
+    [user.admin, user.id, ids],
   );
   return { deleted: rows.map((r) => r.id) };
 }

@@ -1,10 +1,14 @@
 import type { Principal } from '../auth/principal.js';
 import type { Effect } from '../commands/context.js';
 import type { Queryable } from '../db/driver.js';
+import { loadCatalog } from '../schema/catalog.js';
+import { visibleEffects } from './visible-effects.js';
 
 /**
  * Queues one delivery per webhook subscribed to a type this command changed, in the command's own
  * transaction: a delivery exists exactly when the change was committed, and survives a restart.
+ * Each carries the effects as the webhook's creator may see them now (visible-effects.ts); none
+ * when nothing is left.
  */
 export async function enqueueDeliveries(
   tx: Queryable,
@@ -14,18 +18,36 @@ export async function enqueueDeliveries(
 ): Promise<number> {
   if (effects.length === 0) return 0;
   const types = [...new Set(effects.map((e) => e.type))];
-  const { rows: hooks } = await tx.query<{ id: number; type_name: string }>(
-    `SELECT id, type_name FROM svc_webhooks WHERE state = 'active' AND type_name = ANY($1::text[])`,
+  const { rows: hooks } = await tx.query<{
+    id: number;
+    type_name: string;
+    created_by: string | null;
+    admin: boolean | null;
+  }>(
+    `SELECT w.id, w.type_name, w.created_by, a.admin FROM svc_webhooks w
+     LEFT JOIN svc_accounts a ON a.user_id = w.created_by
+     WHERE w.state = 'active' AND w.type_name = ANY($1::text[])`,
     [types],
   );
+  if (hooks.length === 0) return 0;
+  const catalog = await loadCatalog(tx);
   const creationDate = new Date().toISOString();
+  let queued = 0;
   for (const hook of hooks) {
+    const subscriber: Principal = { id: hook.created_by ?? '', admin: hook.admin === true };
+    const shown = visibleEffects(
+      catalog,
+      subscriber,
+      effects.filter((e) => e.type === hook.type_name),
+    );
+    if (shown.length === 0) continue;
+    queued++;
     const body = {
       sequenceId: 0,
       authorId: user.id,
       creationDate,
       command: { correlationId: correlationId ?? null },
-      effects: effects.filter((e) => e.type === hook.type_name),
+      effects: shown,
     };
     await tx.query(
       `WITH s AS (SELECT nextval(pg_get_serial_sequence('svc_deliveries', 'id')) AS id)
@@ -34,5 +56,5 @@ export async function enqueueDeliveries(
       [hook.id, JSON.stringify(body)],
     );
   }
-  return hooks.length;
+  return queued;
 }

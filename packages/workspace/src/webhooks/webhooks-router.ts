@@ -9,10 +9,10 @@ export function webhooksRouter(driver: Driver): Router {
     res.json(await createWebhook(driver, principalOf(res), req.body));
   });
   router.get('/api/webhooks/v2', async (_req, res) => {
-    res.json(await listWebhooks(driver));
+    res.json(await listWebhooks(driver, principalOf(res)));
   });
   router.delete('/api/webhooks/v2/:id', async (req, res) => {
-    await deleteWebhook(driver, req.params.id);
+    await deleteWebhook(driver, principalOf(res), req.params.id);
     res.json({});
   });
   return router;
