@@ -87,6 +87,6 @@ describeEachDatabase('event URL answers', (target) => {
     control.reply = { status: 102, body: 'wait' };
     const informational = await post();
     expect(informational.status).toBe(502);
-    expect((await informational.json()).message).toMatch(/informational/);
+    expect(((await informational.json()) as { message: string }).message).toMatch(/informational/);
   });
 });
