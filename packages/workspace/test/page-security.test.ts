@@ -88,7 +88,15 @@ describeEachDatabase('page security', (target) => {
       (await fetch(`${h.url}/ui`, { headers: { cookie: mine.cookie }, redirect: 'manual' })).status,
     ).toBe(200);
 
+    // The page's live stream, open while the token is deleted.
+    const stream = await fetch(`${h.url}/ui/events`, { headers: { cookie: mine.cookie } });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+
     expect((await h.request('DELETE', `/api/tokens/${made.body.id}`)).status).toBe(200);
+    // The stream ends (at its next tick) instead of going on with the deleted token.
+    while (!(await reader.read()).done) {}
     const after = await fetch(`${h.url}/ui`, { headers: { cookie: mine.cookie }, redirect: 'manual' });
     expect(after.status).toBe(303);
     expect(after.headers.get('location')).toBe('/ui/login');

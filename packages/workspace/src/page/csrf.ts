@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { escapeHtml, type Html, raw } from './html.js';
+import { messagePage } from './layout.js';
 import { readCookie, sessionOf } from './session.js';
 
 // Cross-site request forgery on the page. SameSite cookies are not enough on a developer's
@@ -39,12 +40,7 @@ export function requestSite(req: Request): 'same-origin' | 'cross-origin' | 'unk
 function refuse(req: Request, res: Response, message: string): void {
   res.status(403);
   if (req.accepts(['json', 'html']) === 'html') {
-    res
-      .type('html')
-      .send(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Refused · weft workspace</title></head>` +
-          `<body><p>${escapeHtml(message)}</p><p><a href="/ui">Back to the workspace</a></p></body></html>`,
-      );
+    res.type('html').send(messagePage('Refused', message).text);
     return;
   }
   res.json({ message, code: 'forbidden' });

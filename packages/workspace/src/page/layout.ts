@@ -22,6 +22,13 @@ ${error ? html`<p class="error">${error}</p>` : ''}
 <button>Log in</button></form></main></body></html>`;
 }
 
+/** A page with one message and a way back, for answers given before or instead of the page. */
+export function messagePage(title: string, message: string): Html {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title} · weft workspace</title><link rel="stylesheet" href="/ui/style.css"></head>
+<body><main><h1>${title}</h1><p class="error">${message}</p><p><a href="/ui">Back to the workspace</a></p></main></body></html>`;
+}
+
 export function badge(state: string): Html {
   return html`<span class="badge ${state}">${state}</span>`;
 }

@@ -17,6 +17,7 @@ import { pageHeaders, sendPage as send } from './send-page.js';
 import {
   clearSessionCookie,
   COOKIE,
+  liveSession,
   readCookie,
   requireSession,
   Sessions,
@@ -154,8 +155,15 @@ export function pageRouter(workspace: Workspace): Router {
       seen[event] = snapshot;
       res.write(`event: ${event}\ndata: ${snapshot}\n\n`);
     };
+    const sessionId = readCookie(req, COOKIE);
     const tick = async () => {
       if (stopped) return;
+      // The stream ends with its session (logged out, or its token deleted), like any request.
+      if (!(await liveSession(sessions, workspace.driver, sessionId))) {
+        stop();
+        res.end();
+        return;
+      }
       const { rows } = await workspace.driver.query(
         `SELECT r.id::text AS id, a.name, r.state, r.message, r.console,
            cardinality(r.entity_ids) AS entities, r.created_at, r.finished_at
@@ -166,10 +174,11 @@ export function pageRouter(workspace: Workspace): Router {
       if (host) emit('syncs', await syncRunRows(workspace.driver));
     };
     const timer = setInterval(() => void tick().catch(() => {}), 1000);
-    req.on('close', () => {
+    const stop = () => {
       stopped = true;
       clearInterval(timer);
-    });
+    };
+    req.on('close', stop);
     await tick().catch(() => {});
   });
 

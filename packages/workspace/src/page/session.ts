@@ -86,6 +86,20 @@ export interface PageLocals {
 
 export const sessionOf = (res: Response) => res.locals as PageLocals;
 
+/** The session and its user, while both the session and its token are there (else it ends). */
+export async function liveSession(
+  sessions: Sessions,
+  db: Queryable,
+  id: string | undefined,
+): Promise<{ session: Session; user: Principal } | undefined> {
+  const session = sessions.get(id);
+  if (!session) return undefined;
+  const user = await authenticate(db, session.token);
+  if (user) return { session, user };
+  sessions.delete(id);
+  return undefined;
+}
+
 /**
  * Sends visitors without a live session to the login form (a browser) or answers 401 (any other
  * client); the session's token is checked against the workspace's tokens on every request.
@@ -93,18 +107,16 @@ export const sessionOf = (res: Response) => res.locals as PageLocals;
 export function requireSession(sessions: Sessions, db: Queryable) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const id = readCookie(req, COOKIE);
-    const session = sessions.get(id);
-    const user = session ? await authenticate(db, session.token) : undefined;
-    if (!session || !user) {
-      if (session) sessions.delete(id);
+    const live = await liveSession(sessions, db, id);
+    if (!live) {
       if (id) clearSessionCookie(res);
       if (req.accepts(['json', 'html']) === 'html' || (req.method === 'GET' && req.accepts('html')))
         return res.redirect(303, '/ui/login');
       return res.status(401).json({ message: 'Log in first', code: 'unauthorized' });
     }
-    res.locals.pageUser = user;
-    res.locals.pageSession = session;
-    res.locals.formToken = session.formToken;
+    res.locals.pageUser = live.user;
+    res.locals.pageSession = live.session;
+    res.locals.formToken = live.session.formToken;
     next();
   };
 }
