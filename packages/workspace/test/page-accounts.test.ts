@@ -6,6 +6,7 @@ import { keyedApp } from '../src/host/fixtures/keyed-app.js';
 import { SecretBox } from '../src/host/secret-box.js';
 import { type HostedWorkspace, startHostedWorkspace } from '../src/host/start-hosted-workspace.js';
 import { waitFor } from './support/bookshelf-seed.js';
+import { logIn } from './support/page-session.js';
 
 // The page's account forms over real HTTP (no browser needed: plain forms and redirects): adding a
 // source with a form account, re-authorising it without the page ever showing the secret, an
@@ -24,6 +25,7 @@ let keyedUrl: string;
 let oauthUrl: string;
 let ws: HostedWorkspace;
 let cookie = '';
+let formToken = '';
 
 const keyed = keyedApp(KEYS);
 
@@ -72,13 +74,7 @@ beforeAll(async () => {
   });
   keyedUrl = await listen(keyed);
   oauthUrl = await listen(connected);
-  const login = await fetch(`${ws.url}/ui/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: `token=${encodeURIComponent(TOKEN)}`,
-    redirect: 'manual',
-  });
-  cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  ({ cookie, formToken } = await logIn(ws.url, TOKEN));
 });
 
 afterAll(async () => {
@@ -93,7 +89,7 @@ const page = async (path: string, form?: Record<string, string>) => {
   const res = await fetch(ws.url + path, {
     method: form ? 'POST' : 'GET',
     headers: { cookie, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-    ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+    ...(form ? { body: new URLSearchParams({ ...form, csrf: formToken }).toString() } : {}),
     redirect: 'manual',
   });
   return { status: res.status, location: res.headers.get('location'), text: await res.text() };

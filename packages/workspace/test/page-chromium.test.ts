@@ -1,7 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '@weft/core/testing';
@@ -9,16 +8,12 @@ import { bookshelfApp } from '../../../apps/bookshelf/src/app.js';
 import { BOOK_COUNT } from '../../../apps/bookshelf/src/dataset.js';
 import { SecretBox } from '../src/host/secret-box.js';
 import { type HostedWorkspace, startHostedWorkspace } from '../src/host/start-hosted-workspace.js';
+import { CHROMIUM, launchChromium } from './support/chromium.js';
 
 // The page in a real headless Chromium: apps/bookshelf added and synced through the app host, then
 // log in, see the source and its sync run, open a type, follow a relation, save screenshots and
 // check they show something (pixel variance well above a blank page's zero).
 // WEFT_SCREENSHOTS=<dir> keeps the screenshots there (docs/images was made that way).
-
-const CHROMIUM =
-  process.env.WEFT_TEST_CHROMIUM || (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : '');
-if (!CHROMIUM)
-  console.log('page Chromium test skipped: neither WEFT_TEST_CHROMIUM nor /usr/bin/chromium exists');
 
 /** Standard deviation of the grey level over all pixels: 0 for a blank image. */
 function greyDeviation(png: Buffer): number {
@@ -59,19 +54,7 @@ describe.runIf(CHROMIUM)('page in Chromium', () => {
   });
 
   it('logs in, sees the sync, opens a type, follows a relation, and renders non-blank pages', async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1100, height: 640 } });
       page.setDefaultTimeout(20_000);

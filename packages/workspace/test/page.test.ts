@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { BOOK, type Seeded, seedBookshelf } from './support/bookshelf-seed.js';
 import { describeEachDatabase, useWorkspace } from './support/databases.js';
+import { cookieFrom, formTokenIn, postLogin } from './support/page-session.js';
 
 // The page over real HTTP: login and session cookie, the type table (paging, sorting, filtering
 // through the data API's query), the entity detail (relation links, sanitised rich text).
@@ -26,25 +27,15 @@ describeEachDatabase('page', (target) => {
     const res = await get('/ui', false);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/ui/login');
-    const wrong = await fetch(`${h.url}/ui/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'token=nope',
-      redirect: 'manual',
-    });
+    const wrong = await postLogin(h.url, 'nope');
     expect(wrong.status).toBe(401);
-    expect(wrong.headers.get('set-cookie')).toBeNull();
+    expect(cookieFrom(wrong, 'weft_page')).toBeUndefined();
   });
 
   it('logs in with the workspace token into an HttpOnly, SameSite=Strict session', async () => {
-    const res = await fetch(`${h.url}/ui/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: `token=${encodeURIComponent(h.token)}`,
-      redirect: 'manual',
-    });
+    const res = await postLogin(h.url, h.token);
     expect(res.status).toBe(303);
-    const setCookie = res.headers.get('set-cookie')!;
+    const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('weft_page='))!;
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Strict/);
     expect(setCookie).not.toContain(h.token);
@@ -86,7 +77,7 @@ describeEachDatabase('page', (target) => {
     expect(res.text).not.toContain('<script>alert');
     expect(res.text).toContain('&lt;script&gt;');
     expect(res.text).not.toContain('javascript:');
-    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     const author = await get(`/ui/entity?type=bookshelf%2Fauthor&id=${seeded.authors[1]}`);
     expect(author.text).toContain('Book &lt;1&gt;</a>');
     expect((await get(`/ui/entity?type=${encodeURIComponent(BOOK)}&id=${seeded.authors[0]}`)).status).toBe(
@@ -131,7 +122,8 @@ describeEachDatabase('page', (target) => {
     controller.abort();
     const logout = await fetch(`${h.url}/ui/logout`, {
       method: 'POST',
-      headers: { cookie },
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf: formTokenIn(res.text) }).toString(),
       redirect: 'manual',
     });
     expect(logout.status).toBe(303);

@@ -4,6 +4,7 @@ import { principalOf } from '../auth/authenticate.js';
 import { WorkspaceError } from '../errors.js';
 import type { AppHost } from './app-host.js';
 import { EventRefused } from './app-webhooks.js';
+import { sendEventReply } from './event-reply.js';
 import { sourceView } from './source-store.js';
 import { safeMessage } from './sync-run.js';
 
@@ -151,11 +152,7 @@ export function hostRouter(host: AppHost): Router {
         headers: req.headers,
         query: req.query as Record<string, unknown>,
       });
-      res.status(reply.status);
-      if (reply.headers) res.set(reply.headers);
-      if (reply.body === undefined) res.end();
-      else if (typeof reply.body === 'string') res.send(reply.body);
-      else res.json(reply.body);
+      sendEventReply(res, reply);
     } catch (error) {
       if (error instanceof WorkspaceError) throw error;
       if (error instanceof EventRefused) {

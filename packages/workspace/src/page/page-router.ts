@@ -1,69 +1,82 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import type { Principal } from '../auth/principal.js';
+import { z } from 'zod';
 import { queueButtonRun } from '../automations/store.js';
 import { WorkspaceError } from '../errors.js';
 import { loadCatalog } from '../schema/catalog.js';
 import { authenticate } from '../tokens/token-store.js';
 import type { Workspace } from '../workspace.js';
+import { LoginTokens, refuseCrossOrigin, requireFormToken } from './csrf.js';
 import { columns, loadEntity, loadTablePage, type TableRequest } from './entity-queries.js';
 import { entityView, tableView } from './entity-views.js';
-import { type Html, html } from './html.js';
+import { html } from './html.js';
 import { hasHost, syncRunRows } from './host-views.js';
-import { sourceForms } from './source-forms.js';
 import { layout, loginPage } from './layout.js';
 import { LIVE_JS } from './live.js';
 import { automationsView, overviewView, webhooksView } from './other-views.js';
+import { pageHeaders, sendPage as send } from './send-page.js';
 import {
   clearSessionCookie,
   COOKIE,
+  liveSession,
   readCookie,
   requireSession,
   Sessions,
+  sessionOf,
   setSessionCookie,
 } from './session.js';
+import { sourceForms } from './source-forms.js';
+import { STYLE_CSS } from './style.js';
 
 // The workspace's page, server-rendered under /ui. Everything it reads goes through the
 // workspace's own command path (svc.entity/query) or its tables; nothing secret is rendered.
 
-const send = (res: Response, page: Html) => {
-  res.setHeader('content-type', 'text/html; charset=utf-8');
-  res.setHeader('cache-control', 'no-store');
-  res.setHeader(
-    'content-security-policy',
-    "default-src 'self'; style-src 'unsafe-inline'; img-src https: data:",
-  );
-  res.setHeader('x-frame-options', 'DENY');
-  res.send(page.text);
-};
-const userOf = (res: Response) => res.locals.pageUser as Principal;
+const userOf = (res: Response) => sessionOf(res).pageUser;
+const loginForm = z.object({ token: z.string().trim().min(1).max(1000) });
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 export function pageRouter(workspace: Workspace): Router {
   const sessions = new Sessions();
+  const logins = new LoginTokens();
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  const form = express.urlencoded({ extended: false, limit: '64kb' });
 
-  router.get('/ui/login', (_req, res) => send(res, loginPage()));
-  router.post('/ui/login', form, async (req, res) => {
-    const token = str(req.body?.token);
-    const user = token ? await authenticate(workspace.driver, token.trim()) : undefined;
-    if (!user) {
+  // Every /ui answer gets the page's security headers; a state-changing request from another page
+  // is refused before anything reads it; POST bodies are forms.
+  router.use('/ui', pageHeaders, refuseCrossOrigin, (req, res, next) =>
+    req.method === 'POST' ? form(req, res, next) : next(),
+  );
+
+  const showLogin = (req: Request, res: Response, error?: string) => {
+    res.locals.formToken = logins.issue(res, req.secure);
+    send(res, loginPage(error));
+  };
+  router.get('/ui/login', (req, res) => showLogin(req, res));
+  router.post('/ui/login', logins.check, async (req, res) => {
+    const parsed = loginForm.safeParse(req.body);
+    const user = parsed.success ? await authenticate(workspace.driver, parsed.data.token) : undefined;
+    if (!parsed.success || !user) {
       res.status(401);
-      return send(res, loginPage('That token is not valid for this workspace.'));
+      return showLogin(req, res, 'That token is not valid for this workspace.');
     }
-    setSessionCookie(res, sessions.create(user, token!.trim()), req.secure);
-    res.redirect(303, '/ui');
-  });
-  router.post('/ui/logout', (req, res) => {
     sessions.delete(readCookie(req, COOKIE));
-    clearSessionCookie(res);
-    res.redirect(303, '/ui/login');
+    setSessionCookie(res, sessions.create(parsed.data.token), req.secure);
+    logins.clear(res);
+    res.redirect(303, '/ui');
   });
 
   router.get('/ui/live.js', (_req, res) => {
     res.type('text/javascript').send(LIVE_JS);
   });
-  router.use('/ui', requireSession(sessions));
+  router.get('/ui/style.css', (_req, res) => {
+    res.type('text/css').send(STYLE_CSS);
+  });
+  router.use('/ui', requireSession(sessions, workspace.driver), requireFormToken);
+
+  router.post('/ui/logout', (req, res) => {
+    sessions.delete(readCookie(req, COOKIE));
+    clearSessionCookie(res);
+    res.redirect(303, '/ui/login');
+  });
 
   router.get('/ui', async (req, res) => {
     const catalog = await loadCatalog(workspace.driver);
@@ -72,7 +85,7 @@ export function pageRouter(workspace: Workspace): Router {
     send(res, layout('Overview', html`${notice}${await overviewView(workspace, catalog)}`));
   });
 
-  router.use(sourceForms(sessions));
+  router.use(sourceForms());
 
   router.get('/ui/type', async (req, res) => {
     const catalog = await loadCatalog(workspace.driver);
@@ -110,7 +123,7 @@ export function pageRouter(workspace: Workspace): Router {
     send(res, layout(title, entityView(catalog, t, detail, html`${forms}`)));
   });
 
-  router.post('/ui/automations/run', form, async (req, res) => {
+  router.post('/ui/automations/run', async (req, res) => {
     const ids = ([] as unknown[])
       .concat(req.body?.entity ?? [])
       .filter((v): v is string => typeof v === 'string');
@@ -144,8 +157,15 @@ export function pageRouter(workspace: Workspace): Router {
       seen[event] = snapshot;
       res.write(`event: ${event}\ndata: ${snapshot}\n\n`);
     };
+    const sessionId = readCookie(req, COOKIE);
     const tick = async () => {
       if (stopped) return;
+      // The stream ends with its session (logged out, or its token deleted), like any request.
+      if (!(await liveSession(sessions, workspace.driver, sessionId))) {
+        stop();
+        res.end();
+        return;
+      }
       const { rows } = await workspace.driver.query(
         `SELECT r.id::text AS id, a.name, r.state, r.message, r.console,
            cardinality(r.entity_ids) AS entities, r.created_at, r.finished_at
@@ -157,10 +177,11 @@ export function pageRouter(workspace: Workspace): Router {
       if (host) emit('syncs', await syncRunRows(workspace.driver));
     };
     const timer = setInterval(() => void tick().catch(() => {}), 1000);
-    req.on('close', () => {
+    const stop = () => {
       stopped = true;
       clearInterval(timer);
-    });
+    };
+    req.on('close', stop);
     await tick().catch(() => {});
   });
 

@@ -1,7 +1,8 @@
-import express, { type Request, type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import { type Html, html } from './html.js';
 import { layout } from './layout.js';
-import { COOKIE, readCookie, type Sessions } from './session.js';
+import { sendPage as send } from './send-page.js';
+import { sessionOf } from './session.js';
 
 // Adding a source and starting a sync from the page. The page does not run the app host itself:
 // it calls the host's JSON API (/api/host/...) on this same server over loopback, with the
@@ -42,16 +43,6 @@ async function hostCall(req: Request, token: string, method: string, path: strin
   } catch {}
   return { status: res.status, body: json };
 }
-
-const send = (res: Response, page: Html) => {
-  res.setHeader('content-type', 'text/html; charset=utf-8');
-  res.setHeader('cache-control', 'no-store');
-  res.setHeader(
-    'content-security-policy',
-    "default-src 'self'; style-src 'unsafe-inline'; img-src https: data:",
-  );
-  res.send(page.text);
-};
 
 /**
  * One input per account field: passwords and secret fields as password inputs, never pre-filled.
@@ -111,10 +102,10 @@ function accountForm(id: string, account: Json, error?: string): Html {
 ${fields.map((f) => fieldInput(f, true))}<button>Validate and save</button></form>`;
 }
 
-export function sourceForms(sessions: Sessions): Router {
+/** The source forms; mounted after requireSession (the session's token calls the host's API). */
+export function sourceForms(): Router {
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: '64kb' });
-  const tokenOf = (req: Request) => sessions.token(readCookie(req, COOKIE)) ?? '';
+  const tokenOf = (res: Response) => sessionOf(res).pageSession.token;
 
   router.get('/ui/sources/new', async (req, res) => {
     const url = typeof req.query.url === 'string' ? req.query.url.trim() : '';
@@ -149,10 +140,10 @@ export function sourceForms(sessions: Sessions): Router {
     send(res, layout(`Add ${String(descriptor.name ?? 'a source')}`, html`<p>${url}</p>${forms}`));
   });
 
-  router.post('/ui/sources/oauth', form, async (req, res) => {
+  router.post('/ui/sources/oauth', async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const version = body.authId === 'oauth' ? 'oauth1' : 'oauth2';
-    const answer = await hostCall(req, tokenOf(req), 'POST', `/api/host/${version}/start`, {
+    const answer = await hostCall(req, tokenOf(res), 'POST', `/api/host/${version}/start`, {
       url: String(body.url ?? ''),
     });
     if (answer.status === 200 && typeof answer.body.redirectUri === 'string')
@@ -168,19 +159,19 @@ export function sourceForms(sessions: Sessions): Router {
   // Re-authorising a source's account: the form shows no secret; an empty secret input keeps it.
   router.get('/ui/sources/:id/account', async (req, res) => {
     const id = encodeURIComponent(req.params.id);
-    const answer = await hostCall(req, tokenOf(req), 'GET', `/api/host/sources/${id}/account`);
+    const answer = await hostCall(req, tokenOf(res), 'GET', `/api/host/sources/${id}/account`);
     if (answer.status !== 200)
       return errorPage(res, answer.status, 'Re-authorise', String(answer.body.message ?? 'No such source'));
     send(res, layout('Re-authorise', accountForm(id, answer.body)));
   });
 
-  router.post('/ui/sources/:id/account', form, async (req, res) => {
+  router.post('/ui/sources/:id/account', async (req, res) => {
     const id = encodeURIComponent(req.params.id);
-    const answer = await hostCall(req, tokenOf(req), 'PUT', `/api/host/sources/${id}/account`, {
+    const answer = await hostCall(req, tokenOf(res), 'PUT', `/api/host/sources/${id}/account`, {
       fields: formFields((req.body ?? {}) as Record<string, unknown>),
     });
     if (answer.status === 200) return res.redirect(303, '/ui');
-    const current = await hostCall(req, tokenOf(req), 'GET', `/api/host/sources/${id}/account`);
+    const current = await hostCall(req, tokenOf(res), 'GET', `/api/host/sources/${id}/account`);
     if (current.status !== 200)
       return errorPage(res, answer.status, 'Re-authorise', String(answer.body.message ?? 'Refused'));
     res.status(400);
@@ -192,7 +183,7 @@ export function sourceForms(sessions: Sessions): Router {
 
   router.post('/ui/sources/:id/oauth', async (req, res) => {
     const id = encodeURIComponent(req.params.id);
-    const answer = await hostCall(req, tokenOf(req), 'POST', `/api/host/sources/${id}/oauth/start`);
+    const answer = await hostCall(req, tokenOf(res), 'POST', `/api/host/sources/${id}/oauth/start`);
     if (answer.status === 200 && typeof answer.body.redirectUri === 'string')
       return res.redirect(303, answer.body.redirectUri);
     errorPage(
@@ -203,10 +194,10 @@ export function sourceForms(sessions: Sessions): Router {
     );
   });
 
-  router.post('/ui/sources', form, async (req, res) => {
+  router.post('/ui/sources', async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const fields = formFields(body);
-    const answer = await hostCall(req, tokenOf(req), 'POST', '/api/host/sources', {
+    const answer = await hostCall(req, tokenOf(res), 'POST', '/api/host/sources', {
       url: String(body.url ?? ''),
       authId: String(body.authId ?? ''),
       fields,
@@ -223,7 +214,7 @@ export function sourceForms(sessions: Sessions): Router {
   router.post('/ui/sources/:id/sync', async (req, res) => {
     const answer = await hostCall(
       req,
-      tokenOf(req),
+      tokenOf(res),
       'POST',
       `/api/host/sources/${encodeURIComponent(req.params.id)}/syncs`,
     );
