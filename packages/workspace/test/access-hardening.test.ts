@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
 import { hookReceiver } from './support/hook-receiver.js';
+import { logIn } from './support/page-session.js';
 
 // Who may read and change what, beyond the permission table of access.test.ts: webhook deliveries,
 // relation partners, files, and the per-user resources (webhooks, views, automations, e-mails).
@@ -331,13 +332,7 @@ describeEachDatabase('access hardening', (target) => {
 
     it('the pages show the same: a non-admin sees their own webhooks and no automation runs', async () => {
       const login = async (token: string) => {
-        const res = await fetch(`${h.url}/ui/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: `token=${encodeURIComponent(token)}`,
-          redirect: 'manual',
-        });
-        const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+        const { cookie } = await logIn(h.url, token);
         return async (path: string) => (await fetch(`${h.url}${path}`, { headers: { cookie } })).text();
       };
       await h.request(
