@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkspace } from '../src/start-workspace.js';
 import {
   OutboundPolicy,
   OutboundRefusedError,
@@ -138,5 +139,19 @@ describe('the outbound policy', () => {
 
   it('refuses an allow-list entry that is neither a name nor a range', () => {
     expect(() => new OutboundPolicy({ allow: ['http://x/'] })).toThrow(/allow-list/);
+  });
+
+  it('is on by default for a workspace listening beyond loopback, off on loopback', async () => {
+    for (const [host, allowed] of [
+      ['0.0.0.0', false],
+      ['127.0.0.1', true],
+    ] as const) {
+      const ws = await startWorkspace({ host, webhooks: false, log: () => {} });
+      try {
+        expect(ws.outbound.allowPrivateNetworks).toBe(allowed);
+      } finally {
+        await ws.close();
+      }
+    }
   });
 });
