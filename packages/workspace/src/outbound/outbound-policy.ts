@@ -55,7 +55,7 @@ export class OutboundPolicy {
     this.resolve = options.lookup ?? dnsLookup;
   }
 
-  /** The policy from WEFT_OUTBOUND_ALLOW_PRIVATE and WEFT_OUTBOUND_ALLOW, for a workspace listening on `listenHost`. */
+  /** The settings of WEFT_OUTBOUND_ALLOW_PRIVATE and WEFT_OUTBOUND_ALLOW (unset: the listening host decides, see startWorkspace). */
   static optionsFromEnv(env: NodeJS.ProcessEnv): Pick<OutboundOptions, 'allowPrivateNetworks' | 'allow'> {
     const flag = env.WEFT_OUTBOUND_ALLOW_PRIVATE?.trim().toLowerCase();
     let allowPrivateNetworks: boolean | undefined;
