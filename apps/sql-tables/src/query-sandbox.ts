@@ -20,7 +20,10 @@ const prepared = new WeakMap<Database, Map<string, Promise<boolean>>>();
  */
 export function prepareReader(db: Database, schemas: readonly string[]): Promise<boolean> {
   let byKey = prepared.get(db);
-  if (!byKey) prepared.set(db, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    prepared.set(db, byKey);
+  }
   const key = schemas.join('\0');
   let done = byKey.get(key);
   if (!done) {

@@ -55,9 +55,7 @@ describe('app answers are read up to a limit per call', () => {
       const client = new AppClient(url, { maxAnswerBytes: 1024 * 1024 });
       const error = await client.validate('token', { token: 'k' }).catch((e) => e);
       expect(error).toBeInstanceOf(AppCallError);
-      expect(error.message).toBe(
-        'POST /validate: the answer is larger than 1048576 bytes',
-      );
+      expect(error.message).toBe('POST /validate: the answer is larger than 1048576 bytes');
       expect(error.retryable).toBe(false);
     },
   );
