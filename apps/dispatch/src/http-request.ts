@@ -71,11 +71,13 @@ export function prepareRequest(args: HttpRequestArgs, allowInternal: boolean): P
   const headers: Record<string, string> = { 'user-agent': 'weft-dispatch/1.0' };
   const lines = (args.headers ?? '').split(/\r?\n/).filter((line) => line.trim() !== '');
   if (lines.length > MAX_HEADERS) throw new ActionError(`At most ${MAX_HEADERS} headers`);
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
     const colon = line.indexOf(':');
     const name = (colon > 0 ? line.slice(0, colon) : line).trim();
+    // A malformed line is often a token pasted without its header name: it is named by its
+    // number only, never quoted, in the answer and so in any log of it.
     if (colon <= 0 || !TOKEN.test(name)) {
-      throw new ActionError(`Header line "${name.slice(0, 40)}" is not "Name: value"`);
+      throw new ActionError(`Header line ${index + 1} is not "Name: value"`);
     }
     const key = name.toLowerCase();
     if (FORBIDDEN_HEADERS.has(key))

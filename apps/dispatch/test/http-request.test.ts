@@ -1,4 +1,5 @@
 // http-request over real HTTP, against a local receiver, and the guard against internal addresses.
+import { jsonLogger } from '@weft/core';
 import { type TestApp, testApp } from '@weft/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isInternalAddress } from '../src/address-guard.js';
@@ -143,6 +144,27 @@ describe('dispatch: http-request', () => {
     const { status, body } = await app.execute('http-request', args);
     expect(status).toBe(400);
     expect(body).toEqual({ message: expect.stringMatching(message) });
+  });
+
+  it('never echoes a malformed header line (it may hold a secret) in its answer or its log', async () => {
+    const lines: string[] = [];
+    const logger = jsonLogger((line) => lines.push(line));
+    const logged = await testApp(createDispatchApp({ allowPrivateNetworks: true }), {
+      ...DISPATCH_ROUTER_OPTIONS,
+      logger,
+    });
+    try {
+      for (const headers of ['Accept: */*\nBearer sk_live_SECRET123', 'Bearer sk_live:SECRET123']) {
+        const { status, body } = await logged.execute('http-request', { url: `${receiver.url}/x`, headers });
+        expect(status).toBe(400);
+        expect(body.message).toMatch(/^Header line \d is not "Name: value"$/);
+        expect(JSON.stringify(body)).not.toContain('SECRET123');
+      }
+      expect(lines.join('')).not.toContain('SECRET123');
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      await logged.close();
+    }
   });
 
   it('answers 400 for a host that does not exist', async () => {

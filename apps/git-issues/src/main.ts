@@ -15,6 +15,14 @@ for (const name of ['GITHUB_API_URL', 'GITHUB_URL']) {
 // talks to a demo GitHub in this process, so it runs with no set-up.
 const configured = process.env.GITHUB_API_URL || process.env.OAUTH2_CLIENT_ID;
 // Demo mode: its authorize page approves at once, so `pnpm start` can sign in without a person.
+// A real GitHub signs webhook events with GITHUB_WEBHOOK_SECRET; without it no event could be
+// told from a forged one, so the app refuses to start (the demo GitHub has a secret of its own).
+if (configured && !process.env.GITHUB_WEBHOOK_SECRET) {
+  console.error(
+    'Git issues cannot start: GITHUB_WEBHOOK_SECRET must be set (the secret GitHub signs webhook events with)',
+  );
+  process.exit(1);
+}
 const demo = configured ? undefined : await startStandIn(0, { autoApprove: true });
 if (demo)
   console.log(

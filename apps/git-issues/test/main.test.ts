@@ -17,4 +17,18 @@ describe('git-issues: start-up', () => {
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toBe('Git issues cannot start: GITHUB_API_URL must be an http(s) address');
   });
+
+  it('exits 1 when configured for a real GitHub without GITHUB_WEBHOOK_SECRET', () => {
+    const { GITHUB_WEBHOOK_SECRET: _unset, ...env } = process.env;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: appDir,
+      env: { ...env, PORT: '0', OAUTH2_CLIENT_ID: 'client', OAUTH2_CLIENT_SECRET: 'secret' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'Git issues cannot start: GITHUB_WEBHOOK_SECRET must be set (the secret GitHub signs webhook events with)',
+    );
+  });
 });

@@ -21,6 +21,7 @@ import { ModelMemo } from './model-memo.js';
 import { readCursor, readRows } from './read-rows.js';
 import { ident, qualified } from './sql.js';
 import { type TableModel, schemaFields, tableModels, titleCase } from './table-model.js';
+import { enterSandbox, prepareReader, USER_QUERY_TIMEOUT_MS } from './query-sandbox.js';
 import { checkQuery, queryModel, subquery, normaliseQuery } from './user-query.js';
 
 /** Rows per page (one query per page): rows are small and a page costs a round trip, so more than core's default. */
@@ -45,6 +46,8 @@ export interface SqlTablesOptions {
    * than reading rows; see the README's Benchmark). Both ways send the same values.
    */
   jsonPages?: boolean;
+  /** Time limit of one statement of the user's query, in ms; default {@link USER_QUERY_TIMEOUT_MS}. */
+  queryTimeoutMs?: number;
 }
 
 /** Filters as handlers receive them. */
@@ -90,10 +93,17 @@ export function createSqlTablesApp(options: SqlTablesOptions) {
 
   /**
    * A read-only transaction whose search path is the account's schemas, so the user's query
-   * names tables as the user sees them (`books`, not `"sales"."books"`).
+   * names tables as the user sees them (`books`, not `"sales"."books"`), with the user's query's
+   * time limit and, on a superuser session, the reader role (query-sandbox.ts).
    */
-  function readOnly<T>(db: Database, account: SqlAccount, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  async function readOnly<T>(
+    db: Database,
+    account: SqlAccount,
+    fn: (q: Queryable) => Promise<T>,
+  ): Promise<T> {
+    const asReader = await prepareReader(db, accountSchemas(account));
     return db.readOnly(async (q) => {
+      await enterSandbox(q, asReader, options.queryTimeoutMs ?? USER_QUERY_TIMEOUT_MS);
       await q.query(`SELECT set_config('search_path', $1, true)`, [
         accountSchemas(account).map(ident).join(', '),
       ]);
@@ -305,7 +315,9 @@ export function createSqlTablesApp(options: SqlTablesOptions) {
               });
             } catch (error) {
               // The query tried to write (nextval(), a function that inserts): the filter's fault.
-              if ((error as { code?: string }).code === '25006') {
+              // Or reached for what the reader role may not touch (a sequence, a server file).
+              const code = (error as { code?: string }).code;
+              if (code === '25006' || code === '42501') {
                 throw new InvalidFilterError(`Filter "query": ${(error as Error).message}`);
               }
               throw databaseError(error, 'Cannot read the query results');

@@ -24,6 +24,12 @@ export function appMessageOf(ex: Exchange): string | undefined {
  */
 export function errorOf(ex: Exchange): AppCallError | undefined {
   const { method, path } = ex;
+  // Final: the same request would bring the same oversized answer again.
+  if (ex.tooLarge !== undefined)
+    return new AppCallError(`${method} ${path}: the answer is larger than ${ex.tooLarge} bytes`, {
+      path,
+      status: ex.status ?? 0,
+    });
   if (ex.status === undefined) {
     const why = ex.failureCode === 'timeout' ? ex.failure : `no connection (${ex.failureCode ?? 'error'})`;
     return new AppCallError(`${method} ${path}: ${why}`, { path, status: 0, retryable: true });

@@ -15,6 +15,7 @@ import { answerOf } from './answer.js';
 import { AppCallError } from './app-call-error.js';
 import { classifyDataAnswer, type DataOutcome, type DataPage } from './data-page.js';
 import { type Exchange, type ExchangeRequest, type SendOptions, sendExchange } from './exchange.js';
+import { checkSchemaSize, MAX_ANSWER_BYTES, MAX_DATA_ANSWER_BYTES } from './limits.js';
 import { appRequests, type DataRequestBody } from './requests.js';
 
 // The service's side of the app protocol: one method per endpoint, answers checked with core's
@@ -44,6 +45,10 @@ export interface AppClientOptions {
    * for a caller that reads only the parsed answers (the host), so a page is held once, not twice.
    */
   keepJsonText?: boolean;
+  /** Largest answer body of a call, in bytes; default MAX_ANSWER_BYTES (4 MiB) */
+  maxAnswerBytes?: number;
+  /** Largest answer body of a data page, in bytes; default MAX_DATA_ANSWER_BYTES (64 MiB) */
+  maxDataAnswerBytes?: number;
 }
 
 export interface DataRequestInput {
@@ -94,6 +99,7 @@ export class AppClient {
   async send(request: ExchangeRequest, options: SendOptions = {}): Promise<Exchange> {
     const exchange = await sendExchange(this.baseUrl, request, options.rawBody, {
       timeoutMs: options.timeoutMs ?? this.timeoutMs,
+      maxBytes: options.maxBytes ?? this.options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
       redirect: this.options.redirect ?? 'follow',
       reconnect: this.options.reconnect ?? true,
       ...(this.options.keepJsonText === false ? { keepJsonText: false } : {}),
@@ -148,6 +154,7 @@ export class AppClient {
 
   async schema(types: string[], filter: Json, account: Json, signal?: AbortSignal): Promise<SchemaResponse> {
     const answer = await this.request(appRequests.schema(types, filter, account), signal);
+    checkSchemaSize(PROTOCOL_PATHS.schema, answer);
     return this.parse(schemaResponse, PROTOCOL_PATHS.schema, answer);
   }
 
@@ -156,7 +163,8 @@ export class AppClient {
    * try later, or an error. Never throws; the outcome carries the raw exchange.
    */
   async dataPage(body: DataRequestBody, options: SendOptions = {}): Promise<DataOutcome> {
-    return classifyDataAnswer(await this.send(appRequests.data(body), options));
+    const maxBytes = options.maxBytes ?? this.options.maxDataAnswerBytes ?? MAX_DATA_ANSWER_BYTES;
+    return classifyDataAnswer(await this.send(appRequests.data(body), { ...options, maxBytes }));
   }
 
   /** One data page, read leniently as the service does (only `items` is required); throws AppCallError. */

@@ -1,3 +1,5 @@
+import { MAX_ANSWER_BYTES } from './limits.js';
+
 /**
  * One request to an app and what came back, as it went over the wire. The service (and so the
  * workspace's host) reads only the parsed answer; the conformance kit judges the whole exchange:
@@ -23,6 +25,8 @@ export interface Exchange {
   failureCode?: string;
   /** Set when nothing listens at the address (connection refused, unknown host): the error code. */
   unreachable?: string;
+  /** Set when the answer's body was larger than the call's limit (this limit, in bytes): it was not read. */
+  tooLarge?: number;
   /** Response headers, lower-case names. */
   headers?: Record<string, string>;
   /** From sending to the end of the body, in ms. */
@@ -42,6 +46,8 @@ export interface SendOptions {
   rawBody?: string;
   /** This request's time limit; default the client's. */
   timeoutMs?: number;
+  /** Largest answer body read, in bytes; default the client's (see limits.ts). */
+  maxBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -57,6 +63,8 @@ export interface TransportOptions {
    * second copy of every data page it would otherwise hold.
    */
   keepJsonText?: boolean;
+  /** Largest answer body read, in bytes: past it the body is dropped and `tooLarge` set. */
+  maxBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -108,7 +116,12 @@ export async function sendExchange(
       all[name] = value;
     });
     exchange.headers = all;
-    const text = await response.text();
+    const text = await readAnswerText(response, options.maxBytes ?? MAX_ANSWER_BYTES);
+    if (text === undefined) {
+      exchange.tooLarge = options.maxBytes ?? MAX_ANSWER_BYTES;
+      exchange.ms = performance.now() - started;
+      return exchange;
+    }
     exchange.text = text;
     if (text.length > 0) {
       try {
@@ -129,6 +142,29 @@ export async function sendExchange(
   }
   exchange.ms = performance.now() - started;
   return exchange;
+}
+
+/**
+ * The body as text when it holds at most `maxBytes`; undefined (and the rest left unread, the
+ * connection closed) when it holds more. Read as a stream: a hostile answer costs `maxBytes`.
+ */
+export async function readAnswerText(response: Response, maxBytes: number): Promise<string | undefined> {
+  if (!response.body) return '';
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body.cancel().catch(() => {});
+    return undefined;
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      await response.body.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 function causeCode(error: unknown): string | undefined {

@@ -5,6 +5,7 @@ export { classifyDataAnswer, type DataOutcome, type DataPage } from './data-page
 export {
   type Exchange,
   type ExchangeRequest,
+  readAnswerText,
   requestText,
   type SendOptions,
   sendExchange,
@@ -31,5 +32,12 @@ export {
   type SyncEvent,
 } from './read-type.js';
 export { type ReadTypesInput, readTypes } from './read-types.js';
+export {
+  checkSchemaSize,
+  MAX_ANSWER_BYTES,
+  MAX_DATA_ANSWER_BYTES,
+  MAX_FIELDS_PER_TYPE,
+  MAX_SCHEMA_TYPES,
+} from './limits.js';
 export { appRequests, type DataRequestBody, type WebhookScope } from './requests.js';
 export { type ItemAction, itemAction, splitItems } from './split-items.js';

@@ -1,4 +1,5 @@
 import type { DatabaseOption } from './db/open-driver.js';
+import { OutboundPolicy } from './outbound/index.js';
 import { DEFAULT_RATE_LIMIT } from './start-workspace.js';
 
 export const DEFAULT_PORT = 3100;
@@ -29,6 +30,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv) {
     host: env.HOST || '0.0.0.0',
     rateLimit: rate,
     database,
+    outbound: OutboundPolicy.optionsFromEnv(env),
     ...(env.WEFT_ADMIN_TOKEN ? { adminToken: env.WEFT_ADMIN_TOKEN } : {}),
   };
 }

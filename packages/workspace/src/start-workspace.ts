@@ -5,6 +5,7 @@ import type { DatabaseOption } from './db/open-driver.js';
 import type { SecretBox } from './host/secret-box.js';
 import { createApp, SERVER_OPTIONS } from './http/create-app.js';
 import type { JobQueueOptions } from './jobs/job-queue.js';
+import { isLoopbackHost, type OutboundOptions } from './outbound/index.js';
 import { openWorkspace, type Workspace } from './workspace.js';
 import type { WebhookWorkerOptions } from './webhooks/webhook-worker.js';
 
@@ -21,6 +22,11 @@ export interface StartWorkspaceOptions {
   /** requests per second per token (default 3); 0 turns the limit off */
   rateLimit?: number;
   webhooks?: WebhookWorkerOptions | false;
+  /**
+   * What the workspace may fetch on a user's behalf. `allowPrivateNetworks` defaults to true when
+   * `host` is a loopback address and false otherwise (see docs/security.md, "The outbound policy").
+   */
+  outbound?: OutboundOptions;
   /** the job queue's poll and expiry settings */
   jobs?: JobQueueOptions;
   log?: (message: string, error?: unknown) => void;
@@ -37,7 +43,12 @@ export interface RunningWorkspace extends Workspace {
 
 /** Opens the workspace and serves the data API over HTTP. `close()` stops both. */
 export async function startWorkspace(options: StartWorkspaceOptions = {}): Promise<RunningWorkspace> {
+  const host = options.host ?? '127.0.0.1';
   const workspace = await openWorkspace({
+    outbound: {
+      ...options.outbound,
+      allowPrivateNetworks: options.outbound?.allowPrivateNetworks ?? isLoopbackHost(host),
+    },
     ...(options.database ? { database: options.database } : {}),
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
     ...(options.webhooks !== undefined ? { webhooks: options.webhooks } : {}),
@@ -56,7 +67,6 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     ...(options.log ? { log: options.log } : {}),
     ...(extension ? { router: extension.router } : {}),
   });
-  const host = options.host ?? '127.0.0.1';
   const server = await new Promise<Server>((resolve, reject) => {
     const s = createServer(SERVER_OPTIONS, app);
     s.once('error', reject);

@@ -11,6 +11,7 @@ import { JobQueue, type JobQueueOptions } from './jobs/job-queue.js';
 import { ensureBuiltinTypes } from './schema/builtins.js';
 import { createToken, generateToken, hashToken } from './tokens/token-store.js';
 import { createUser, findAdmin, type UserRecord } from './users/user-store.js';
+import { type OutboundOptions, OutboundPolicy } from './outbound/index.js';
 import { WebhookWorker, type WebhookWorkerOptions } from './webhooks/webhook-worker.js';
 
 // The workspace without HTTP: storage, the command API, users and the webhook worker. The HTTP
@@ -32,6 +33,8 @@ export interface OpenWorkspaceOptions {
    * V8's own heuristics. Never set over a --heap-growing-percent the process was started with.
    */
   heapGrowthPercent?: number;
+  /** what the workspace may fetch on a user's behalf (default here: private networks allowed; startWorkspace decides by its listening host) */
+  outbound?: OutboundOptions;
 }
 
 export interface Workspace {
@@ -58,6 +61,8 @@ export interface Workspace {
     admin?: boolean;
   }): Promise<{ user: UserRecord; token: string }>;
   readonly webhooks: WebhookWorker | undefined;
+  /** the policy of every fetch made on a user's behalf (files from a URL, the page, webhooks) */
+  readonly outbound: OutboundPolicy;
   /** the job queue in this database, shared by every process on it */
   readonly jobs: JobQueue;
   close(): Promise<void>;
@@ -107,8 +112,11 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
     });
     const admin: Principal = { id: boot.adminId, admin: true };
     const errorLog = (error: unknown) => log('command failed', error);
+    const outbound = new OutboundPolicy({ allowPrivateNetworks: true, ...options.outbound });
     const webhooks =
-      options.webhooks === false ? undefined : new WebhookWorker(driver, options.webhooks ?? {}, log);
+      options.webhooks === false
+        ? undefined
+        : new WebhookWorker(driver, options.webhooks ?? {}, log, outbound);
     webhooks?.start();
     const jobs = await JobQueue.open(driver, options.jobs ?? {}, log);
     const automations = await new AutomationWorker(driver, jobs, {}, log).start();
@@ -119,6 +127,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       generatedAdminToken: boot.generated,
       admin,
       webhooks,
+      outbound,
       jobs,
       async execute(commands, opts = {}) {
         const queued = { deliveries: false, automations: false };
@@ -150,6 +159,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
         await webhooks?.stop();
         await automations.stop();
         await jobs.stop();
+        await outbound.close();
         await driver.close();
       },
     };

@@ -68,9 +68,22 @@ describe('configFromEnv', () => {
   ])('%j', (env, expected) => {
     expect(configFromEnv(env)).toMatchObject(expected);
   });
-  it.each([{ PORT: 'x' }, { WEFT_RATE_LIMIT: '-1' }])('rejects %j', (env) => {
-    expect(() => configFromEnv(env)).toThrow();
+  it('reads the outbound policy: WEFT_OUTBOUND_ALLOW_PRIVATE and the WEFT_OUTBOUND_ALLOW list', () => {
+    expect(configFromEnv({}).outbound).toEqual({});
+    expect(
+      configFromEnv({ WEFT_OUTBOUND_ALLOW_PRIVATE: '1', WEFT_OUTBOUND_ALLOW: 'files.test, 10.1.0.0/16' })
+        .outbound,
+    ).toEqual({ allowPrivateNetworks: true, allow: ['files.test', '10.1.0.0/16'] });
+    expect(configFromEnv({ WEFT_OUTBOUND_ALLOW_PRIVATE: '0' }).outbound).toEqual({
+      allowPrivateNetworks: false,
+    });
   });
+  it.each([{ PORT: 'x' }, { WEFT_RATE_LIMIT: '-1' }, { WEFT_OUTBOUND_ALLOW_PRIVATE: 'maybe' }])(
+    'rejects %j',
+    (env) => {
+      expect(() => configFromEnv(env)).toThrow();
+    },
+  );
 });
 
 describe('pnpm workspace', () => {

@@ -70,6 +70,14 @@ describe('verifyHmacSignature', () => {
     expect(e.message).not.toContain(expected);
   });
 
+  it('refuses every event when the secret is empty, even one signed with the empty key', () => {
+    for (const empty of ['', Buffer.alloc(0)]) {
+      const forged = createHmac('sha256', empty).update(rawBody).digest('hex');
+      const e = rejection({ secret: empty, rawBody, signature: `sha256=${forged}`, prefix: 'sha256=' });
+      expect(e.message).toBe('Webhook secret is not configured: every event is refused');
+    }
+  });
+
   it('rejects a missing signature', () => {
     expect(rejection({ secret, rawBody, signature: undefined }).message).toMatch(/missing/);
     expect(rejection({ secret, rawBody, signature: '' }).message).toMatch(/missing/);

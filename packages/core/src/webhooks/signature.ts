@@ -81,13 +81,19 @@ function decode(value: string, encoding: SignatureEncoding): Buffer | undefined 
 /**
  * Checks an HMAC webhook signature over the raw request body. Throws `WebhookSignatureError`
  * (401) when the signature is missing, malformed, does not match, or when the timestamp lies
- * outside the replay window. The comparison is constant-time. Error messages never contain the
+ * outside the replay window, and for every request when `secret` is empty (an unset secret must
+ * not turn into a key anyone can sign with). The comparison is constant-time. Error messages never contain the
  * secret or the expected signature.
  *
  * @example
  * verifyHmacSignature({ secret, rawBody, signature: req.get('x-hub-signature-256'), prefix: 'sha256=' });
  */
 export function verifyHmacSignature(options: VerifyHmacOptions): void {
+  // An empty key signs nothing: anyone can compute its HMAC. A missing configured secret
+  // (an unset environment variable read as '') must refuse every event, not accept forged ones.
+  if (options.secret === undefined || options.secret === null || options.secret.length === 0) {
+    throw new WebhookSignatureError('Webhook secret is not configured: every event is refused');
+  }
   const algorithm = options.algorithm ?? 'sha256';
   const encoding = options.encoding ?? 'hex';
   const { signature } = options;

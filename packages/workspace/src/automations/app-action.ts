@@ -3,6 +3,8 @@
 // other answer, whose `{message}` is what the run records. The request body holds the account,
 // so it never goes into an error or a log.
 
+import { MAX_ANSWER_BYTES, readAnswerText } from '@weft/sync-engine';
+
 export const EXECUTE_PATH = '/api/v1/automations/action/execute';
 
 export type ActionOutcome = { ok: true; answer: unknown } | { ok: false; message: string; answer: unknown };
@@ -30,7 +32,10 @@ export async function runAppAction(
   } catch {
     return { ok: false, message: `The app at ${new URL(appUrl).origin} did not answer`, answer: null };
   }
-  const body = await res.text();
+  // An app is a third party: its answer is read up to a limit, as the sync engine reads answers.
+  const body = await readAnswerText(res, MAX_ANSWER_BYTES).catch(() => '');
+  if (body === undefined)
+    return { ok: false, message: `The app's answer is larger than ${MAX_ANSWER_BYTES} bytes`, answer: null };
   let answer: unknown = null;
   try {
     answer = body ? JSON.parse(body) : {};

@@ -1,4 +1,5 @@
 import type { Driver } from '../db/driver.js';
+import { runAnswerJson, runMessage } from '../host/run-record-limits.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { runAppAction } from './app-action.js';
 import { currentUser, loadPrincipal } from './current-user.js';
@@ -108,8 +109,8 @@ export class AutomationWorker {
       [
         run.id,
         outcome.ok ? 'done' : 'failed',
-        outcome.message,
-        JSON.stringify(outcome.answer ?? null),
+        outcome.message === null ? null : runMessage(outcome.message),
+        runAnswerJson(outcome.answer),
         outcome.console || null,
       ],
     );

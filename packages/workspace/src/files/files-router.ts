@@ -2,22 +2,72 @@ import busboy from 'busboy';
 import { type Request, Router } from 'express';
 import { z } from 'zod';
 import { principalOf } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
 import type { Driver } from '../db/driver.js';
 import { badRequest, WorkspaceError } from '../errors.js';
+import {
+  type OutboundPolicy,
+  OutboundTooLargeError,
+  outboundCause,
+  outboundFetch,
+} from '../outbound/index.js';
 import { ChunkWriter, createFileEntity, type FileRecord, findFile, readChunks } from './file-store.js';
-import { MAX_FILE_BYTES, storeStream } from './store-stream.js';
+import { FileTooLargeError, MAX_FILE_BYTES, storeStream } from './store-stream.js';
 
 export { MAX_FILE_BYTES } from './store-stream.js';
+
+// Headers a from-url call may send to the source: content negotiation and the caller's own
+// credentials for that source (dropped when a redirect leaves its origin). Anything else (Host,
+// hop-by-hop and forwarding headers, cloud metadata headers) could steer the request elsewhere.
+const SOURCE_HEADERS = new Set([
+  'accept',
+  'accept-language',
+  'authorization',
+  'if-none-match',
+  'if-modified-since',
+]);
 
 const FromUrl = z.object({
   url: z.string().refine((u) => /^https?:\/\//i.test(u) && URL.canParse(u), 'url must be an http(s) address'),
   name: z.string().min(1).max(500).optional(),
   method: z
     .string()
-    .regex(/^[A-Za-z]+$/)
+    .refine((m) => m.toUpperCase() === 'GET', 'method may only be GET')
     .optional(),
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: z
+    .record(z.string(), z.string().max(8192))
+    .refine(
+      (h) => Object.keys(h).every((k) => SOURCE_HEADERS.has(k.toLowerCase())),
+      `headers may only be ${[...SOURCE_HEADERS].join(', ')}`,
+    )
+    .optional(),
 });
+
+/** The file's name from the URL's last path segment, as written when it is not a valid escape. */
+function nameFromUrl(url: string): string {
+  const segment = new URL(url).pathname.split('/').pop() ?? '';
+  let name = segment;
+  try {
+    name = decodeURIComponent(segment);
+  } catch {}
+  return name.slice(0, 500) || 'file';
+}
+
+/** Creates the file's entity; a failure leaves no chunks behind. */
+async function recordFile(
+  driver: Driver,
+  user: Principal,
+  writer: ChunkWriter,
+  name: string,
+  type: string,
+): Promise<FileRecord> {
+  try {
+    return await createFileEntity(driver, user, writer.secret, name, type, writer.total);
+  } catch (error) {
+    await writer.discard().catch(() => {});
+    throw error;
+  }
+}
 
 function receiveMultipart(
   driver: Driver,
@@ -62,43 +112,49 @@ function receiveMultipart(
   });
 }
 
-export function filesRouter(driver: Driver): Router {
+/** A failure to fetch or read the source as a client error; the source's own words are never shown. */
+function sourceError(error: unknown): WorkspaceError {
+  if (error instanceof WorkspaceError) return error;
+  const cause = outboundCause(error);
+  if (cause instanceof OutboundTooLargeError || error instanceof FileTooLargeError)
+    return new WorkspaceError(413, 'bad-request', `The file is larger than ${MAX_FILE_BYTES} bytes`);
+  if (cause) return badRequest(cause.message);
+  return badRequest('The source address could not be reached');
+}
+
+export function filesRouter(driver: Driver, outbound: OutboundPolicy): Router {
   const router = Router();
   router.post('/api/files', async (req, res) => {
     const user = principalOf(res);
     const { writer, name, type } = await receiveMultipart(driver, req);
-    const record: FileRecord = await createFileEntity(driver, user, writer.secret, name, type, writer.total);
-    res.json(record);
+    res.json(await recordFile(driver, user, writer, name, type));
   });
   router.post('/api/files/from-url', async (req, res) => {
     const user = principalOf(res);
     const parsed = FromUrl.safeParse(req.body);
     if (!parsed.success) throw badRequest(parsed.error.issues.map((i) => i.message).join('; '));
-    const { url, name, method = 'GET', headers } = parsed.data;
+    const { url, headers } = parsed.data;
+    // Everything that can be refused is settled before a byte is stored.
+    const fileName = parsed.data.name ?? nameFromUrl(url);
     let response: Response;
     try {
-      response = await fetch(url, {
-        method: method.toUpperCase(),
-        headers,
-        signal: AbortSignal.timeout(30_000),
-      });
-    } catch {
-      throw badRequest('The source address could not be reached');
+      response = await outboundFetch(outbound, url, { headers: headers ?? {}, maxBytes: MAX_FILE_BYTES });
+    } catch (error) {
+      throw sourceError(error);
     }
-    if (!response.ok || !response.body)
+    if (!response.ok || !response.body) {
+      await response.body?.cancel().catch(() => {});
       throw badRequest(`The source address answered HTTP ${response.status}`);
+    }
+    const contentType = response.headers.get('content-type') ?? 'application/octet-stream';
     const writer = await storeStream(
       driver,
       response.body as unknown as AsyncIterable<Uint8Array>,
       MAX_FILE_BYTES,
     ).catch((error) => {
-      throw error instanceof WorkspaceError && error.status === 413
-        ? new WorkspaceError(413, 'bad-request', 'The file is too large')
-        : error;
+      throw sourceError(error);
     });
-    const fileName = name ?? (decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || 'file');
-    const contentType = response.headers.get('content-type') ?? 'application/octet-stream';
-    res.json(await createFileEntity(driver, user, writer.secret, fileName, contentType, writer.total));
+    res.json(await recordFile(driver, user, writer, fileName, contentType));
   });
   router.get('/api/files/:secret', async (req, res) => {
     const file = await findFile(driver, req.params.secret, principalOf(res));

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { runMessage } from './run-record-limits.js';
 import { randomUUID } from 'node:crypto';
 import { type AppClient, splitItems } from '@weft/sync-engine';
 import type { RequestHandler } from 'express';
@@ -285,7 +286,7 @@ async function failEventRun(driver: Driver, runId: string, message: string): Pro
     `UPDATE weft_host_runs SET status = 'failed', finished_at = clock_timestamp(), error = $2,
        duration_ms = (extract(epoch FROM clock_timestamp() - started_at) * 1000)::int
      WHERE id = $1 AND status = 'running'`,
-    [runId, message],
+    [runId, runMessage(message)],
   );
 }
 

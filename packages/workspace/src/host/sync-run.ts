@@ -7,6 +7,7 @@ import {
   type SyncEvent,
   splitItems,
 } from '@weft/sync-engine';
+import { runMessage } from './run-record-limits.js';
 import type { Queryable } from '../db/driver.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Workspace } from '../workspace.js';
@@ -98,6 +99,10 @@ export interface SyncContext {
 
 /** A message safe to store and show: the app's own message or a generic one, never a request body. */
 export function safeMessage(error: unknown): string {
+  return runMessage(unclippedMessage(error));
+}
+
+function unclippedMessage(error: unknown): string {
   if (error instanceof AppCallError) return error.message;
   if (error instanceof Error && /^(Stored account|Type |Field |commands\[)/.test(error.message))
     return error.message;

@@ -1,4 +1,5 @@
 import { writeDocument } from '../documents/document-store.js';
+import { MAX_RUN_MESSAGE } from './run-record-limits.js';
 import type { Workspace } from '../workspace.js';
 import { optionId, run } from './apply-schema.js';
 import { convertValue } from './convert-value.js';
@@ -279,7 +280,7 @@ async function reportFileErrors(ctx: WriteContext, type: MappedType, errors: str
   if (!warnings) {
     // A caller that collects no warnings (app webhooks): the failures go on the run's own row.
     await ctx.workspace.driver.query(
-      `UPDATE weft_host_runs SET error = concat_ws('; ', error, $2::text) WHERE id = $1`,
+      `UPDATE weft_host_runs SET error = left(concat_ws('; ', error, $2::text), ${MAX_RUN_MESSAGE}) WHERE id = $1`,
       [
         ctx.runId,
         errors

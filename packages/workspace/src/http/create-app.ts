@@ -45,7 +45,7 @@ export function createApp(workspace: Workspace, options: AppOptions): express.Ex
   app.use(express.json({ limit: '64mb', verify: keepRawBody }));
   app.use(commandsRouter(workspace));
   app.use(documentsRouter(workspace.driver));
-  app.use(filesRouter(workspace.driver));
+  app.use(filesRouter(workspace.driver, workspace.outbound));
   app.use(tokensRouter(workspace.driver));
   app.use(usersRouter(workspace));
   app.use(viewsRouter(workspace.driver));

@@ -85,7 +85,7 @@ export function pageRouter(workspace: Workspace): Router {
     send(res, layout('Overview', html`${notice}${await overviewView(workspace, catalog)}`));
   });
 
-  router.use(sourceForms());
+  router.use(sourceForms(workspace.outbound));
 
   router.get('/ui/type', async (req, res) => {
     const catalog = await loadCatalog(workspace.driver);

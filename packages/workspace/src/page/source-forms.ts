@@ -1,4 +1,5 @@
 import { type Request, type Response, Router } from 'express';
+import { type OutboundPolicy, OutboundRefusedError, outboundFetch, readText } from '../outbound/index.js';
 import { type Html, html } from './html.js';
 import { layout } from './layout.js';
 import { sendPage as send } from './send-page.js';
@@ -102,8 +103,11 @@ function accountForm(id: string, account: Json, error?: string): Html {
 ${fields.map((f) => fieldInput(f, true))}<button>Validate and save</button></form>`;
 }
 
+/** an app descriptor is a few KiB; more is not a descriptor */
+const DESCRIPTOR_BYTES = 1024 * 1024;
+
 /** The source forms; mounted after requireSession (the session's token calls the host's API). */
-export function sourceForms(): Router {
+export function sourceForms(outbound: OutboundPolicy): Router {
   const router = Router();
   const tokenOf = (res: Response) => sessionOf(res).pageSession.token;
 
@@ -113,15 +117,20 @@ export function sourceForms(): Router {
     let descriptor: Json;
     try {
       if (!/^https?:\/\//i.test(url)) throw new Error();
-      const answer = await fetch(url, {
+      const answer = await outboundFetch(outbound, url, {
         headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(10_000),
+        timeoutMs: 10_000,
+        maxBytes: DESCRIPTOR_BYTES,
       });
-      descriptor = (await answer.json()) as Json;
+      descriptor = JSON.parse(await readText(answer)) as Json;
       if (!Array.isArray(descriptor.authentication)) throw new Error();
-    } catch {
+    } catch (error) {
       res.status(400);
-      return send(res, layout('Add a source', urlForm(url, 'No app descriptor answered at that address.')));
+      const refused = error instanceof OutboundRefusedError ? ` ${error.message}.` : '';
+      return send(
+        res,
+        layout('Add a source', urlForm(url, `No app descriptor answered at that address.${refused}`)),
+      );
     }
     const forms = (descriptor.authentication as Json[]).map((auth) => {
       const fields = ((auth.fields as AuthField[] | undefined) ?? []).filter(

@@ -1,5 +1,6 @@
 import type { Driver } from '../db/driver.js';
 import { PollingLoop } from '../db/polling-loop.js';
+import { OutboundPolicy, outboundFetch } from '../outbound/index.js';
 
 // Delivers queued webhook payloads. Deliveries live in svc_deliveries (written in the same
 // transaction as the change); a worker claims due ones with a lease (FOR UPDATE SKIP LOCKED, so
@@ -41,6 +42,8 @@ export class WebhookWorker {
     private readonly driver: Driver,
     options: WebhookWorkerOptions,
     private readonly log: (message: string, error?: unknown) => void,
+    /** who may be delivered to: a subscription's address is checked when delivered, after DNS */
+    private readonly outbound: OutboundPolicy = new OutboundPolicy({ allowPrivateNetworks: true }),
   ) {
     this.loop = new PollingLoop(
       () => this.drain(),
@@ -94,12 +97,12 @@ export class WebhookWorker {
     const started = performance.now();
     let status = '0';
     try {
-      const res = await fetch(d.url, {
+      const res = await outboundFetch(this.outbound, d.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'weft-workspace-webhooks/2' },
         body: JSON.stringify(d.body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-        redirect: 'manual',
+        timeoutMs: this.timeoutMs,
+        maxRedirects: 0,
       });
       status = String(res.status);
       await res.body?.cancel().catch(() => {});
