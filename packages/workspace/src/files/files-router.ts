@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { principalOf } from '../auth/authenticate.js';
 import type { Driver } from '../db/driver.js';
 import { badRequest, WorkspaceError } from '../errors.js';
+import { downloadType } from './download-type.js';
 import { ChunkWriter, createFileEntity, type FileRecord, findFile, readChunks } from './file-store.js';
 import { MAX_FILE_BYTES, storeStream } from './store-stream.js';
 
@@ -19,14 +20,22 @@ const FromUrl = z.object({
   headers: z.record(z.string(), z.string()).optional(),
 });
 
+export interface FilesRouterOptions {
+  /** the largest file an upload may hold, in bytes; default MAX_FILE_BYTES */
+  maxFileBytes?: number;
+}
+
 function receiveMultipart(
   driver: Driver,
   req: Request,
+  maxBytes: number,
 ): Promise<{ writer: ChunkWriter; name: string; type: string }> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { fileSize: MAX_FILE_BYTES, files: 1 } });
+      // busboy marks a file truncated once it reaches `fileSize` bytes, even when it ends there:
+      // one byte more, so a file of exactly the limit is kept and only a larger one is refused.
+      bb = busboy({ headers: req.headers, limits: { fileSize: maxBytes + 1, files: 1 } });
     } catch {
       reject(badRequest('Send multipart/form-data with a part named file'));
       return;
@@ -42,7 +51,7 @@ function receiveMultipart(
         try {
           for await (const data of stream) await writer.write(data as Buffer);
           if ((stream as unknown as { truncated?: boolean }).truncated) {
-            throw new WorkspaceError(413, 'bad-request', `A file may hold at most ${MAX_FILE_BYTES} bytes`);
+            throw new WorkspaceError(413, 'bad-request', `A file may hold at most ${maxBytes} bytes`);
           }
           await writer.end();
           return { writer, name: info.filename || 'file', type: info.mimeType || 'application/octet-stream' };
@@ -62,11 +71,12 @@ function receiveMultipart(
   });
 }
 
-export function filesRouter(driver: Driver): Router {
+export function filesRouter(driver: Driver, options: FilesRouterOptions = {}): Router {
   const router = Router();
+  const maxBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
   router.post('/api/files', async (req, res) => {
     const user = principalOf(res);
-    const { writer, name, type } = await receiveMultipart(driver, req);
+    const { writer, name, type } = await receiveMultipart(driver, req, maxBytes);
     const record: FileRecord = await createFileEntity(driver, user, writer.secret, name, type, writer.total);
     res.json(record);
   });
@@ -102,9 +112,13 @@ export function filesRouter(driver: Driver): Router {
   });
   router.get('/api/files/:secret', async (req, res) => {
     const file = await findFile(driver, req.params.secret);
-    res.setHeader('Content-Type', file.contentType);
+    // Always a download, never a page: a type a browser could run is served as opaque bytes, and
+    // a sandbox keeps even an opened file from running script in the workspace's origin.
+    res.setHeader('Content-Type', downloadType(file.contentType));
     res.setHeader('Content-Length', String(file.size));
     res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`);
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     for await (const chunk of readChunks(driver, req.params.secret)) {
       if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
     }
