@@ -12,7 +12,6 @@ import { usersRouter } from '../users/users-router.js';
 import { viewsRouter } from '../views/views-router.js';
 import { webhooksRouter } from '../webhooks/webhooks-router.js';
 import type { Workspace } from '../workspace.js';
-import { MAX_JSON_DEPTH } from './body-parsers.js';
 import { mountBodyParsers } from './body-routes.js';
 import { closeIfBodyUnread } from './unread-body.js';
 
@@ -71,20 +70,16 @@ export function createApp(workspace: Workspace, options: AppOptions): express.Ex
       res.status(error.status).json({ message: error.message, code: error.code });
       return;
     }
-    const e = error as { type?: string; status?: number; limit?: number };
+    const e = error as { type?: string; status?: number; limit?: number; message?: string };
     if (e?.type === 'entity.parse.failed' || e?.type === 'entity.too.deep') {
-      const deep = e.type === 'entity.too.deep';
+      // core's depth check names the depth it allows: "Request body is nested deeper than N levels"
+      const deep = e.type === 'entity.too.deep' ? String(e.message) : undefined;
       if (req.path === '/api/views/json-rpc') {
-        const message = deep ? `Parse error: nested deeper than ${MAX_JSON_DEPTH} levels` : 'Parse error';
+        const message = deep ? `Parse error: ${deep}` : 'Parse error';
         res.json({ jsonrpc: '2.0', id: null, error: { code: -32700, message } });
         return;
       }
-      res.status(400).json({
-        message: deep
-          ? `The body is nested deeper than ${MAX_JSON_DEPTH} levels`
-          : 'The body is not valid JSON',
-        code: 'bad-request',
-      });
+      res.status(400).json({ message: deep ?? 'The body is not valid JSON', code: 'bad-request' });
       return;
     }
     if (e?.type === 'entity.too.large') {
