@@ -58,6 +58,11 @@ describeEachDatabase('HTTP bodies, headers and files', (target) => {
         expect(answer.body).toMatchObject({ code: 'not-found' });
         expect(answer.headers.connection).toBe('close');
       }
+      // a request without a body keeps its connection
+      const get = await fetch(`${ws.url}/no-such-path`);
+      expect(get.status).toBe(404);
+      expect(get.headers.get('connection')).toBe('keep-alive');
+      await get.arrayBuffer();
     });
 
     it('an authenticated request to an unknown /api path is not read either', async () => {
