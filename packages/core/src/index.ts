@@ -16,6 +16,8 @@ export {
   type RunningApp,
   type StartOptions,
 } from './router/create-server.js';
+export { checkJsonDepth, TooDeepError } from './router/json-depth.js';
+export { DEFAULT_MAX_JSON_DEPTH } from './router/body-parsers.js';
 export { startCluster, type ClusterOptions, type ClusterPrimary } from './scale/cluster.js';
 export { accessGuard, accessFromEnv, clientAddress, type AccessOptions } from './security/access.js';
 export type { RouterOptions } from './router/router-options.js';

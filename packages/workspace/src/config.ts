@@ -27,10 +27,21 @@ export function configFromEnv(env: NodeJS.ProcessEnv) {
   else database = { kind: 'pglite', dataDir: env.WEFT_DATA_DIR || DEFAULT_DATA_DIR };
   return {
     port,
-    host: env.HOST || '0.0.0.0',
+    // this machine only unless HOST says otherwise: the workspace holds data and an admin token
+    host: env.HOST || '127.0.0.1',
     rateLimit: rate,
     database,
     outbound: OutboundPolicy.optionsFromEnv(env),
     ...(env.WEFT_ADMIN_TOKEN ? { adminToken: env.WEFT_ADMIN_TOKEN } : {}),
   };
+}
+
+/**
+ * A line to print when the workspace listens on every interface (HOST=0.0.0.0 or ::): anyone who
+ * can reach this machine can reach it then. Undefined for any other host.
+ */
+export function everyInterfaceNotice(host: string): string | undefined {
+  return host === '0.0.0.0' || host === '::'
+    ? `Listening on every network interface (HOST=${host}): other machines can reach this workspace`
+    : undefined;
 }

@@ -1,6 +1,6 @@
 export type { Principal } from './auth/principal.js';
 export type { CommandResult } from './commands/dispatcher.js';
-export { configFromEnv, DEFAULT_DATA_DIR, DEFAULT_PORT } from './config.js';
+export { configFromEnv, DEFAULT_DATA_DIR, DEFAULT_PORT, everyInterfaceNotice } from './config.js';
 export { copyValue } from './db/copy-text.js';
 export type { CopyOptions, Driver, Queryable, QueryResult } from './db/driver.js';
 export { type DatabaseOption, openDriver } from './db/open-driver.js';

@@ -1,10 +1,12 @@
-// `pnpm workspace`: serves the data API on PORT (default 3100). See docs/workspace.md.
-import { configFromEnv } from './config.js';
+// `pnpm workspace`: serves the data API on HOST:PORT (default 127.0.0.1:3100). See docs/workspace.md.
+import { configFromEnv, everyInterfaceNotice } from './config.js';
 import { startWorkspace } from './start-workspace.js';
 
 const config = configFromEnv(process.env);
 const workspace = await startWorkspace(config);
 console.log(`Workspace listening on ${workspace.url}`);
+const notice = everyInterfaceNotice(config.host);
+if (notice) console.log(notice);
 if (workspace.generatedAdminToken) console.log(`Admin token: ${workspace.adminToken}`);
 
 let closing = false;

@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hardenServer, type StartOptions } from '@weft/core';
 import type { Router } from 'express';
 import type { DatabaseOption } from './db/open-driver.js';
 import type { SecretBox } from './host/secret-box.js';
-import { createApp, SERVER_OPTIONS } from './http/create-app.js';
+import { createApp } from './http/create-app.js';
+import { SERVER_LIMITS, SERVER_OPTIONS } from './http/server-options.js';
 import type { JobQueueOptions } from './jobs/job-queue.js';
 import { isLoopbackHost, type OutboundOptions } from './outbound/index.js';
 import { openWorkspace, type Workspace } from './workspace.js';
@@ -21,6 +23,13 @@ export interface StartWorkspaceOptions {
   adminToken?: string;
   /** requests per second per token (default 3); 0 turns the limit off */
   rateLimit?: number;
+  /** the largest file an upload may hold, in bytes (default 100 MiB) */
+  maxFileBytes?: number;
+  /** the HTTP server's connection cap and timeouts (default: http/server-options.ts) */
+  server?: Pick<
+    StartOptions,
+    'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'
+  >;
   webhooks?: WebhookWorkerOptions | false;
   /**
    * What the workspace may fetch on a user's behalf. `allowPrivateNetworks` defaults to true when
@@ -66,9 +75,13 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
     ...(options.log ? { log: options.log } : {}),
     ...(extension ? { router: extension.router } : {}),
+    ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
   });
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = createServer(SERVER_OPTIONS, app);
+    const s = hardenServer(createServer(SERVER_OPTIONS, app), {
+      ...SERVER_LIMITS,
+      ...options.server,
+    });
     s.once('error', reject);
     s.listen(options.port ?? 0, host, () => resolve(s));
   }).catch(async (error) => {
@@ -76,8 +89,10 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     throw error;
   });
   const { port } = server.address() as AddressInfo;
+  // An address this machine reaches the workspace at: a wildcard host names its loopback address
+  // ('localhost' may resolve to the other family than the one listened on).
   const shownHost =
-    host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+    host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
   return Object.assign(Object.create(null) as object, workspace, {
     url: `http://${shownHost}:${port}`,
     async close() {

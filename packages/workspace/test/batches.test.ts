@@ -146,10 +146,12 @@ describeEachDatabase('batches, transactions and robustness', (target) => {
   });
 
   it('deeply nested filters and sub-selects are refused as invalid queries', async () => {
+    // Deeper than the query's 32 levels but within the body's 256 (a deeper body is a 400 before
+    // it is parsed: hardening-http.test.ts).
     let where: unknown = ['=', ['b/n'], '$a'];
-    for (let i = 0; i < 1000; i++) where = ['q/and', where];
+    for (let i = 0; i < 40; i++) where = ['q/and', where];
     let select: unknown = ['b/n'];
-    for (let i = 0; i < 100; i++) select = [{ 'b/ref': select }];
+    for (let i = 0; i < 40; i++) select = [{ 'b/ref': select }];
     for (const query of [
       { 'q/from': T, 'q/select': ['b/n'], 'q/where': where },
       { 'q/from': T, 'q/select': select },

@@ -124,9 +124,11 @@ describe('pnpm workspace', () => {
         WEFT_RATE_LIMIT: '0',
         DATABASE_URL: '',
         WEFT_ADMIN_TOKEN: '',
+        HOST: '',
       };
       const first = await run({ ...env, EXPECT_TOKEN: '1' });
-      expect(first.url).toMatch(/^http:\/\/localhost:\d+$/);
+      // HOST unset: this machine only, and the address printed is the one listened on
+      expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const token = first.lines.find((l) => l.startsWith('Admin token: '))!.slice('Admin token: '.length);
       const call = (url: string, body: unknown) =>
         fetch(`${url}/api/commands`, {

@@ -6,7 +6,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { configFromEnv, type HostedWorkspace, startHostedWorkspace } from '@weft/workspace';
+import {
+  configFromEnv,
+  everyInterfaceNotice,
+  type HostedWorkspace,
+  startHostedWorkspace,
+} from '@weft/workspace';
 import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { AppProcess } from './dev-app-process.js';
@@ -119,6 +124,8 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
   try {
     ws = await startHostedWorkspace({ ...config, keyDir, log: (m) => io.stderr.write(`${m}\n`) });
     io.stdout.write(`Workspace listening on ${ws.url}\n`);
+    const notice = everyInterfaceNotice(config.host);
+    if (notice) io.stdout.write(`${notice}\n`);
     if (ws.generatedAdminToken) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
 
     // One source per app: found again by its URL, or by its name when a restarted app moved.
@@ -199,8 +206,9 @@ export const devCommand: WeftCommand = {
       .addHelpText(
         'after',
         `
-Environment: PORT (workspace port, default 3100), WEFT_ADMIN_TOKEN, WEFT_DATA_DIR (default .weft),
-DATABASE_URL (Postgres instead of PGlite), WEFT_SECRET_KEY (encrypts stored accounts), WEFT_APP_PORT.
+Environment: PORT (workspace port, default 3100), HOST (its address, default 127.0.0.1),
+WEFT_ADMIN_TOKEN, WEFT_DATA_DIR (default .weft), DATABASE_URL (Postgres instead of PGlite),
+WEFT_SECRET_KEY (encrypts stored accounts), WEFT_APP_PORT.
 
 Examples:
   weft dev src/main.ts

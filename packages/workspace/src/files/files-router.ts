@@ -11,6 +11,7 @@ import {
   outboundCause,
   outboundFetch,
 } from '../outbound/index.js';
+import { downloadType } from './download-type.js';
 import { ChunkWriter, createFileEntity, type FileRecord, findFile, readChunks } from './file-store.js';
 import { FileTooLargeError, MAX_FILE_BYTES, storeStream } from './store-stream.js';
 
@@ -69,14 +70,22 @@ async function recordFile(
   }
 }
 
+export interface FilesRouterOptions {
+  /** the largest file an upload may hold, in bytes; default MAX_FILE_BYTES */
+  maxFileBytes?: number;
+}
+
 function receiveMultipart(
   driver: Driver,
   req: Request,
+  maxBytes: number,
 ): Promise<{ writer: ChunkWriter; name: string; type: string }> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { fileSize: MAX_FILE_BYTES, files: 1 } });
+      // busboy marks a file truncated once it reaches `fileSize` bytes, even when it ends there:
+      // one byte more, so a file of exactly the limit is kept and only a larger one is refused.
+      bb = busboy({ headers: req.headers, limits: { fileSize: maxBytes + 1, files: 1 } });
     } catch {
       reject(badRequest('Send multipart/form-data with a part named file'));
       return;
@@ -92,7 +101,7 @@ function receiveMultipart(
         try {
           for await (const data of stream) await writer.write(data as Buffer);
           if ((stream as unknown as { truncated?: boolean }).truncated) {
-            throw new WorkspaceError(413, 'bad-request', `A file may hold at most ${MAX_FILE_BYTES} bytes`);
+            throw new WorkspaceError(413, 'bad-request', `A file may hold at most ${maxBytes} bytes`);
           }
           await writer.end();
           return { writer, name: info.filename || 'file', type: info.mimeType || 'application/octet-stream' };
@@ -113,20 +122,25 @@ function receiveMultipart(
 }
 
 /** A failure to fetch or read the source as a client error; the source's own words are never shown. */
-function sourceError(error: unknown): WorkspaceError {
+function sourceError(error: unknown, maxBytes: number): WorkspaceError {
   if (error instanceof WorkspaceError) return error;
   const cause = outboundCause(error);
   if (cause instanceof OutboundTooLargeError || error instanceof FileTooLargeError)
-    return new WorkspaceError(413, 'bad-request', `The file is larger than ${MAX_FILE_BYTES} bytes`);
+    return new WorkspaceError(413, 'bad-request', `The file is larger than ${maxBytes} bytes`);
   if (cause) return badRequest(cause.message);
   return badRequest('The source address could not be reached');
 }
 
-export function filesRouter(driver: Driver, outbound: OutboundPolicy): Router {
+export function filesRouter(
+  driver: Driver,
+  outbound: OutboundPolicy,
+  options: FilesRouterOptions = {},
+): Router {
   const router = Router();
+  const maxBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
   router.post('/api/files', async (req, res) => {
     const user = principalOf(res);
-    const { writer, name, type } = await receiveMultipart(driver, req);
+    const { writer, name, type } = await receiveMultipart(driver, req, maxBytes);
     res.json(await recordFile(driver, user, writer, name, type));
   });
   router.post('/api/files/from-url', async (req, res) => {
@@ -138,9 +152,9 @@ export function filesRouter(driver: Driver, outbound: OutboundPolicy): Router {
     const fileName = parsed.data.name ?? nameFromUrl(url);
     let response: Response;
     try {
-      response = await outboundFetch(outbound, url, { headers: headers ?? {}, maxBytes: MAX_FILE_BYTES });
+      response = await outboundFetch(outbound, url, { headers: headers ?? {}, maxBytes });
     } catch (error) {
-      throw sourceError(error);
+      throw sourceError(error, maxBytes);
     }
     if (!response.ok || !response.body) {
       await response.body?.cancel().catch(() => {});
@@ -150,17 +164,21 @@ export function filesRouter(driver: Driver, outbound: OutboundPolicy): Router {
     const writer = await storeStream(
       driver,
       response.body as unknown as AsyncIterable<Uint8Array>,
-      MAX_FILE_BYTES,
+      maxBytes,
     ).catch((error) => {
-      throw sourceError(error);
+      throw sourceError(error, maxBytes);
     });
     res.json(await recordFile(driver, user, writer, fileName, contentType));
   });
   router.get('/api/files/:secret', async (req, res) => {
     const file = await findFile(driver, req.params.secret, principalOf(res));
-    res.setHeader('Content-Type', file.contentType);
+    // Always a download, never a page: a type a browser could run is served as opaque bytes, and
+    // a sandbox keeps even an opened file from running script in the workspace's origin.
+    res.setHeader('Content-Type', downloadType(file.contentType));
     res.setHeader('Content-Length', String(file.size));
     res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`);
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     for await (const chunk of readChunks(driver, req.params.secret)) {
       if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
     }

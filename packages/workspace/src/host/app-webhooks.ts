@@ -2,7 +2,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { runMessage } from './run-record-limits.js';
 import { randomUUID } from 'node:crypto';
 import { type AppClient, splitItems } from '@weft/sync-engine';
-import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Driver } from '../db/driver.js';
 import type { Workspace } from '../workspace.js';
@@ -66,18 +65,6 @@ export class EventRefused extends Error {
     super(message);
   }
 }
-
-/**
- * Keeps the exact bytes of requests to the event route while the workspace's JSON parser reads
- * them (`express.json({ verify })`): signatures are computed over those bytes.
- */
-export const keepRawBody: (req: Parameters<RequestHandler>[0], res: unknown, buf: Buffer) => void = (
-  req,
-  _res,
-  buf,
-) => {
-  if (req.url.startsWith('/hooks/')) (req as { rawBody?: Buffer }).rawBody = Buffer.from(buf);
-};
 
 export async function installWebhook(
   client: AppClient,

@@ -1,7 +1,8 @@
-import express, { type Request, type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { principalOf } from '../auth/authenticate.js';
 import { WorkspaceError } from '../errors.js';
+import { eventBody, jsonBody, KB } from '../http/body-parsers.js';
 import type { AppHost } from './app-host.js';
 import { EventRefused } from './app-webhooks.js';
 import { sendEventReply } from './event-reply.js';
@@ -47,6 +48,8 @@ function admin(res: Response): void {
 
 export function hostRouter(host: AppHost): Router {
   const router = Router();
+  // account fields, a filter, a source's settings: small
+  const body = jsonBody(256 * KB);
   const param = (req: Request, key: string) => String(req.params[key]);
 
   router.use('/api/host', (_req, res, next) => {
@@ -56,13 +59,13 @@ export function hostRouter(host: AppHost): Router {
   router.get('/api/host/sources', async (_req, res) => {
     res.json(await host.list());
   });
-  router.post('/api/host/sources', async (req, res) => {
+  router.post('/api/host/sources', body, async (req, res) => {
     res.status(201).json(await host.addSource(parse(addSource, req.body)));
   });
   router.get('/api/host/sources/:id', async (req, res) => {
     res.json(sourceView(await host.source(param(req, 'id'))));
   });
-  router.patch('/api/host/sources/:id', async (req, res) => {
+  router.patch('/api/host/sources/:id', body, async (req, res) => {
     res.json(await host.updateSource(param(req, 'id'), parse(updateSource, req.body)));
   });
   router.delete('/api/host/sources/:id', async (req, res) => {
@@ -77,7 +80,7 @@ export function hostRouter(host: AppHost): Router {
       .set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
       .send(source.logo);
   });
-  router.post('/api/host/sources/:id/datalist', async (req, res) => {
+  router.post('/api/host/sources/:id/datalist', body, async (req, res) => {
     const { field, dependsOn } = parse(datalist, req.body);
     res.json({ items: await host.datalist(param(req, 'id'), field, dependsOn) });
   });
@@ -100,16 +103,16 @@ export function hostRouter(host: AppHost): Router {
   router.get('/api/host/sources/:id/account', async (req, res) => {
     res.json(await host.describeAccount(param(req, 'id')));
   });
-  router.put('/api/host/sources/:id/account', async (req, res) => {
+  router.put('/api/host/sources/:id/account', body, async (req, res) => {
     res.json(await host.replaceAccount(param(req, 'id'), parse(replaceAccount, req.body).fields));
   });
   router.post('/api/host/sources/:id/oauth/start', async (req, res) => {
     res.json(await host.startReauthorize(param(req, 'id')));
   });
-  router.post('/api/host/oauth2/start', async (req, res) => {
+  router.post('/api/host/oauth2/start', body, async (req, res) => {
     res.json(await host.startOAuth2(parse(oauthStart, req.body)));
   });
-  router.post('/api/host/oauth1/start', async (req, res) => {
+  router.post('/api/host/oauth1/start', body, async (req, res) => {
     res.json(await host.startOAuth1(parse(oauthStart, req.body)));
   });
 
@@ -141,11 +144,10 @@ export function hostRouter(host: AppHost): Router {
     finished(req, res, await host.finishOAuth1(state, verifier, token || undefined));
   });
 
-  // Third-party events: any content type. The exact bytes are kept for the app's signature check
-  // (a JSON body was read by the workspace's JSON parser, which kept them as rawBody).
-  router.post('/hooks/sources/:id', express.raw({ type: () => true, limit: '16mb' }), async (req, res) => {
-    const kept = (req as { rawBody?: Buffer }).rawBody;
-    const rawBody = Buffer.isBuffer(req.body) ? req.body : (kept ?? Buffer.alloc(0));
+  // Third-party events: any content type, read as the exact bytes (for the app's signature check),
+  // bounded and depth-checked (http/body-parsers.ts).
+  router.post('/hooks/sources/:id', eventBody, async (req, res) => {
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     try {
       const { reply } = await host.webhookEvent(param(req, 'id'), {
         rawBody,

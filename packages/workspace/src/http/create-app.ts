@@ -1,6 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { requireToken } from '../auth/authenticate.js';
-import { keepRawBody } from '../host/app-webhooks.js';
 import { automationsRouter } from '../automations/automations-router.js';
 import { commandsRouter } from '../commands/commands-router.js';
 import { documentsRouter } from '../documents/documents-router.js';
@@ -13,39 +12,49 @@ import { usersRouter } from '../users/users-router.js';
 import { viewsRouter } from '../views/views-router.js';
 import { webhooksRouter } from '../webhooks/webhooks-router.js';
 import type { Workspace } from '../workspace.js';
+import { mountBodyParsers } from './body-routes.js';
+import { closeIfBodyUnread } from './unread-body.js';
 
 export interface AppOptions {
   /** requests per second per token; 0 turns the limit off */
   rateLimit: number;
   log?: (message: string, error?: unknown) => void;
-  /** more routes (the app host), mounted after the data API's own */
+  /** more routes (the app host), mounted after the data API's own; they parse their own bodies */
   router?: express.Router;
+  /** the largest file an upload may hold, in bytes (default MAX_FILE_BYTES) */
+  maxFileBytes?: number;
 }
 
 /**
- * Options for the HTTP server the app runs in. A request's body is read from its connection while
- * its token is looked up (up to this much, a bulk write's batch), rather than left in the
- * connection until the lookup answers: the lookup's round trip no longer comes before the body's
- * reading in every request.
+ * The data API over HTTP: authentication and the rate limit first, then the body (only on routes
+ * that take one, each with its own limit: http/body-routes.ts), then one router per area.
  */
-export const SERVER_OPTIONS = { highWaterMark: 1 << 20 } as const;
-
-/** The data API over HTTP: authentication and the rate limit first, then one router per area. */
 export function createApp(workspace: Workspace, options: AppOptions): express.Express {
   const log = options.log ?? ((m, e) => console.error(m, e ?? ''));
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use((_req, res, next) => {
+    // No browser may guess a type other than the one an answer declares (a file, a JSON string).
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   app.get('/', (_req, res) => {
     res.json({ name: 'weft workspace', api: '/api' });
   });
   app.use(pageRouter(workspace));
   app.use('/api', requireToken(workspace.driver));
   app.use('/api', rateLimit(workspace.driver, options.rateLimit));
-  app.use(express.json({ limit: '64mb', verify: keepRawBody }));
+  mountBodyParsers(app);
   app.use(commandsRouter(workspace));
   app.use(documentsRouter(workspace.driver));
-  app.use(filesRouter(workspace.driver, workspace.outbound));
+  app.use(
+    filesRouter(
+      workspace.driver,
+      workspace.outbound,
+      options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {},
+    ),
+  );
   app.use(tokensRouter(workspace.driver));
   app.use(usersRouter(workspace));
   app.use(viewsRouter(workspace.driver));
@@ -53,20 +62,30 @@ export function createApp(workspace: Workspace, options: AppOptions): express.Ex
   app.use(automationsRouter(workspace.driver));
   if (options.router) app.use(options.router);
   app.use((req: Request, res: Response) => {
+    closeIfBodyUnread(req, res);
     res.status(404).json({ message: `No route ${req.method} ${req.path}`, code: 'not-found' });
   });
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    closeIfBodyUnread(req, res);
     if (error instanceof WorkspaceError) {
       res.status(error.status).json({ message: error.message, code: error.code });
       return;
     }
-    const e = error as { type?: string; status?: number };
-    if (e?.type === 'entity.parse.failed') {
+    const e = error as { type?: string; status?: number; limit?: number; message?: string };
+    if (e?.type === 'entity.parse.failed' || e?.type === 'entity.too.deep') {
+      // core's depth check names the depth it allows: "Request body is nested deeper than N levels"
+      const deep = e.type === 'entity.too.deep' ? String(e.message) : undefined;
       if (req.path === '/api/views/json-rpc') {
-        res.json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+        const message = deep ? `Parse error: ${deep}` : 'Parse error';
+        res.json({ jsonrpc: '2.0', id: null, error: { code: -32700, message } });
         return;
       }
-      res.status(400).json({ message: 'The body is not valid JSON', code: 'bad-request' });
+      res.status(400).json({ message: deep ?? 'The body is not valid JSON', code: 'bad-request' });
+      return;
+    }
+    if (e?.type === 'entity.too.large') {
+      const most = typeof e.limit === 'number' ? ` (at most ${e.limit} bytes here)` : '';
+      res.status(413).json({ message: `The request body is too large${most}`, code: 'bad-request' });
       return;
     }
     if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
