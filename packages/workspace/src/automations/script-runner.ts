@@ -1,9 +1,12 @@
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { SCRIPT_GUEST_PRELUDE } from './script-guest.js';
 import { SCRIPT_WORKER_SOURCE } from './script-worker-source.js';
 
-// Runs one script in a worker thread of its own, answering its service calls here (in the host,
-// where the workspace is), and terminates the thread when the time limit passes. A thread stuck
-// in a loop is stopped too: terminate() interrupts running JavaScript.
+// Runs one script in a QuickJS engine (WebAssembly) inside a worker thread of its own, answering
+// its service calls here (in the host, where the workspace is). The engine stops the script at
+// its memory and time limits; the host also terminates the thread when the time limit passes,
+// which stops it even inside a single long call of the engine.
 
 export const SVC_METHODS = [
   'getEntityById',
@@ -35,6 +38,17 @@ export type ScriptOutcome = ({ ok: true; result: unknown } | { ok: false; messag
 /** How much of a script's console output a run keeps (64 KiB of text). */
 export const CONSOLE_LIMIT = 64 * 1024;
 export const TRUNCATED = '… (console output truncated)';
+/** The most a script's engine may allocate: its objects, strings and ArrayBuffers together. */
+export const SCRIPT_MEMORY_BYTES = 64 * 1024 * 1024;
+/** How deep the script's own calls may nest (bytes of the engine's stack). */
+const SCRIPT_STACK_BYTES = 512 * 1024;
+
+// The engine's modules, resolved here so that the thread loads them by path (its source is eval'd).
+const resolve = createRequire(import.meta.url).resolve;
+const ENGINE = {
+  corePath: resolve('quickjs-emscripten-core'),
+  variantPath: resolve('@jitl/quickjs-wasmfile-release-sync'),
+};
 
 export async function runScript(
   code: string,
@@ -47,12 +61,18 @@ export async function runScript(
   const worker = new Worker(SCRIPT_WORKER_SOURCE, {
     eval: true,
     workerData: {
+      ...ENGINE,
+      prelude: SCRIPT_GUEST_PRELUDE,
       code,
-      argsJson: JSON.stringify(args),
+      argsJson: JSON.stringify(args) ?? 'null',
       timeoutMs,
+      deadline: Date.now() + timeoutMs,
       svcMethods: SVC_METHODS.join(','),
       consoleLimit: CONSOLE_LIMIT,
+      memoryBytes: SCRIPT_MEMORY_BYTES,
+      stackBytes: SCRIPT_STACK_BYTES,
     },
+    // The thread is never given the workspace's environment (its secret key, its admin token).
     env: {},
     stdout: true,
     stderr: true,
