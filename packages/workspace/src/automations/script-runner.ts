@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { SCRIPT_GUEST_PRELUDE } from './script-guest.js';
@@ -49,6 +50,18 @@ const ENGINE = {
   corePath: resolve('quickjs-emscripten-core'),
   variantPath: resolve('@jitl/quickjs-wasmfile-release-sync'),
 };
+// Compiled once per process and handed to each thread (a compiled module is shared, not copied),
+// so a run does not compile the engine again.
+// (The project's TypeScript lib has WebAssembly's types but not its value.)
+type CompiledModule = WebAssembly.Module;
+const { compile } = (
+  globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<CompiledModule> } }
+).WebAssembly;
+let compiled: Promise<CompiledModule> | undefined;
+const engineModule = () => {
+  compiled ??= readFile(resolve('@jitl/quickjs-wasmfile-release-sync/wasm')).then((bytes) => compile(bytes));
+  return compiled;
+};
 
 export async function runScript(
   code: string,
@@ -58,15 +71,24 @@ export async function runScript(
   /** aborting stops the script at once (the workspace is shutting down) */
   signal?: AbortSignal,
 ): Promise<ScriptOutcome> {
+  const deadline = Date.now() + timeoutMs;
+  let wasmModule: CompiledModule;
+  try {
+    wasmModule = await engineModule();
+  } catch {
+    compiled = undefined;
+    return { ok: false, message: 'The script engine could not be loaded', console: '' };
+  }
   const worker = new Worker(SCRIPT_WORKER_SOURCE, {
     eval: true,
     workerData: {
       ...ENGINE,
+      wasmModule,
       prelude: SCRIPT_GUEST_PRELUDE,
       code,
       argsJson: JSON.stringify(args) ?? 'null',
       timeoutMs,
-      deadline: Date.now() + timeoutMs,
+      deadline,
       svcMethods: SVC_METHODS.join(','),
       consoleLimit: CONSOLE_LIMIT,
       memoryBytes: SCRIPT_MEMORY_BYTES,
@@ -103,7 +125,9 @@ export async function runScript(
     };
     const timer = setTimeout(
       () => settle({ ok: false, message: `The script ran longer than ${timeoutMs} ms and was stopped` }),
-      timeoutMs,
+      // The engine stops the script itself at the deadline; this is the second wall, for a thread
+      // stuck in one long call of the engine.
+      Math.max(0, deadline - Date.now()) + 200,
     );
     const onAbort = () => settle({ ok: false, message: 'The workspace stopped while the script ran' });
     if (signal?.aborted) onAbort();

@@ -18,7 +18,7 @@ const { newQuickJSWASMModuleFromVariant, newVariant } = require(d.corePath);
 // Emscripten it counts allocations, not their sizes), only single allocations.
 const PAGE = 64 * 1024;
 const memory = new WebAssembly.Memory({ initial: 256, maximum: Math.max(256, Math.floor(d.memoryBytes / PAGE)) });
-const variant = newVariant(require(d.variantPath).default, { wasmMemory: memory });
+const variant = newVariant(require(d.variantPath).default, { wasmMemory: memory, wasmModule: d.wasmModule });
 
 let over = false;
 const post = (m) => {
