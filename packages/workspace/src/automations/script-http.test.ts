@@ -4,6 +4,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAll, scriptFetch } from './script-fetch.js';
 import { MAX_HTTP_BYTES, scriptHttp } from './script-http.js';
 import { runScript } from './script-runner.js';
 
@@ -94,5 +95,25 @@ describe('script http service', () => {
     expect(seen.finished).toBe(false);
     // What was sent past the limit is what the sockets' buffers held when the reader stopped.
     expect(seen.sent).toBeLessThan(FLOOD_BYTES / 4);
+  });
+
+  it('scriptFetch cuts a body at its own limit, and close() drops an answer unread', async () => {
+    const limits = { maxBytes: 1024 * 1024, timeoutMs: 30_000, tooLarge: 'too large here' };
+    const cut = await scriptFetch(`${url}/flood`, { method: 'GET', headers: {} }, limits);
+    await expect(readAll(cut.body)).rejects.toThrow('too large here');
+    expect((await flood).finished).toBe(false);
+
+    const unread = await scriptFetch(`${url}/flood`, { method: 'GET', headers: {} }, limits);
+    expect(unread.status).toBe(200);
+    unread.close();
+    const seen = await flood;
+    expect(seen.finished).toBe(false);
+    expect(seen.sent).toBeLessThan(FLOOD_BYTES / 4);
+
+    const small = await scriptFetch(`${url}/small`, { method: 'POST', headers: {}, body: 'b' }, limits);
+    expect(JSON.parse((await readAll(small.body)).toString('utf8'))).toMatchObject({
+      method: 'POST',
+      body: 'b',
+    });
   });
 });
