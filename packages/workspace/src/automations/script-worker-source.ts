@@ -37,6 +37,11 @@ const failWith = (message) =>
         : String(message).slice(0, 2000),
   });
 
+// The engine itself failing (the thread's own stack exhausted by the engine's frames) fails the
+// run; its message only when it is that, never a host stack trace.
+const hostError = (error) =>
+  error instanceof RangeError && /call stack/.test(error.message) ? 'stack overflow' : 'The script failed';
+
 (async () => {
   const QuickJS = await newQuickJSWASMModuleFromVariant(variant);
   const runtime = QuickJS.newRuntime();
@@ -81,12 +86,16 @@ const failWith = (message) =>
   if (!fn) return;
   parentPort.on('message', (m) => {
     if (over || !m || m.type !== 'reply') return;
-    const text = vm.newString(String(m.text));
-    const answered = valueOf(vm.callFunction(deliver, vm.undefined, text));
-    text.dispose();
-    if (answered) answered.dispose();
-    if (!over) pump();
+    try {
+      const text = vm.newString(String(m.text));
+      const answered = valueOf(vm.callFunction(deliver, vm.undefined, text));
+      text.dispose();
+      if (answered) answered.dispose();
+      if (!over) pump();
+    } catch (error) {
+      failWith(hostError(error));
+    }
   });
   if (valueOf(vm.callFunction(run, vm.undefined, fn, vm.newString(d.argsJson))) && !over) pump();
-})().catch(() => failWith('The script failed'));
+})().catch((error) => failWith(hostError(error)));
 `;
