@@ -10,6 +10,13 @@
 
 import { ALIASES_KEY } from './entity-shapes.js';
 
+/**
+ * How many service calls of one run the workspace works on at once. Further calls wait inside the
+ * engine (in its bounded memory), so a script firing a thousand `http.getAsync` at once holds at
+ * most this many answers in the workspace.
+ */
+export const MAX_CALLS_IN_FLIGHT = 8;
+
 export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMethods, consoleLimit) {
   'use strict';
   const parse = JSON.parse;
@@ -19,12 +26,32 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
   const defineProperty = Object.defineProperty;
   const getPrototypeOf = Object.getPrototypeOf;
   const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-  const pending = Object.create(null);
+  const Promise_ = Promise;
+  const Error_ = Error;
+  const record = Object.create.bind(null, null);
+  const pending = record();
   let next = 0;
-  const call = (service, method, params) => new Promise((resolve, reject) => {
-    const id = ++next;
-    pending[id] = { resolve, reject };
-    send(stringify({ id, service, method, params }));
+  let inFlight = 0;
+  let waitingHead = null;
+  let waitingTail = null;
+  const start = (c) => {
+    inFlight++;
+    pending[c.id] = c;
+    send(c.text);
+  };
+  const call = (service, method, params) => new Promise_((resolve, reject) => {
+    const c = record();
+    c.id = ++next;
+    c.resolve = resolve;
+    c.reject = reject;
+    c.text = stringify({ id: c.id, service, method, params });
+    c.next = null;
+    if (inFlight < ${MAX_CALLS_IN_FLIGHT}) start(c);
+    else {
+      if (waitingTail) waitingTail.next = c;
+      else waitingHead = c;
+      waitingTail = c;
+    }
   });
   const svc = {};
   for (const m of svcMethods.split(',')) svc[m] = (...params) => call('svc', m, params);
@@ -44,7 +71,14 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
     const p = pending[m.id];
     if (!p) return;
     delete pending[m.id];
-    if (typeof m.error === 'string') p.reject(new Error(m.error));
+    inFlight--;
+    if (waitingHead) {
+      const c = waitingHead;
+      waitingHead = c.next;
+      if (!waitingHead) waitingTail = null;
+      start(c);
+    }
+    if (typeof m.error === 'string') p.reject(new Error_(m.error));
     else p.resolve(m.result);
   };
   let printed = 0;
@@ -103,7 +137,7 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
     return args;
   };
   const run = (fn, argsJson) => {
-    new Promise((resolve) => resolve(fn(hideAliases(parse(argsJson)), ctx)))
+    new Promise_((resolve) => resolve(fn(hideAliases(parse(argsJson)), ctx)))
       .then((v) => done(stringify(v === undefined ? null : v)))
       .then(undefined, (e) => fail(failText(e)));
   };

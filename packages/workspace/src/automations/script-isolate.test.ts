@@ -3,6 +3,7 @@
 // (ArrayBuffers included) without the workspace's memory growing past it, and the engine starts
 // clean for every run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_CALLS_IN_FLIGHT } from './script-guest.js';
 import { runScript, SCRIPT_MEMORY_BYTES, type ServiceImpl } from './script-runner.js';
 
 const SECRET = 'isolate-test-secret-key-0123456789abcdef';
@@ -227,5 +228,39 @@ describe('script isolate', () => {
     expect(outcome.ok).toBe(true);
     expect(outcome.console.length).toBeLessThan(70 * 1024);
     expect(outcome.console.startsWith('yyyy')).toBe(true);
+  });
+
+  it('a script firing many calls at once has only a few in the workspace at a time, and all answered', async () => {
+    // The workspace holds every call until no more come for a moment, so whatever the engine
+    // lets out at once is seen at once.
+    let now = 0;
+    let most = 0;
+    let waiting: Array<() => void> = [];
+    let idle: NodeJS.Timeout | undefined;
+    const svc: ServiceImpl = {
+      async getEntityById(_type, id) {
+        most = Math.max(most, ++now);
+        const gate = new Promise<void>((r) => waiting.push(r));
+        clearTimeout(idle);
+        idle = setTimeout(() => {
+          for (const release of waiting) release();
+          waiting = [];
+        }, 10);
+        await gate;
+        now--;
+        return { id };
+      },
+    };
+    const outcome = await runScript(
+      `const svc = context.getService('svc');
+       const ids = Array.from({ length: 50 }, (_, i) => 'e' + i);
+       const got = await Promise.all(ids.map((id) => svc.getEntityById('t/t', id)));
+       return got.map((e) => e.id).join(',') === ids.join(',');`,
+      {},
+      { svc, http: {} },
+      20_000,
+    );
+    expect(outcome).toMatchObject({ ok: true, result: true });
+    expect(most).toBeLessThanOrEqual(MAX_CALLS_IN_FLIGHT);
   });
 });

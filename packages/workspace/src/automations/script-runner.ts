@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { SCRIPT_GUEST_PRELUDE } from './script-guest.js';
+import { MAX_CALLS_IN_FLIGHT, SCRIPT_GUEST_PRELUDE } from './script-guest.js';
 import { SCRIPT_WORKER_SOURCE } from './script-worker-source.js';
 
 // Runs one script in a QuickJS engine (WebAssembly) inside a worker thread of its own, answering
@@ -151,8 +151,15 @@ export async function runScript(
     );
     worker.on('exit', () => settle({ ok: false, message: 'The script stopped without an answer' }));
 
+    // The engine keeps its calls to MAX_CALLS_IN_FLIGHT; more at once means its queue was
+    // subverted, and the run is stopped rather than the workspace flooded.
+    let inFlight = 0;
     async function answer(text: string) {
       let id: unknown;
+      if (++inFlight > MAX_CALLS_IN_FLIGHT) {
+        settle({ ok: false, message: 'The script made too many calls at once' });
+        return;
+      }
       try {
         const call = JSON.parse(text) as { id: unknown; service: string; method: string; params: unknown[] };
         id = call.id;
@@ -161,12 +168,15 @@ export async function runScript(
         const fn = service && Object.hasOwn(service, call.method) ? service[call.method] : undefined;
         if (!fn) throw new Error(`Unknown method ${call.service}.${call.method}`);
         const result = await fn(...(Array.isArray(call.params) ? call.params : []));
-        if (!settled)
-          worker.postMessage({ type: 'reply', text: JSON.stringify({ id, result: result ?? null }) });
+        reply(JSON.stringify({ id, result: result ?? null }));
       } catch (error) {
         const message = error instanceof Error ? error.message : 'The call failed';
-        if (!settled) worker.postMessage({ type: 'reply', text: JSON.stringify({ id, error: message }) });
+        reply(JSON.stringify({ id, error: message }));
       }
+    }
+    function reply(text: string) {
+      inFlight--;
+      if (!settled) worker.postMessage({ type: 'reply', text });
     }
   });
 }
