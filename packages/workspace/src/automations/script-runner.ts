@@ -1,9 +1,13 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { MAX_CALLS_IN_FLIGHT, SCRIPT_GUEST_PRELUDE } from './script-guest.js';
 import { SCRIPT_WORKER_SOURCE } from './script-worker-source.js';
 
-// Runs one script in a worker thread of its own, answering its service calls here (in the host,
-// where the workspace is), and terminates the thread when the time limit passes. A thread stuck
-// in a loop is stopped too: terminate() interrupts running JavaScript.
+// Runs one script in a QuickJS engine (WebAssembly) inside a worker thread of its own, answering
+// its service calls here (in the host, where the workspace is). The engine stops the script at
+// its memory and time limits; the host also terminates the thread when the time limit passes,
+// which stops it even inside a single long call of the engine.
 
 export const SVC_METHODS = [
   'getEntityById',
@@ -35,6 +39,29 @@ export type ScriptOutcome = ({ ok: true; result: unknown } | { ok: false; messag
 /** How much of a script's console output a run keeps (64 KiB of text). */
 export const CONSOLE_LIMIT = 64 * 1024;
 export const TRUNCATED = '… (console output truncated)';
+/** The most a script's engine may allocate: its objects, strings and ArrayBuffers together. */
+export const SCRIPT_MEMORY_BYTES = 64 * 1024 * 1024;
+/** How deep the script's own calls may nest (bytes of the engine's stack). */
+const SCRIPT_STACK_BYTES = 512 * 1024;
+
+// The engine's modules, resolved here so that the thread loads them by path (its source is eval'd).
+const resolve = createRequire(import.meta.url).resolve;
+const ENGINE = {
+  corePath: resolve('quickjs-emscripten-core'),
+  variantPath: resolve('@jitl/quickjs-wasmfile-release-sync'),
+};
+// Compiled once per process and handed to each thread (a compiled module is shared, not copied),
+// so a run does not compile the engine again.
+// (The project's TypeScript lib has WebAssembly's types but not its value.)
+type CompiledModule = WebAssembly.Module;
+const { compile } = (
+  globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<CompiledModule> } }
+).WebAssembly;
+let compiled: Promise<CompiledModule> | undefined;
+const engineModule = () => {
+  compiled ??= readFile(resolve('@jitl/quickjs-wasmfile-release-sync/wasm')).then((bytes) => compile(bytes));
+  return compiled;
+};
 
 export async function runScript(
   code: string,
@@ -44,15 +71,30 @@ export async function runScript(
   /** aborting stops the script at once (the workspace is shutting down) */
   signal?: AbortSignal,
 ): Promise<ScriptOutcome> {
+  const deadline = Date.now() + timeoutMs;
+  let wasmModule: CompiledModule;
+  try {
+    wasmModule = await engineModule();
+  } catch {
+    compiled = undefined;
+    return { ok: false, message: 'The script engine could not be loaded', console: '' };
+  }
   const worker = new Worker(SCRIPT_WORKER_SOURCE, {
     eval: true,
     workerData: {
+      ...ENGINE,
+      wasmModule,
+      prelude: SCRIPT_GUEST_PRELUDE,
       code,
-      argsJson: JSON.stringify(args),
+      argsJson: JSON.stringify(args) ?? 'null',
       timeoutMs,
+      deadline,
       svcMethods: SVC_METHODS.join(','),
       consoleLimit: CONSOLE_LIMIT,
+      memoryBytes: SCRIPT_MEMORY_BYTES,
+      stackBytes: SCRIPT_STACK_BYTES,
     },
+    // The thread is never given the workspace's environment (its secret key, its admin token).
     env: {},
     stdout: true,
     stderr: true,
@@ -83,7 +125,9 @@ export async function runScript(
     };
     const timer = setTimeout(
       () => settle({ ok: false, message: `The script ran longer than ${timeoutMs} ms and was stopped` }),
-      timeoutMs,
+      // The engine stops the script itself at the deadline; this is the second wall, for a thread
+      // stuck in one long call of the engine.
+      Math.max(0, deadline - Date.now()) + 200,
     );
     const onAbort = () => settle({ ok: false, message: 'The workspace stopped while the script ran' });
     if (signal?.aborted) onAbort();
@@ -107,8 +151,15 @@ export async function runScript(
     );
     worker.on('exit', () => settle({ ok: false, message: 'The script stopped without an answer' }));
 
+    // The engine keeps its calls to MAX_CALLS_IN_FLIGHT; more at once means its queue was
+    // subverted, and the run is stopped rather than the workspace flooded.
+    let inFlight = 0;
     async function answer(text: string) {
       let id: unknown;
+      if (++inFlight > MAX_CALLS_IN_FLIGHT) {
+        settle({ ok: false, message: 'The script made too many calls at once' });
+        return;
+      }
       try {
         const call = JSON.parse(text) as { id: unknown; service: string; method: string; params: unknown[] };
         id = call.id;
@@ -117,12 +168,15 @@ export async function runScript(
         const fn = service && Object.hasOwn(service, call.method) ? service[call.method] : undefined;
         if (!fn) throw new Error(`Unknown method ${call.service}.${call.method}`);
         const result = await fn(...(Array.isArray(call.params) ? call.params : []));
-        if (!settled)
-          worker.postMessage({ type: 'reply', text: JSON.stringify({ id, result: result ?? null }) });
+        reply(JSON.stringify({ id, result: result ?? null }));
       } catch (error) {
         const message = error instanceof Error ? error.message : 'The call failed';
-        if (!settled) worker.postMessage({ type: 'reply', text: JSON.stringify({ id, error: message }) });
+        reply(JSON.stringify({ id, error: message }));
       }
+    }
+    function reply(text: string) {
+      inFlight--;
+      if (!settled) worker.postMessage({ type: 'reply', text });
     }
   });
 }

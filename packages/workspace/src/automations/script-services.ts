@@ -7,6 +7,8 @@ import { parseFormat, readDocument, writeDocument } from '../documents/document-
 import { ChunkWriter, createFileEntity } from '../files/file-store.js';
 import { loadCatalog } from '../schema/catalog.js';
 import { isUuid } from '../schema/values.js';
+import { scriptFetch } from './script-fetch.js';
+import { scriptHttp } from './script-http.js';
 import type { ServiceImpl } from './script-runner.js';
 
 // `context.getService('svc')` and `context.getService('http')` of a script, backed by this
@@ -14,7 +16,6 @@ import type { ServiceImpl } from './script-runner.js';
 // documents and files through the workspace's own stores. Calls run as the automation's user.
 
 type Row = Record<string, unknown>;
-const MAX_HTTP_BYTES = 5 * 1024 * 1024;
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 const str = (v: unknown, what: string): string => {
@@ -182,17 +183,18 @@ export function scriptServices(driver: Driver, user: Principal): { svc: ServiceI
       return run(String(c?.command ?? ''), (c?.args as Row) ?? {});
     },
     async addFileFromUrl(url, fileName, type, id, headers) {
-      const res = await fetch(str(url, 'url'), {
-        headers: (headers as Record<string, string>) ?? {},
-        signal: AbortSignal.timeout(30_000),
-      });
-      if (!res.ok || !res.body) throw new Error(`The file address answered HTTP ${res.status}`);
+      const res = await scriptFetch(
+        str(url, 'url'),
+        { method: 'GET', headers: (headers as Record<string, string>) ?? {} },
+        { maxBytes: MAX_FILE_BYTES, timeoutMs: 30_000, tooLarge: 'The file is too large' },
+      );
+      if (res.status < 200 || res.status > 299) {
+        res.close();
+        throw new Error(`The file address answered HTTP ${res.status}`);
+      }
       const writer = new ChunkWriter(driver);
       try {
-        for await (const data of res.body as unknown as AsyncIterable<Uint8Array>) {
-          await writer.write(Buffer.from(data));
-          if (writer.total > MAX_FILE_BYTES) throw new Error('The file is too large');
-        }
+        for await (const data of res.body) await writer.write(Buffer.from(data));
         await writer.end();
       } catch (error) {
         await writer.discard().catch(() => {});
@@ -215,22 +217,5 @@ export function scriptServices(driver: Driver, user: Principal): { svc: ServiceI
     },
   };
 
-  const request = async (method: string, url: unknown, options: unknown) => {
-    const o = (options ?? {}) as { headers?: Record<string, string>; body?: string };
-    const res = await fetch(str(url, 'url'), {
-      method,
-      headers: o.headers ?? {},
-      ...(method === 'POST' && o.body !== undefined ? { body: String(o.body) } : {}),
-      signal: AbortSignal.timeout(30_000),
-      redirect: 'follow',
-    });
-    const buf = Buffer.from(await res.arrayBuffer());
-    if (buf.length > MAX_HTTP_BYTES) throw new Error('The answer is too large');
-    return { status: res.status, headers: Object.fromEntries(res.headers), body: buf.toString('utf8') };
-  };
-  const http: ServiceImpl = {
-    getAsync: (url, options) => request('GET', url, options),
-    postAsync: (url, options) => request('POST', url, options),
-  };
-  return { svc, http };
+  return { svc, http: scriptHttp() };
 }

@@ -1,0 +1,169 @@
+// The JavaScript that runs inside a script's QuickJS context before the script: it builds
+// `context.getService(...)`, `console` and the run itself out of four host functions that take
+// one string each (send a call, print a line, report the result, report a failure). Answers come
+// back as JSON text parsed in here, so only strings ever cross the boundary and no object made by
+// the host is reachable from the script. It runs first, so it keeps its own references to the
+// language functions it relies on (the script may replace JSON.parse or Object.keys for itself).
+// Last it turns off building code from strings (eval, Function and its async and generator
+// kinds), as node:vm's `codeGeneration: {strings: false}` did: the engine's own evaluation of the
+// script (by the host, not through these) is unaffected.
+
+import { ALIASES_KEY } from './entity-shapes.js';
+
+/**
+ * How many service calls of one run the workspace works on at once. Further calls wait inside the
+ * engine (in its bounded memory), so a script firing a thousand `http.getAsync` at once holds at
+ * most this many answers in the workspace.
+ */
+export const MAX_CALLS_IN_FLIGHT = 8;
+
+export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMethods, consoleLimit) {
+  'use strict';
+  const parse = JSON.parse;
+  const stringify = JSON.stringify;
+  const keys = Object.keys;
+  const freeze = Object.freeze;
+  const defineProperty = Object.defineProperty;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  const Promise_ = Promise;
+  const Error_ = Error;
+  const record = Object.create.bind(null, null);
+  const pending = record();
+  let next = 0;
+  let inFlight = 0;
+  let waitingHead = null;
+  let waitingTail = null;
+  const start = (c) => {
+    inFlight++;
+    pending[c.id] = c;
+    send(c.text);
+  };
+  const call = (service, method, params) => new Promise_((resolve, reject) => {
+    const c = record();
+    c.id = ++next;
+    c.resolve = resolve;
+    c.reject = reject;
+    c.text = stringify({ id: c.id, service, method, params });
+    c.next = null;
+    if (inFlight < ${MAX_CALLS_IN_FLIGHT}) start(c);
+    else {
+      if (waitingTail) waitingTail.next = c;
+      else waitingHead = c;
+      waitingTail = c;
+    }
+  });
+  const svc = {};
+  for (const m of svcMethods.split(',')) svc[m] = (...params) => call('svc', m, params);
+  const http = {
+    getAsync: (url, options) => call('http', 'getAsync', [url, options === undefined || options === null ? {} : options]),
+    postAsync: (url, options) => call('http', 'postAsync', [url, options === undefined || options === null ? {} : options]),
+  };
+  const services = { svc: freeze(svc), http: freeze(http) };
+  const ctx = freeze({
+    getService(name) {
+      if (!hasOwn(services, name)) throw new Error('Unknown service ' + name);
+      return services[name];
+    },
+  });
+  const deliver = (json) => {
+    const m = parse(json);
+    const p = pending[m.id];
+    if (!p) return;
+    delete pending[m.id];
+    inFlight--;
+    if (waitingHead) {
+      const c = waitingHead;
+      waitingHead = c.next;
+      if (!waitingHead) waitingTail = null;
+      start(c);
+    }
+    if (typeof m.error === 'string') p.reject(new Error_(m.error));
+    else p.resolve(m.result);
+  };
+  let printed = 0;
+  const show = (v) => {
+    if (typeof v === 'string') return v;
+    if (v === undefined) return 'undefined';
+    if (typeof v === 'function') return '[function]';
+    if (v && typeof v === 'object' && typeof v.message === 'string' && typeof v.name === 'string')
+      return v.name + ': ' + v.message;
+    try {
+      const json = stringify(v);
+      return json === undefined ? String(v) : json;
+    } catch (e) {
+      return String(v);
+    }
+  };
+  const line = (level) => (...values) => {
+    if (printed > consoleLimit) return;
+    let text;
+    try { text = values.map(show).join(' '); } catch (e) { text = '[unprintable]'; }
+    if (level !== 'log' && level !== 'info' && level !== 'debug') text = '[' + level + '] ' + text;
+    text = String(text);
+    printed += text.length + 1;
+    print(text.slice(0, consoleLimit + 1));
+  };
+  const console = freeze({
+    log: line('log'), info: line('info'), debug: line('debug'), warn: line('warn'), error: line('error'),
+  });
+  defineProperty(globalThis, 'console', { value: console, writable: false, configurable: false });
+  const failText = (e) => {
+    try {
+      return e && typeof e.message === 'string' ? e.message : String(e);
+    } catch (x) {
+      return 'The script failed';
+    }
+  };
+  // An entity's names without the app prefix stay usable where a label replaced them: hidden
+  // aliases of the labelled keys (not listed by Object.keys or JSON.stringify).
+  const hideAliases = (args) => {
+    const list = args && Array.isArray(args.currentEntities) ? args.currentEntities : [];
+    for (const e of list) {
+      const aliases = e && e.${ALIASES_KEY};
+      if (!aliases || typeof aliases !== 'object') continue;
+      delete e.${ALIASES_KEY};
+      for (const alias of keys(aliases)) {
+        const key = aliases[alias];
+        if (hasOwn(e, alias)) continue;
+        defineProperty(e, alias, {
+          get() { return this[key]; },
+          set(v) { this[key] = v; },
+          enumerable: false,
+          configurable: true,
+        });
+      }
+    }
+    return args;
+  };
+  const run = (fn, argsJson) => {
+    new Promise_((resolve) => resolve(fn(hideAliases(parse(argsJson)), ctx)))
+      .then((v) => done(stringify(v === undefined ? null : v)))
+      .then(undefined, (e) => fail(failText(e)));
+  };
+
+  const noStrings = (name) => {
+    const blocked = function () {
+      throw new EvalError('Code generation from strings disallowed for this context');
+    };
+    defineProperty(blocked, 'name', { value: name });
+    return blocked;
+  };
+  const kinds = [
+    ['Function', function () {}],
+    ['AsyncFunction', async function () {}],
+    ['GeneratorFunction', function* () {}],
+    ['AsyncGeneratorFunction', async function* () {}],
+  ];
+  for (const [name, sample] of kinds) {
+    const proto = getPrototypeOf(sample);
+    const blocked = noStrings(name);
+    blocked.prototype = proto;
+    defineProperty(proto, 'constructor', { value: blocked, writable: false, configurable: false });
+    if (name === 'Function')
+      defineProperty(globalThis, 'Function', { value: blocked, writable: false, configurable: false });
+  }
+  defineProperty(globalThis, 'eval', { value: noStrings('eval'), writable: false, configurable: false });
+
+  return freeze({ deliver, run });
+})`;
