@@ -119,7 +119,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
         : new WebhookWorker(driver, options.webhooks ?? {}, log, outbound);
     webhooks?.start();
     const jobs = await JobQueue.open(driver, options.jobs ?? {}, log);
-    const automations = await new AutomationWorker(driver, jobs, {}, log).start();
+    const automations = await new AutomationWorker(driver, jobs, { outbound }, log).start();
     return {
       driver,
       adminUserId: boot.adminId,

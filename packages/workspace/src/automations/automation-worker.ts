@@ -1,3 +1,4 @@
+import { OutboundPolicy } from '../outbound/index.js';
 import type { Driver } from '../db/driver.js';
 import { runAnswerJson, runMessage } from '../host/run-record-limits.js';
 import type { JobQueue } from '../jobs/job-queue.js';
@@ -22,6 +23,8 @@ export interface AutomationWorkerOptions {
   scriptTimeoutMs?: number;
   /** time limit of one app call (ms); default 60,000 */
   appTimeoutMs?: number;
+  /** where scripts' http service and addFileFromUrl may connect; default: anywhere but as the policy's defaults say */
+  outbound?: OutboundPolicy;
 }
 
 const MAX_ATTEMPTS = 3;
@@ -41,6 +44,7 @@ export class AutomationWorker {
   private readonly abort = new AbortController();
   private readonly scriptTimeoutMs: number;
   private readonly appTimeoutMs: number;
+  private readonly outbound: OutboundPolicy;
 
   constructor(
     private readonly driver: Driver,
@@ -50,6 +54,7 @@ export class AutomationWorker {
   ) {
     this.scriptTimeoutMs = options.scriptTimeoutMs ?? 5_000;
     this.appTimeoutMs = options.appTimeoutMs ?? 60_000;
+    this.outbound = options.outbound ?? new OutboundPolicy({ allowPrivateNetworks: true });
   }
 
   async start(): Promise<this> {
@@ -151,7 +156,7 @@ export class AutomationWorker {
     const result = await runScript(
       action.code,
       args,
-      scriptServices(this.driver, user),
+      scriptServices(this.driver, user, this.outbound),
       action.timeoutMs ?? this.scriptTimeoutMs,
       this.abort.signal,
     );

@@ -1,5 +1,13 @@
+import {
+  type OutboundPolicy,
+  OutboundTooLargeError,
+  outboundCause,
+  outboundFetch,
+} from '../outbound/index.js';
+
 // The one place where a script's services reach the network (the `http` service and
-// `svc.addFileFromUrl`), so that a policy on where scripts may connect has one function to guard.
+// `svc.addFileFromUrl`), under the workspace's outbound policy like every fetch made on a user's
+// behalf (private and loopback addresses refused unless allowed, each redirect checked again).
 // The answer's body is read as a stream and counted: past the limit the request is aborted (the
 // connection closed) instead of the rest being read, so a script can never make the workspace
 // hold more than the limit of one answer.
@@ -29,17 +37,20 @@ export interface ScriptResponse {
 }
 
 export async function scriptFetch(
+  policy: OutboundPolicy,
   url: string,
   init: ScriptFetchInit,
   limits: ScriptFetchLimits,
 ): Promise<ScriptResponse> {
   const abort = new AbortController();
-  const res = await fetch(url, {
+  const res = await outboundFetch(policy, url, {
     method: init.method,
     headers: init.headers,
     ...(init.body !== undefined ? { body: init.body } : {}),
-    redirect: 'follow',
-    signal: AbortSignal.any([abort.signal, AbortSignal.timeout(limits.timeoutMs)]),
+    // one more byte than allowed, so that the count below (with its own message) decides
+    maxBytes: limits.maxBytes + 1,
+    timeoutMs: limits.timeoutMs,
+    signal: abort.signal,
   });
   async function* body(): AsyncGenerator<Uint8Array> {
     let read = 0;
@@ -52,6 +63,10 @@ export async function scriptFetch(
           yield chunk;
         }
       complete = true;
+    } catch (error) {
+      // A declared length over the limit fails the policy's stream before any byte: same words.
+      if (outboundCause(error) instanceof OutboundTooLargeError) throw new Error(limits.tooLarge);
+      throw error;
     } finally {
       // Stopped early (too large, or the reader gave up): close the connection rather than drain it.
       if (!complete) abort.abort();

@@ -4,6 +4,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OutboundPolicy } from '../outbound/index.js';
 import { readAll, scriptFetch } from './script-fetch.js';
 import { MAX_HTTP_BYTES, scriptHttp } from './script-http.js';
 import { runScript } from './script-runner.js';
@@ -58,7 +59,10 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const run = (code: string) => runScript(code, { url }, { svc: {}, http: scriptHttp() }, 30_000);
+// The test's server is on loopback: allowed here as in `weft dev`; the last test refuses it.
+const local = new OutboundPolicy({ allowPrivateNetworks: true });
+const run = (code: string, policy = local) =>
+  runScript(code, { url }, { svc: {}, http: scriptHttp(policy) }, 30_000);
 
 describe('script http service', () => {
   it('answers {status, headers, body} for GET and POST with the headers and body given', async () => {
@@ -99,21 +103,39 @@ describe('script http service', () => {
 
   it('scriptFetch cuts a body at its own limit, and close() drops an answer unread', async () => {
     const limits = { maxBytes: 1024 * 1024, timeoutMs: 30_000, tooLarge: 'too large here' };
-    const cut = await scriptFetch(`${url}/flood`, { method: 'GET', headers: {} }, limits);
+    const cut = await scriptFetch(local, `${url}/flood`, { method: 'GET', headers: {} }, limits);
     await expect(readAll(cut.body)).rejects.toThrow('too large here');
     expect((await flood).finished).toBe(false);
 
-    const unread = await scriptFetch(`${url}/flood`, { method: 'GET', headers: {} }, limits);
+    const unread = await scriptFetch(local, `${url}/flood`, { method: 'GET', headers: {} }, limits);
     expect(unread.status).toBe(200);
     unread.close();
     const seen = await flood;
     expect(seen.finished).toBe(false);
     expect(seen.sent).toBeLessThan(FLOOD_BYTES / 4);
 
-    const small = await scriptFetch(`${url}/small`, { method: 'POST', headers: {}, body: 'b' }, limits);
+    const small = await scriptFetch(
+      local,
+      `${url}/small`,
+      { method: 'POST', headers: {}, body: 'b' },
+      limits,
+    );
     expect(JSON.parse((await readAll(small.body)).toString('utf8'))).toMatchObject({
       method: 'POST',
       body: 'b',
     });
+  });
+
+  it('goes through the outbound policy: loopback refused when private networks are', async () => {
+    let requests = 0;
+    server.once('request', () => {
+      requests += 1;
+    });
+    const outcome = await run(
+      `await context.getService('http').getAsync(args.url + '/small'); return 'reached';`,
+      new OutboundPolicy({ allowPrivateNetworks: false }),
+    );
+    expect(outcome).toMatchObject({ ok: false, message: expect.stringMatching(/loopback/) });
+    expect(requests).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { OutboundPolicy } from '../outbound/index.js';
 import { readAll, scriptFetch } from './script-fetch.js';
 import type { ServiceImpl } from './script-runner.js';
 
@@ -18,13 +19,14 @@ const Options = z
 
 const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'Invalid arguments';
 
-export function scriptHttp(): ServiceImpl {
+export function scriptHttp(outbound: OutboundPolicy): ServiceImpl {
   const request = async (method: 'GET' | 'POST', url: unknown, options: unknown) => {
     const u = Url.safeParse(url);
     if (!u.success) throw new Error(firstIssue(u.error));
     const o = Options.safeParse(options);
     if (!o.success) throw new Error(firstIssue(o.error));
     const res = await scriptFetch(
+      outbound,
       u.data,
       {
         method,

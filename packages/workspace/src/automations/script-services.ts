@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from '../outbound/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
 import { executeCommands } from '../commands/dispatcher.js';
@@ -23,7 +24,11 @@ const str = (v: unknown, what: string): string => {
   return v;
 };
 
-export function scriptServices(driver: Driver, user: Principal): { svc: ServiceImpl; http: ServiceImpl } {
+export function scriptServices(
+  driver: Driver,
+  user: Principal,
+  outbound: OutboundPolicy,
+): { svc: ServiceImpl; http: ServiceImpl } {
   const run = async (command: string, args: Row): Promise<unknown> => {
     const [result] = await executeCommands(driver, [{ command, args }], user);
     if (!result) throw new Error('No result');
@@ -184,6 +189,7 @@ export function scriptServices(driver: Driver, user: Principal): { svc: ServiceI
     },
     async addFileFromUrl(url, fileName, type, id, headers) {
       const res = await scriptFetch(
+        outbound,
         str(url, 'url'),
         { method: 'GET', headers: (headers as Record<string, string>) ?? {} },
         { maxBytes: MAX_FILE_BYTES, timeoutMs: 30_000, tooLarge: 'The file is too large' },
@@ -217,5 +223,5 @@ export function scriptServices(driver: Driver, user: Principal): { svc: ServiceI
     },
   };
 
-  return { svc, http: scriptHttp() };
+  return { svc, http: scriptHttp(outbound) };
 }
