@@ -31,5 +31,30 @@ export {
   type SyncEvent,
 } from './read-type.js';
 export { type ReadTypesInput, readTypes } from './read-types.js';
+export {
+  formatWarning,
+  type ReadAction,
+  type ReadAuthentication,
+  type ReadAuthField,
+  type ReadConfig,
+  type ReadDataPage,
+  type ReadDescriptor,
+  type ReaderWarning,
+  type ReadFilter,
+  type ReadResult,
+  type ReadSyncType,
+  readActionAnswer,
+  readConfig,
+  readDataAnswer,
+  readDatalistAnswer,
+  readDescriptor,
+  readOauth1AuthorizeAnswer,
+  readOauth2AuthorizeAnswer,
+  readOauthAccountAnswer,
+  readSchema,
+  readTransformAnswer,
+  readValidateAnswer,
+  readWebhookAnswer,
+} from './reader/index.js';
 export { appRequests, type DataRequestBody, type WebhookScope } from './requests.js';
 export { type ItemAction, itemAction, splitItems } from './split-items.js';
