@@ -49,10 +49,12 @@ describe('the reference app', () => {
     expect(bodies[1]?.operationId).toBe(bodies[0]?.operationId);
     // The resumability proof asks page 2 again, with the same operation.
     expect(bodies[2]).toEqual(bodies[1]);
-    // The first page again, with the optional keys left out rather than null.
+    // The first page again, with the optional keys left out rather than null; `filter` is always
+    // sent (`{}` when the user set none), as the service sends it.
     expect(bodies[3]).not.toHaveProperty('pagination');
     expect(bodies[3]).not.toHaveProperty('lastSynchronizedAt');
-    expect(bodies[3]).not.toHaveProperty('filter');
+    expect(bodies[3]).toHaveProperty('filter', {});
+    for (const body of bodies) expect(body).toHaveProperty('filter');
     const delta = bodies.find((b) => b.lastSynchronizedAt);
     expect(delta).toMatchObject({ pagination: null, lastSynchronizedAt: '2026-11-21T12:00:00.000Z' });
     expect(delta?.operationId).not.toBe(bodies[0]?.operationId);
@@ -136,7 +138,8 @@ const cases: FaultCase[] = [
   },
   { fault: 'paging-loop', id: 'data.paging.loop' },
   { fault: 'paging-endless', id: 'data.paging.cap', options: { maxPages: 15 } },
-  { fault: 'schema-no-name', id: 'schema.field' },
+  { fault: 'schema-unknown-field-type', id: 'schema.field' },
+  { fault: 'workflow-without-options', id: 'schema.options' },
   { fault: 'relation-missing-type', id: 'schema.relation-target-type' },
   { fault: 'relation-both-sides', id: 'schema.relation-declared-once' },
   { fault: 'duplicate-ids', id: 'data.ids-unique' },
@@ -145,7 +148,6 @@ const cases: FaultCase[] = [
   { fault: 'action-200-message', id: 'actions.failure-status' },
   { fault: 'missing-next-page-config', id: 'data.pagination' },
   { fault: 'bad-value-types', id: 'data.value-types' },
-  { fault: 'descriptor-sources', id: 'descriptor.sources' },
   { fault: 'duplicate-auth-ids', id: 'descriptor.auth-ids-unique' },
   { fault: 'verify-accepts-garbage', id: 'webhooks.verify' },
   { fault: 'oauth-html', id: 'oauth.oauth2-authorize' },
@@ -195,6 +197,7 @@ describe('each broken variant of the reference app', () => {
       "assignee: 3 of 25 references point at no synced user.id (e.g. 'u999')",
     ],
     ['logo-missing', 'logo.response', 'HTTP 404'],
+    ['descriptor-sources', 'descriptor.sources', 'the service ignores it'],
     ['filter-accepts-anything', 'filter.invalid', 'the app accepted it'],
     // The service never sends an unknown type: any answer in time with {message} only warns.
     ['unknown-type-500', 'errors.unknown-type', 'HTTP 500; HTTP 404 {message} is expected'],
@@ -337,8 +340,8 @@ const quirks: QuirkCase[] = [
   },
   {
     quirk: 'no-website',
-    warns: ['descriptor.recommended'],
-    says: ['descriptor.recommended', '`website` and `responsibleFor` missing'],
+    warns: [],
+    says: ['descriptor.recommended', 'descriptor.website: missing (the service does not require it)'],
   },
   {
     quirk: 'never-sent-500',
@@ -388,7 +391,7 @@ describe('what real apps do and the service accepts', () => {
   });
 
   it('--strict turns warnings into a failed run', async () => {
-    const report = await runAgainst({ quirk: 'no-website' }, { strict: true });
+    const report = await runAgainst({ fault: 'logo-missing' }, { strict: true });
     expect(report.strict).toBe(true);
     expect(withStatus(report, 'fail')).toEqual([]);
     expect(report.ok).toBe(false);

@@ -222,6 +222,7 @@ describe('data pages', () => {
     const outcome = await new AppClient(url).dataPage({
       requestedType: 'task',
       types: ['task'],
+      filter: {},
       account: {},
     });
     expect(outcome.kind).toBe('error');

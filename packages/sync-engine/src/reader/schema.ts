@@ -147,21 +147,51 @@ function readField(typeId: string, fieldId: string, raw: unknown): SchemaField |
       delete (field as Record<string, unknown>).format;
     }
   }
-  if (raw.options !== undefined && raw.options !== null) {
-    if (!Array.isArray(raw.options)) {
-      warn('options', 'not an array: left out (the options are inferred from the values)');
-      delete (field as Record<string, unknown>).options;
-    } else {
-      const options: NonNullable<SchemaField['options']> = [];
-      for (const [i, o] of raw.options.entries()) {
-        const read = option.safeParse(o);
-        if (read.success) options.push(read.data);
-        else warn(`options.${i}`, `${firstIssue(read.error)}: the option is left out`, true);
-      }
-      field.options = options;
-    }
-  } else delete (field as Record<string, unknown>).options;
+  const options = readOptions(raw.options);
+  if (options) field.options = options;
+  else delete (field as Record<string, unknown>).options;
+  if (field.subType === 'workflow') {
+    const problem = workflowProblem(field.options);
+    if (problem) return problem;
+  }
   return field;
+}
+
+/** Select options: each needs a name, names are unique; one that is not is left out. */
+function readOptions(raw: unknown): SchemaField['options'] {
+  if (raw === undefined || raw === null) return undefined;
+  if (!Array.isArray(raw)) {
+    warn('options', 'not an array: left out (the options are inferred from the values)', true);
+    return undefined;
+  }
+  const options: NonNullable<SchemaField['options']> = [];
+  const names = new Set<string>();
+  for (const [i, o] of raw.entries()) {
+    const read = option.safeParse(o);
+    if (!read.success) warn(`options.${i}`, `${firstIssue(read.error)}: the option is left out`, true);
+    else if (names.has(read.data.name))
+      warn(`options.${i}`, `a second option named ${JSON.stringify(read.data.name)}: left out`, true);
+    else {
+      names.add(read.data.name);
+      options.push(read.data);
+    }
+  }
+  return options;
+}
+
+/**
+ * A workflow is made from its states: one where new rows start (`default`) and one that ends it
+ * (`final`). States inferred from the values have neither, so a workflow without them cannot be
+ * made.
+ */
+function workflowProblem(options: SchemaField['options']): string | undefined {
+  if (!options || options.length === 0)
+    return 'a workflow field without `options`: its states (one `default`, one `final`) cannot be inferred from the values';
+  const defaults = options.filter((o) => o.default === true).length;
+  const finals = options.filter((o) => o.final === true).length;
+  if (defaults !== 1 || finals !== 1)
+    return `a workflow needs exactly one \`default\` and one \`final\` option, found ${defaults} and ${finals}`;
+  return undefined;
 }
 
 /** Reads the schema answer as the service does, confining what it cannot read to one field or type. */
