@@ -232,6 +232,28 @@ describe('each broken variant of the reference app', () => {
     expect(check.response?.body).toContain('"items":null');
   });
 
+  it('never probes an OAuth account with empty or partial fields: the service never sends one', async () => {
+    // An app that crashes on empty fields: a token account would fail validate.empty-fields.
+    const report = await runAgainst(
+      { fault: 'validate-empty-500' },
+      { authenticationId: 'oauth2', account: { access_token: 'from-the-oauth-flow' } },
+    );
+    for (const id of ['validate.empty-fields', 'validate.partial-fields']) {
+      const check = report.checks.find((c) => c.id === id);
+      expect(check).toMatchObject({ status: 'skip', reason: expect.stringContaining('OAuth flow') });
+    }
+    const validates = report.requests.filter((r) => r.path === '/validate');
+    for (const r of validates) expect((r.body as { fields: object }).fields).not.toEqual({});
+  });
+
+  it('asks for __syncAction in the schema only from apps that remove rows', async () => {
+    const removing = await runAgainst({ fault: 'no-sync-action-field' });
+    expect(removing.checks.find((c) => c.id === 'schema.sync-action')).toMatchObject({
+      status: 'fail',
+      reason: expect.stringContaining('REMOVE rows were sent for user'),
+    });
+  });
+
   it('fails nothing else for a one-rule fault', async () => {
     const report = await runAgainst({ fault: 'relation-both-sides' });
     expect(withStatus(report, 'fail')).toEqual(['schema.relation-declared-once']);
@@ -356,6 +378,11 @@ const quirks: QuirkCase[] = [
     says: ['data.value-types', 'the service takes a JSON string'],
   },
   {
+    quirk: 'loose-answers',
+    warns: [],
+    says: ['schema.field', 'schema.user.tags.subType: unknown subType "tag-cloud": read as plain array[text]'],
+  },
+  {
     quirk: 'full-remove',
     warns: [],
     says: ['data.sync-action', 'a REMOVE row in a full answer; it is removed'],
@@ -376,6 +403,16 @@ describe('what real apps do and the service accepts', () => {
           .map((c) => c.reason ?? '')
           .join(' | '),
       ).toContain(text);
+    }
+    if (quirk === 'loose-answers') {
+      // Each looseness is taken, and said so, where the host would take it too.
+      const reasons = report.checks.map((c) => c.reason ?? '').join('\n');
+      expect(reasons).toContain('descriptor.authentication.token.apiKey.description: missing');
+      expect(reasons).toContain('descriptor.authentication.token.apiKey.optional: the string "false" read as false');
+      expect(reasons).toContain('config.filters.query.title: missing: the field id is the label');
+      expect(reasons).toContain('config.webhooks.enabled: the string "true" read as true');
+      expect(reasons).toContain('schema.user.name.name: missing: the label is taken from `title`');
+      expect(reasons).toContain('schema.user.name.order: the string "2" read as the number 2');
     }
     if (quirk === 'full-remove') {
       // Removed, not stored: the twelve users the app has, as without the quirk.
