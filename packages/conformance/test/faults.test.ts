@@ -380,7 +380,10 @@ const quirks: QuirkCase[] = [
   {
     quirk: 'loose-answers',
     warns: [],
-    says: ['schema.field', 'schema.user.tags.subType: unknown subType "tag-cloud": read as plain array[text]'],
+    says: [
+      'schema.field',
+      'schema.user.tags.subType: unknown subType "tag-cloud": read as plain array[text]',
+    ],
   },
   {
     quirk: 'full-remove',
@@ -408,7 +411,9 @@ describe('what real apps do and the service accepts', () => {
       // Each looseness is taken, and said so, where the host would take it too.
       const reasons = report.checks.map((c) => c.reason ?? '').join('\n');
       expect(reasons).toContain('descriptor.authentication.token.apiKey.description: missing');
-      expect(reasons).toContain('descriptor.authentication.token.apiKey.optional: the string "false" read as false');
+      expect(reasons).toContain(
+        'descriptor.authentication.token.apiKey.optional: the string "false" read as false',
+      );
       expect(reasons).toContain('config.filters.query.title: missing: the field id is the label');
       expect(reasons).toContain('config.webhooks.enabled: the string "true" read as true');
       expect(reasons).toContain('schema.user.name.name: missing: the label is taken from `title`');
