@@ -9,6 +9,7 @@ import {
   type ReadDescriptor,
   type ReaderWarning,
   type ReadResult,
+  readActionAnswer,
   readConfig,
   readDatalistAnswer,
   readDescriptor,
@@ -232,8 +233,10 @@ export class AppClient {
     return this.take(readTransformAnswer(answer), PROTOCOL_PATHS.webhooksTransform).data;
   }
 
-  async execute(action: string, args: Json, account: Json, signal?: AbortSignal): Promise<unknown> {
-    return this.request(appRequests.execute(action, args, account), signal);
+  /** Resolves when the action ran (any 2xx answer); throws AppCallError with the app's message when not. */
+  async execute(action: string, args: Json, account: Json, signal?: AbortSignal): Promise<Json> {
+    const answer = await this.request(appRequests.execute(action, args, account), signal);
+    return this.take(readActionAnswer(answer), PROTOCOL_PATHS.execute);
   }
 
   async oauth2Authorize(callbackUri: string, state: string, signal?: AbortSignal): Promise<string> {

@@ -185,12 +185,13 @@ describe('single data pages', () => {
     expect(outcome.exchange.text).toBe('{"items":"none"}');
   });
 
-  it('sends the keys the caller gives: absent ones stay absent', async () => {
+  it('sends the keys the caller gives: absent ones stay absent, `filter` always goes', async () => {
     answer = (_req, _body, res) => json(res, 200, { items: [] });
     await new AppClient(bareUrl).dataPage({ requestedType: 'note', types: ['note'], filter: {}, account });
     expect(JSON.parse(received.at(-1)?.body ?? '')).toEqual({
       requestedType: 'note',
       types: ['note'],
+      filter: {},
       account,
     });
   });

@@ -243,6 +243,13 @@ describe('small answers', () => {
     expect(warnings.filter((w) => w.dropped).map((w) => w.where)).toEqual(['datalist.items.2']);
   });
 
+  it('an action answered with something other than an object still ran', async () => {
+    answers.set('/api/v1/automations/action/execute', 'done');
+    const { client: c, warnings } = client();
+    expect(await c.execute('ping', {}, {})).toEqual({});
+    expect(warnings.map((w) => w.message)).toEqual(['not a JSON object: read as `{}` (the action ran)']);
+  });
+
   it('validate without `name` gives an account without a title', async () => {
     answers.set('/validate', { token: 'refreshed' });
     const { client: c, warnings } = client();
