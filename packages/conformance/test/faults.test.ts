@@ -140,6 +140,7 @@ const cases: FaultCase[] = [
   { fault: 'paging-endless', id: 'data.paging.cap', options: { maxPages: 15 } },
   { fault: 'schema-unknown-field-type', id: 'schema.field' },
   { fault: 'workflow-without-options', id: 'schema.options' },
+  { fault: 'descriptor-no-version', id: 'descriptor.shape' },
   { fault: 'relation-missing-type', id: 'schema.relation-target-type' },
   { fault: 'relation-both-sides', id: 'schema.relation-declared-once' },
   { fault: 'duplicate-ids', id: 'data.ids-unique' },
