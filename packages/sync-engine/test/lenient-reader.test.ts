@@ -4,7 +4,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppCallError, AppClient, type ReaderWarning, readPages, readSchema } from '../src/index.js';
+import {
+  AppCallError,
+  AppClient,
+  type ReaderWarning,
+  readDescriptor,
+  readPages,
+  readSchema,
+} from '../src/index.js';
 
 /** path -> JSON answer; each test sets what it needs */
 const answers = new Map<string, unknown>();
@@ -82,6 +89,33 @@ describe('the descriptor', () => {
     expect(d.responsibleFor?.dataSynchronization).toBe(true);
     expect(d.authentication[0]?.fields?.[0]?.type).toBe('text');
     expect(warnings.map((w) => w.message).join('\n')).toMatch(/unknown field type "secret-box"/);
+  });
+
+  it('leaves out an account field without an id; takes null for optional keys and a field without type', () => {
+    const read = readDescriptor({
+      ...base,
+      responsibleFor: null,
+      actions: null,
+      authentication: [
+        {
+          id: 'token',
+          name: 'Token',
+          fields: [{ title: 'no id' }, { id: 'key', name: 'Key', description: '' }],
+        },
+        { id: 'none', name: 'None', fields: null },
+      ],
+    });
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.value.authentication[0]?.fields).toEqual([
+      { id: 'key', name: 'Key', description: '', type: 'text' },
+    ]);
+    expect(read.value.authentication[1]).toEqual({ id: 'none', name: 'None' });
+    expect(read.value).not.toHaveProperty('responsibleFor');
+    expect(read.value).not.toHaveProperty('actions');
+    expect(read.warnings.filter((w) => w.dropped).map((w) => w.where)).toEqual([
+      'descriptor.authentication.token.0',
+    ]);
   });
 
   it('is refused without what the service insists on (name), naming the key', async () => {

@@ -1,7 +1,7 @@
 import type { FieldType } from '@weft/core/protocol';
 import { z } from 'zod';
 import { firstIssue, flag, isObject, num, text } from './coerce.js';
-import { formFieldKeys, label } from './form-field.js';
+import { formFieldKeys, formFieldType, label } from './form-field.js';
 import { collecting, type ReadResult, result, warn } from './warning.js';
 
 // `POST /api/v1/synchronizer/config` as the service reads it: `types` is what it needs; a type
@@ -58,7 +58,9 @@ const filter = z
     datalist: flag('datalist').optional(),
     secured: flag('secured').optional(),
   })
-  .transform((f): ReadFilter => ({ ...f, title: label(f, 'title') }) as ReadFilter);
+  .transform(
+    (f): ReadFilter => ({ ...f, title: label(f, 'title'), type: formFieldType(f.type) }) as ReadFilter,
+  );
 
 const top = z.looseObject({
   types: z.array(z.unknown()),

@@ -1,7 +1,7 @@
 import type { FieldType } from '@weft/core/protocol';
 import { z } from 'zod';
 import { firstIssue, flag, isObject, text, tolerateMissing } from './coerce.js';
-import { formFieldKeys, label } from './form-field.js';
+import { formFieldKeys, formFieldType, label } from './form-field.js';
 import { collecting, type ReadResult, result, warn } from './warning.js';
 
 // `GET /` as the service reads it. It insists on `name`, `version`, `description`,
@@ -55,7 +55,7 @@ export interface ReadDescriptor {
 const authField = z.looseObject({ ...formFieldKeys, value: text('value').optional() }).transform((f) => {
   const name = label(f, 'name');
   if (f.description === undefined) warn('description', 'missing: read as empty');
-  return { ...f, name, description: f.description ?? '' } as ReadAuthField;
+  return { ...f, name, type: formFieldType(f.type), description: f.description ?? '' } as ReadAuthField;
 });
 
 const responsibleFor = z.looseObject({
@@ -91,8 +91,11 @@ const top = z.looseObject({
     }),
   authentication: z.array(z.unknown()).min(1),
   sources: z.array(z.unknown()),
-  responsibleFor: responsibleFor.optional(),
-  actions: z.array(z.unknown()).optional(),
+  responsibleFor: responsibleFor.nullish().catch(() => {
+    warn('responsibleFor', 'not an object: the roles are guessed');
+    return undefined;
+  }),
+  actions: z.array(z.unknown()).nullish(),
 });
 
 function readAuthentication(raw: unknown, i: number): ReadAuthentication | string {
@@ -102,14 +105,16 @@ function readAuthentication(raw: unknown, i: number): ReadAuthentication | strin
   const name = typeof raw.name === 'string' && raw.name ? raw.name : undefined;
   if (!name) warn(`authentication.${id}.name`, 'missing: the id is the name');
   const out: ReadAuthentication = { ...raw, id, name: name ?? id };
-  if (raw.fields !== undefined) {
+  if (raw.fields === null) delete out.fields;
+  else if (raw.fields !== undefined) {
     if (!Array.isArray(raw.fields)) return `authentication.${id}.fields: expected an array`;
     const fields: ReadAuthField[] = [];
     for (const [j, f] of raw.fields.entries()) {
       const where = `authentication.${id}.${isObject(f) && typeof f.id === 'string' ? f.id : j}`;
       const read = collecting(`descriptor.${where}`, () => authField.safeParse(f));
-      if (!read.value.success) return firstIssue(read.value.error, where);
-      fields.push(read.value.data);
+      // A field without an id has no key in the account: left out, the form works without it.
+      if (read.value.success) fields.push(read.value.data);
+      else warn(where, `${firstIssue(read.value.error)}: the field is left out`, true);
     }
     out.fields = fields;
   }
@@ -165,7 +170,8 @@ export function readDescriptor(raw: unknown): ReadResult<ReadDescriptor> {
       authentication.push(read);
     }
     const out: ReadDescriptor = { ...d, authentication } as ReadDescriptor;
-    if (out.website === undefined) delete out.website;
+    for (const key of ['website', 'responsibleFor', 'actions'] as const)
+      if (out[key] == null) delete out[key];
     if (d.actions) out.actions = d.actions.map(readAction).filter((a): a is ReadAction => a !== undefined);
     return out;
   });

@@ -7,20 +7,23 @@ import { warn } from './warning.js';
 // in production leave out its label key or `description`, or name a type the service does not
 // know; the service still draws the form.
 
-/** The field's type; one the service does not know is drawn as a text input. */
-export const formFieldType = z.string().transform((t): FieldType => {
+/** The field's type; one the service does not know (or none) is drawn as a text input. */
+export function formFieldType(t: unknown): FieldType {
   const known = fieldType.safeParse(t);
   if (known.success) return known.data;
-  warn('type', `unknown field type ${JSON.stringify(t)}: read as text`);
+  warn(
+    'type',
+    t === undefined ? 'missing: read as text' : `unknown field type ${JSON.stringify(t)}: read as text`,
+  );
   return 'text';
-});
+}
 
 /** The keys account fields and filters share, each read as leniently as the service does. */
 export const formFieldKeys = {
   id: text('id').pipe(z.string().min(1)),
   name: z.string().optional(),
   title: z.string().optional(),
-  type: formFieldType,
+  type: z.unknown().optional(),
   description: z.string().optional(),
   optional: flag('optional').optional(),
   editorMode: z
