@@ -154,7 +154,7 @@ describe('the config', () => {
 describe('the schema', () => {
   const schema = {
     task: {
-      id: { name: 'Id', type: 'id' },
+      id: { name: 'Id', type: 'id', path: 7 },
       name: { title: 'Name', type: 'text', readonly: 'true', order: '10' },
       status: { name: 'Status', type: 'text', subType: 'kanban-state', extra: true },
       owner: {
@@ -199,6 +199,8 @@ describe('the schema', () => {
     const read = readSchema(schema, ['task', 'user']);
     expect(read.ok).toBe(true);
     const task = read.ok ? read.value.task : undefined;
+    // An optional key it cannot read is left out; the field stays.
+    expect(task?.id).toEqual({ name: 'Id', type: 'id' });
     expect(task?.name).toMatchObject({ name: 'Name', readonly: true, order: 10 });
     expect(task?.status).toEqual({ name: 'Status', type: 'text', extra: true });
     expect(task?.parent?.relation).toEqual({
@@ -215,6 +217,7 @@ describe('the schema', () => {
         'schema.task.name.readonly: the string "true" read as true',
         'schema.task.name.order: the string "10" read as the number 10',
         'schema.task.status.subType: unknown subType "kanban-state": read as plain text',
+        'schema.task.id.path: 7 cannot be read: left out',
       ]),
     );
   });

@@ -37,6 +37,19 @@ export const text = (key: string) =>
   }, z.string());
 
 /**
+ * An optional key that cannot be read is left out with a warning (`what` it was instead, and what
+ * that means), rather than failing the part it belongs to; `null` counts as absent.
+ */
+export const orLeftOut = <T extends z.ZodType>(key: string, schema: T, what = 'left out') =>
+  schema
+    .nullish()
+    .transform((v) => v ?? undefined)
+    .catch((ctx) => {
+      warn(key, `${JSON.stringify(ctx.value)?.slice(0, 40)} cannot be read: ${what}`);
+      return undefined;
+    });
+
+/**
  * A key the spec's tables require but apps in production leave out, and the service takes without:
  * a warning naming it, once per part.
  */

@@ -1,6 +1,6 @@
 import type { FieldType } from '@weft/core/protocol';
 import { z } from 'zod';
-import { firstIssue, flag, isObject, num, text } from './coerce.js';
+import { firstIssue, flag, isObject, num, orLeftOut, text } from './coerce.js';
 import { formFieldKeys, formFieldType, label } from './form-field.js';
 import { collecting, type ReadResult, result, warn } from './warning.js';
 
@@ -65,19 +65,12 @@ const filter = z
 const top = z.looseObject({
   types: z.array(z.unknown()),
   filters: z.array(z.unknown()).nullish(),
-  webhooks: z
-    .looseObject({ enabled: flag('webhooks.enabled') })
-    .optional()
-    .catch(() => {
-      warn('webhooks', 'not `{enabled: boolean}`: read as no webhooks');
-      return undefined;
-    }),
-  version: num('version')
-    .optional()
-    .catch(() => {
-      warn('version', 'not a number: left out');
-      return undefined;
-    }),
+  webhooks: orLeftOut(
+    'webhooks',
+    z.looseObject({ enabled: flag('webhooks.enabled') }),
+    'read as no webhooks',
+  ),
+  version: orLeftOut('version', num('version')),
 });
 
 const idOf = (v: unknown, i: number) => (isObject(v) && typeof v.id === 'string' ? v.id : String(i));

@@ -1,6 +1,6 @@
 import type { FieldType } from '@weft/core/protocol';
 import { z } from 'zod';
-import { firstIssue, flag, isObject, text, tolerateMissing } from './coerce.js';
+import { firstIssue, flag, isObject, orLeftOut, text, tolerateMissing } from './coerce.js';
 import { formFieldKeys, formFieldType, label } from './form-field.js';
 import { collecting, type ReadResult, result, warn } from './warning.js';
 
@@ -82,19 +82,10 @@ const top = z.looseObject({
   name: z.string().min(1),
   version: text('version').pipe(z.string().min(1)),
   description: z.string(),
-  website: z
-    .string()
-    .optional()
-    .catch(() => {
-      warn('website', 'not a string: left out');
-      return undefined;
-    }),
+  website: orLeftOut('website', z.string()),
   authentication: z.array(z.unknown()).min(1),
   sources: z.array(z.unknown()),
-  responsibleFor: responsibleFor.nullish().catch(() => {
-    warn('responsibleFor', 'not an object: the roles are guessed');
-    return undefined;
-  }),
+  responsibleFor: orLeftOut('responsibleFor', responsibleFor, 'the roles are guessed'),
   actions: z.array(z.unknown()).nullish(),
 });
 

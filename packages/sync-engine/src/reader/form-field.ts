@@ -1,6 +1,6 @@
 import { type FieldType, fieldType } from '@weft/core/protocol';
 import { z } from 'zod';
-import { flag, text } from './coerce.js';
+import { flag, orLeftOut, text } from './coerce.js';
 import { warn } from './warning.js';
 
 // A field of a form the service draws: an account field (descriptor) or a filter (config). Apps
@@ -26,13 +26,7 @@ export const formFieldKeys = {
   type: z.unknown().optional(),
   description: z.string().optional(),
   optional: flag('optional').optional(),
-  editorMode: z
-    .enum(['json', 'sql'])
-    .optional()
-    .catch(() => {
-      warn('editorMode', 'not `json` or `sql`: left out');
-      return undefined;
-    }),
+  editorMode: orLeftOut('editorMode', z.enum(['json', 'sql'])),
   datalist_requires: z.array(text('datalist_requires')).optional(),
 };
 

@@ -7,7 +7,7 @@ import {
   schemaFieldType,
 } from '@weft/core/protocol';
 import { z } from 'zod';
-import { firstIssue, flag, isObject, num, text } from './coerce.js';
+import { firstIssue, flag, isObject, num, orLeftOut, text } from './coerce.js';
 import { collecting, type ReadResult, result, warn } from './warning.js';
 
 // `POST /api/v1/synchronizer/schema` as the service reads it, one field at a time: a field it
@@ -17,55 +17,23 @@ import { collecting, type ReadResult, result, warn } from './warning.js';
 // the plain type), string booleans and numbers, unknown keys.
 
 const simple = z.looseObject({
-  id: z
-    .string()
-    .optional()
-    .catch(() => undefined),
+  id: orLeftOut('id', z.string()),
   name: z.string().optional(),
   title: z.string().optional(),
-  description: z
-    .string()
-    .optional()
-    .catch(() => {
-      warn('description', 'not a string: left out');
-      return undefined;
-    }),
+  description: orLeftOut('description', z.string()),
   ignore: flag('ignore').optional(),
   readonly: flag('readonly').optional(),
-  path: z
-    .string()
-    .optional()
-    .catch(() => {
-      warn('path', 'not a string: left out');
-      return undefined;
-    }),
-  order: num('order')
-    .optional()
-    .catch(() => {
-      warn('order', 'not a number: left out');
-      return undefined;
-    }),
-  postProcessingFunctions: z
-    .array(z.string())
-    .optional()
-    .catch(() => {
-      warn('postProcessingFunctions', 'not an array of strings: left out');
-      return undefined;
-    }),
+  path: orLeftOut('path', z.string()),
+  order: orLeftOut('order', num('order')),
+  postProcessingFunctions: orLeftOut('postProcessingFunctions', z.array(z.string())),
 });
 
 const option = z.looseObject({
   name: text('name').pipe(z.string().min(1)),
   default: flag('default').optional(),
   final: flag('final').optional(),
-  color: z
-    .string()
-    .optional()
-    .catch(() => undefined),
-  icon: z
-    .string()
-    .optional()
-    .catch(() => undefined),
+  color: orLeftOut('color', z.string()),
+  icon: orLeftOut('icon', z.string()),
 });
 
 /** The relation, or why the field cannot be a relation (then the field is left out). */
