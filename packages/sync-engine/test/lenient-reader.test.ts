@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AppCallError,
   AppClient,
+  formatWarning,
   type ReaderWarning,
+  readDataAnswer,
   readDescriptor,
   readPages,
   readSchema,
@@ -252,6 +254,15 @@ describe('data pages', () => {
     const page = await new AppClient(url).data({ ...input, requestedType: 'task', pagination: null });
     expect(page).toMatchObject({ hasNext: false, synchronizationType: 'delta' });
     expect(page.warnings.map((w) => w.message)).toEqual(['the string "false" read as false']);
+  });
+
+  it('read an unknown synchronizationType as full, with a warning', () => {
+    const read = readDataAnswer({ items: [], synchronizationType: 'incremental' });
+    expect(read).toMatchObject({ ok: true, value: { synchronizationType: 'full', hasNext: false } });
+    expect(read.warnings.map(formatWarning)).toEqual([
+      'data.pagination: missing: read as the last page',
+      'data.synchronizationType: unknown value "incremental": read as `full`',
+    ]);
   });
 
   it('refuse `items` that is not an array', async () => {
