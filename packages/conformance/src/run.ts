@@ -162,7 +162,7 @@ export async function runConformance(
           const result = await syncType(env, t, 'data', stores.get(t)!, null);
           full.set(t, result);
           await checkResume(env, result);
-          await checkAbsentKeys(env, t, requiredFilters.length > 0);
+          await checkAbsentKeys(env, t);
         });
         const coverage = schema ? checkRelations(ctx, schema, full) : new Map();
         for (const t of config.types) {
@@ -191,10 +191,9 @@ export async function runConformance(
           report.sample = r.rows.sample();
         }
         if (schema) {
-          const deltaTypes = new Set(
-            config.types.filter((t) => full.get(t)?.sawDelta || delta.get(t)?.sawDelta),
-          );
-          checkSyncActionField(ctx, schema, deltaTypes);
+          const seen = (key: 'sawRemove' | 'sawAction') =>
+            new Set(config.types.filter((t) => full.get(t)?.[key] || delta.get(t)?.[key]));
+          checkSyncActionField(ctx, schema, seen('sawRemove'), seen('sawAction'));
         }
         if (config.webhooks) {
           ctx.progress({ kind: 'group', group: 'webhooks' });

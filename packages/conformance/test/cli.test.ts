@@ -53,7 +53,7 @@ let dir: string;
 beforeAll(async () => {
   good = await startReferenceApp();
   broken = await startReferenceApp({ fault: 'items-null' });
-  warning = await startReferenceApp({ quirk: 'no-website' });
+  warning = await startReferenceApp({ fault: 'logo-missing' });
   dir = mkdtempSync(join(tmpdir(), 'weft-conformance-'));
   writeFileSync(join(dir, 'actions.json'), JSON.stringify(ACTIONS_FIXTURE));
   writeFileSync(join(dir, 'account.json'), JSON.stringify(ACCOUNT));

@@ -49,10 +49,12 @@ describe('the reference app', () => {
     expect(bodies[1]?.operationId).toBe(bodies[0]?.operationId);
     // The resumability proof asks page 2 again, with the same operation.
     expect(bodies[2]).toEqual(bodies[1]);
-    // The first page again, with the optional keys left out rather than null.
+    // The first page again, with the optional keys left out rather than null; `filter` is always
+    // sent (`{}` when the user set none), as the service sends it.
     expect(bodies[3]).not.toHaveProperty('pagination');
     expect(bodies[3]).not.toHaveProperty('lastSynchronizedAt');
-    expect(bodies[3]).not.toHaveProperty('filter');
+    expect(bodies[3]).toHaveProperty('filter', {});
+    for (const body of bodies) expect(body).toHaveProperty('filter');
     const delta = bodies.find((b) => b.lastSynchronizedAt);
     expect(delta).toMatchObject({ pagination: null, lastSynchronizedAt: '2026-11-21T12:00:00.000Z' });
     expect(delta?.operationId).not.toBe(bodies[0]?.operationId);
@@ -136,7 +138,9 @@ const cases: FaultCase[] = [
   },
   { fault: 'paging-loop', id: 'data.paging.loop' },
   { fault: 'paging-endless', id: 'data.paging.cap', options: { maxPages: 15 } },
-  { fault: 'schema-no-name', id: 'schema.field' },
+  { fault: 'schema-unknown-field-type', id: 'schema.field' },
+  { fault: 'workflow-without-options', id: 'schema.options' },
+  { fault: 'descriptor-no-version', id: 'descriptor.shape' },
   { fault: 'relation-missing-type', id: 'schema.relation-target-type' },
   { fault: 'relation-both-sides', id: 'schema.relation-declared-once' },
   { fault: 'duplicate-ids', id: 'data.ids-unique' },
@@ -145,7 +149,6 @@ const cases: FaultCase[] = [
   { fault: 'action-200-message', id: 'actions.failure-status' },
   { fault: 'missing-next-page-config', id: 'data.pagination' },
   { fault: 'bad-value-types', id: 'data.value-types' },
-  { fault: 'descriptor-sources', id: 'descriptor.sources' },
   { fault: 'duplicate-auth-ids', id: 'descriptor.auth-ids-unique' },
   { fault: 'verify-accepts-garbage', id: 'webhooks.verify' },
   { fault: 'oauth-html', id: 'oauth.oauth2-authorize' },
@@ -195,6 +198,7 @@ describe('each broken variant of the reference app', () => {
       "assignee: 3 of 25 references point at no synced user.id (e.g. 'u999')",
     ],
     ['logo-missing', 'logo.response', 'HTTP 404'],
+    ['descriptor-sources', 'descriptor.sources', 'the service ignores it'],
     ['filter-accepts-anything', 'filter.invalid', 'the app accepted it'],
     // The service never sends an unknown type: any answer in time with {message} only warns.
     ['unknown-type-500', 'errors.unknown-type', 'HTTP 500; HTTP 404 {message} is expected'],
@@ -227,6 +231,28 @@ describe('each broken variant of the reference app', () => {
     expect(check.request?.body).toContain('"requestedType":"user"');
     expect(check.response?.status).toBe(200);
     expect(check.response?.body).toContain('"items":null');
+  });
+
+  it('never probes an OAuth account with empty or partial fields: the service never sends one', async () => {
+    // An app that crashes on empty fields: a token account would fail validate.empty-fields.
+    const report = await runAgainst(
+      { fault: 'validate-empty-500' },
+      { authenticationId: 'oauth2', account: { access_token: 'from-the-oauth-flow' } },
+    );
+    for (const id of ['validate.empty-fields', 'validate.partial-fields']) {
+      const check = report.checks.find((c) => c.id === id);
+      expect(check).toMatchObject({ status: 'skip', reason: expect.stringContaining('OAuth flow') });
+    }
+    const validates = report.requests.filter((r) => r.path === '/validate');
+    for (const r of validates) expect((r.body as { fields: object }).fields).not.toEqual({});
+  });
+
+  it('asks for __syncAction in the schema only from apps that remove rows', async () => {
+    const removing = await runAgainst({ fault: 'no-sync-action-field' });
+    expect(removing.checks.find((c) => c.id === 'schema.sync-action')).toMatchObject({
+      status: 'fail',
+      reason: expect.stringContaining('REMOVE rows were sent for user'),
+    });
   });
 
   it('fails nothing else for a one-rule fault', async () => {
@@ -337,8 +363,8 @@ const quirks: QuirkCase[] = [
   },
   {
     quirk: 'no-website',
-    warns: ['descriptor.recommended'],
-    says: ['descriptor.recommended', '`website` and `responsibleFor` missing'],
+    warns: [],
+    says: ['descriptor.recommended', 'descriptor.website: missing (the service does not require it)'],
   },
   {
     quirk: 'never-sent-500',
@@ -351,6 +377,14 @@ const quirks: QuirkCase[] = [
     quirk: 'date-range-objects',
     warns: ['data.value-types', 'delta.value-types'],
     says: ['data.value-types', 'the service takes a JSON string'],
+  },
+  {
+    quirk: 'loose-answers',
+    warns: [],
+    says: [
+      'schema.field',
+      'schema.user.tags.subType: unknown subType "tag-cloud": read as plain array[text]',
+    ],
   },
   {
     quirk: 'full-remove',
@@ -374,6 +408,18 @@ describe('what real apps do and the service accepts', () => {
           .join(' | '),
       ).toContain(text);
     }
+    if (quirk === 'loose-answers') {
+      // Each looseness is taken, and said so, where the host would take it too.
+      const reasons = report.checks.map((c) => c.reason ?? '').join('\n');
+      expect(reasons).toContain('descriptor.authentication.token.apiKey.description: missing');
+      expect(reasons).toContain(
+        'descriptor.authentication.token.apiKey.optional: the string "false" read as false',
+      );
+      expect(reasons).toContain('config.filters.query.title: missing: the field id is the label');
+      expect(reasons).toContain('config.webhooks.enabled: the string "true" read as true');
+      expect(reasons).toContain('schema.user.name.name: missing: the label is taken from `title`');
+      expect(reasons).toContain('schema.user.name.order: the string "2" read as the number 2');
+    }
     if (quirk === 'full-remove') {
       // Removed, not stored: the twelve users the app has, as without the quirk.
       expect(report.sync.user).toMatchObject({ count: 12, synchronizationType: 'full' });
@@ -388,7 +434,7 @@ describe('what real apps do and the service accepts', () => {
   });
 
   it('--strict turns warnings into a failed run', async () => {
-    const report = await runAgainst({ quirk: 'no-website' }, { strict: true });
+    const report = await runAgainst({ fault: 'logo-missing' }, { strict: true });
     expect(report.strict).toBe(true);
     expect(withStatus(report, 'fail')).toEqual([]);
     expect(report.ok).toBe(false);

@@ -28,7 +28,7 @@ conformanceSuite('reference app through conformanceSuite, strict', () => ({
 
 describe('expectConformant', () => {
   it('with strict, rejects when a check only warns', async () => {
-    const warning = await startReferenceApp({ quirk: 'no-website' });
+    const warning = await startReferenceApp({ fault: 'logo-missing' });
     try {
       const lenient = await expectConformant(warning.url, { account: ACCOUNT, actions: ACTIONS_FIXTURE });
       expect(lenient.summary.warned).toBe(1);
@@ -39,7 +39,7 @@ describe('expectConformant', () => {
       }).catch((e) => e);
       expect(error).toBeInstanceOf(ConformanceError);
       expect(error.message).toContain('the app does not conform (0 failed, 1 warned; strict)');
-      expect(error.message).toContain('WARN descriptor.recommended');
+      expect(error.message).toContain('WARN logo.response');
     } finally {
       await warning.close();
     }
@@ -51,7 +51,7 @@ describe('expectConformant', () => {
   });
 
   it('rejects with the formatted report when a check fails', async () => {
-    const broken = await startReferenceApp({ fault: 'schema-no-name' });
+    const broken = await startReferenceApp({ fault: 'schema-unknown-field-type' });
     try {
       const error = await expectConformant(broken.url, { account: ACCOUNT, actions: ACTIONS_FIXTURE }).catch(
         (e) => e,
@@ -59,7 +59,7 @@ describe('expectConformant', () => {
       expect(error).toBeInstanceOf(ConformanceError);
       expect(error.message).toContain('the app does not conform (1 failed)');
       expect(error.message).toContain('FAIL schema.field');
-      expect(error.message).toContain('user.email: name');
+      expect(error.message).toContain('schema.user.email: unknown field type "email-address"');
       expect((error as ConformanceError).report.ok).toBe(false);
     } finally {
       await broken.close();

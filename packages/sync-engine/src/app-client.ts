@@ -1,25 +1,30 @@
-import {
-  configResponse,
-  datalistResponse,
-  type DataResponse,
-  descriptor,
-  type Descriptor,
-  oauth2AuthorizeResponse,
-  PROTOCOL_PATHS,
-  schemaResponse,
-  type SchemaResponse,
-  validateResponse,
-} from '@weft/core/protocol';
-import { z } from 'zod';
+import { type DataResponse, PROTOCOL_PATHS, type SchemaResponse } from '@weft/core/protocol';
+import type { z } from 'zod';
 import { answerOf } from './answer.js';
 import { AppCallError } from './app-call-error.js';
 import { classifyDataAnswer, type DataOutcome, type DataPage } from './data-page.js';
 import { type Exchange, type ExchangeRequest, type SendOptions, sendExchange } from './exchange.js';
 import { checkSchemaSize, MAX_ANSWER_BYTES, MAX_DATA_ANSWER_BYTES } from './limits.js';
+import {
+  type ReadConfig,
+  type ReadDescriptor,
+  type ReaderWarning,
+  type ReadResult,
+  readActionAnswer,
+  readConfig,
+  readDatalistAnswer,
+  readDescriptor,
+  readOauth2AuthorizeAnswer,
+  readOauthAccountAnswer,
+  readSchema,
+  readTransformAnswer,
+  readValidateAnswer,
+  readWebhookAnswer,
+} from './reader/index.js';
 import { appRequests, type DataRequestBody } from './requests.js';
 
-// The service's side of the app protocol: one method per endpoint, answers checked with core's
-// zod schemas. Bodies sent to the app carry accounts, so nothing here ever puts a request body
+// The service's side of the app protocol: one method per endpoint, answers read leniently as the
+// service reads them (reader/), not with core's exact emit schemas. Bodies sent to the app carry accounts, so nothing here ever puts a request body
 // into an error: errors carry the path, the status and the app's own `{message}`.
 
 type Json = Record<string, unknown>;
@@ -49,6 +54,11 @@ export interface AppClientOptions {
   maxAnswerBytes?: number;
   /** Largest answer body of a data page, in bytes; default MAX_DATA_ANSWER_BYTES (64 MiB) */
   maxDataAnswerBytes?: number;
+  /**
+   * Sees what the reader took although the spec's tables would not have, or left out (a field it
+   * could not read), for every answer read; data pages also carry theirs in `warnings`.
+   */
+  onWarning?: (warning: ReaderWarning) => void;
 }
 
 export interface DataRequestInput {
@@ -61,11 +71,6 @@ export interface DataRequestInput {
   lastSynchronizedAt: string | null;
   operationId?: string;
 }
-
-const webhookObject = z.looseObject({ id: z.union([z.string(), z.number()]) });
-const transformAnswer = z.looseObject({
-  data: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))),
-});
 
 /** An app's answer checked against the protocol's schema; a mismatch names the path and the field. */
 export function parseAnswer<T>(schema: z.ZodType<T>, path: string, value: unknown): T {
@@ -123,12 +128,22 @@ export class AppClient {
     return answerOf(await this.send(request, signal ? { signal } : {}));
   }
 
-  private parse<T>(schema: z.ZodType<T>, path: string, value: unknown): T {
-    return parseAnswer(schema, path, value);
+  /** The read value; a problem throws AppCallError naming the path; warnings go to `onWarning`. */
+  private take<T>(read: ReadResult<T>, path: string): T {
+    for (const w of read.warnings) {
+      try {
+        this.options.onWarning?.(w);
+      } catch {
+        // an observer's failure is not the app's
+      }
+    }
+    if (!read.ok)
+      throw new AppCallError(`${path}: unexpected answer (${read.problem})`, { path, status: 200 });
+    return read.value;
   }
 
-  async descriptor(signal?: AbortSignal): Promise<Descriptor> {
-    return this.parse(descriptor, '/', await this.request(appRequests.descriptor(), signal));
+  async descriptor(signal?: AbortSignal): Promise<ReadDescriptor> {
+    return this.take(readDescriptor(await this.request(appRequests.descriptor(), signal)), '/');
   }
 
   /** The logo as SVG text, or undefined (204, an error, or not SVG: the service shows a default). */
@@ -141,21 +156,34 @@ export class AppClient {
 
   async validate(authId: string, fields: Json, signal?: AbortSignal): Promise<Json & { name: string }> {
     const answer = await this.request(appRequests.validate(authId, fields), signal);
-    return this.parse(validateResponse, PROTOCOL_PATHS.validate, answer) as Json & { name: string };
+    return this.take(readValidateAnswer(answer), PROTOCOL_PATHS.validate);
   }
 
-  async config(account: Json, signal?: AbortSignal) {
-    return this.parse(
-      configResponse,
+  async config(account: Json, signal?: AbortSignal): Promise<ReadConfig> {
+    return this.take(
+      readConfig(await this.request(appRequests.config(account), signal)),
       PROTOCOL_PATHS.config,
-      await this.request(appRequests.config(account), signal),
     );
   }
 
   async schema(types: string[], filter: Json, account: Json, signal?: AbortSignal): Promise<SchemaResponse> {
+    return (await this.readSchema(types, filter, account, signal)).value;
+  }
+
+  /**
+   * The schema with what the reader took or left out to read it (a field it could not read is
+   * left out, the rest syncs), for a caller that shows those warnings with the sync.
+   */
+  async readSchema(
+    types: string[],
+    filter: Json,
+    account: Json,
+    signal?: AbortSignal,
+  ): Promise<{ value: SchemaResponse; warnings: ReaderWarning[] }> {
     const answer = await this.request(appRequests.schema(types, filter, account), signal);
     checkSchemaSize(PROTOCOL_PATHS.schema, answer);
-    return this.parse(schemaResponse, PROTOCOL_PATHS.schema, answer);
+    const read = readSchema(answer, types);
+    return { value: this.take(read, PROTOCOL_PATHS.schema), warnings: read.warnings };
   }
 
   /**
@@ -176,7 +204,7 @@ export class AppClient {
 
   async datalist(field: string, types: string[], account: Json, dependsOn: Json, signal?: AbortSignal) {
     const answer = await this.request(appRequests.datalist(field, types, account, dependsOn), signal);
-    return this.parse(datalistResponse, PROTOCOL_PATHS.datalist, answer).items;
+    return this.take(readDatalistAnswer(answer), PROTOCOL_PATHS.datalist).items;
   }
 
   /** Resolves when the app accepts the filter; throws AppCallError (status 400, the app's message) when not. */
@@ -189,7 +217,7 @@ export class AppClient {
     signal?: AbortSignal,
   ): Promise<Json & { id: string | number }> {
     const answer = await this.request(appRequests.installWebhook(input), signal);
-    return this.parse(webhookObject, PROTOCOL_PATHS.webhooks, answer) as Json & { id: string | number };
+    return this.take(readWebhookAnswer(answer), PROTOCOL_PATHS.webhooks);
   }
 
   async deleteWebhook(
@@ -202,7 +230,7 @@ export class AppClient {
   /** The webhook id the event belongs to. */
   async verifyWebhook(params: Json, payload: unknown, signal?: AbortSignal): Promise<string> {
     const answer = await this.request(appRequests.verifyWebhook(params, payload), signal);
-    return String(this.parse(webhookObject, PROTOCOL_PATHS.webhooksVerify, answer).id);
+    return String(this.take(readWebhookAnswer(answer, 'webhooks/verify'), PROTOCOL_PATHS.webhooksVerify).id);
   }
 
   async transformWebhook(
@@ -210,21 +238,23 @@ export class AppClient {
     signal?: AbortSignal,
   ): Promise<Record<string, Json[]>> {
     const answer = await this.request(appRequests.transformWebhook(input), signal);
-    return this.parse(transformAnswer, PROTOCOL_PATHS.webhooksTransform, answer).data;
+    return this.take(readTransformAnswer(answer), PROTOCOL_PATHS.webhooksTransform).data;
   }
 
-  async execute(action: string, args: Json, account: Json, signal?: AbortSignal): Promise<unknown> {
-    return this.request(appRequests.execute(action, args, account), signal);
+  /** Resolves when the action ran (any 2xx answer); throws AppCallError with the app's message when not. */
+  async execute(action: string, args: Json, account: Json, signal?: AbortSignal): Promise<Json> {
+    const answer = await this.request(appRequests.execute(action, args, account), signal);
+    return this.take(readActionAnswer(answer), PROTOCOL_PATHS.execute);
   }
 
   async oauth2Authorize(callbackUri: string, state: string, signal?: AbortSignal): Promise<string> {
     const answer = await this.request(appRequests.oauth2Authorize(callbackUri, state), signal);
-    return this.parse(oauth2AuthorizeResponse, PROTOCOL_PATHS.oauth2Authorize, answer).redirect_uri;
+    return this.take(readOauth2AuthorizeAnswer(answer), PROTOCOL_PATHS.oauth2Authorize).redirect_uri;
   }
 
   async oauth2AccessToken(callbackUri: string, code: string, signal?: AbortSignal): Promise<Json> {
     const answer = await this.request(appRequests.oauth2AccessToken(callbackUri, code), signal);
-    return this.parse(z.record(z.string(), z.unknown()), PROTOCOL_PATHS.oauth2AccessToken, answer);
+    return this.take(readOauthAccountAnswer(answer), PROTOCOL_PATHS.oauth2AccessToken);
   }
 }
 

@@ -39,5 +39,30 @@ export {
   MAX_FIELDS_PER_TYPE,
   MAX_SCHEMA_TYPES,
 } from './limits.js';
+export {
+  formatWarning,
+  type ReadAction,
+  type ReadAuthentication,
+  type ReadAuthField,
+  type ReadConfig,
+  type ReadDataPage,
+  type ReadDescriptor,
+  type ReaderWarning,
+  type ReadFilter,
+  type ReadResult,
+  type ReadSyncType,
+  readActionAnswer,
+  readConfig,
+  readDataAnswer,
+  readDatalistAnswer,
+  readDescriptor,
+  readOauth1AuthorizeAnswer,
+  readOauth2AuthorizeAnswer,
+  readOauthAccountAnswer,
+  readSchema,
+  readTransformAnswer,
+  readValidateAnswer,
+  readWebhookAnswer,
+} from './reader/index.js';
 export { appRequests, type DataRequestBody, type WebhookScope } from './requests.js';
 export { type ItemAction, itemAction, splitItems } from './split-items.js';

@@ -8,14 +8,15 @@ import type { ExchangeRequest } from './exchange.js';
 type Json = Record<string, unknown>;
 
 /**
- * The body of a data request. The service may leave `filter`, `pagination` and
- * `lastSynchronizedAt` out rather than sending null, so they are optional here.
+ * The body of a data request. The service may leave `pagination` and `lastSynchronizedAt` out
+ * rather than sending null, so they are optional here; `filter` it always sends (`{}` when the
+ * user set none), and apps in production rely on it.
  */
 export interface DataRequestBody {
   requestedType: string;
   /** every type of the sync, for context */
   types: string[];
-  filter?: Json;
+  filter: Json;
   account: Json;
   /** null (or absent) on the first page, then the previous page's `nextPageConfig` */
   pagination?: Json | null;

@@ -150,6 +150,7 @@ describe('single data pages', () => {
     const outcome = await client().dataPage({
       requestedType: 'note',
       types: ['note'],
+      filter: {},
       account,
       pagination: null,
     });
@@ -162,10 +163,10 @@ describe('single data pages', () => {
 
   it('classifies tryLater and an error answer, never throwing', async () => {
     upstream.busyFor = 1;
-    const busy = await client().dataPage({ requestedType: 'note', types: ['note'], account });
+    const busy = await client().dataPage({ requestedType: 'note', types: ['note'], filter: {}, account });
     expect(busy.kind).toBe('tryLater');
     expect(busy.kind !== 'page' && busy.error).toMatchObject({ tryLater: true, status: 429 });
-    const unknown = await client().dataPage({ requestedType: 'nope', types: ['note'], account });
+    const unknown = await client().dataPage({ requestedType: 'nope', types: ['note'], filter: {}, account });
     expect(unknown.kind).toBe('error');
     expect(unknown.kind !== 'page' && unknown.error.status).toBe(404);
     expect(unknown.kind !== 'page' && unknown.error.message).not.toContain('secret-token-123');
@@ -176,6 +177,7 @@ describe('single data pages', () => {
     const outcome = await new AppClient(bareUrl).dataPage({
       requestedType: 'note',
       types: ['note'],
+      filter: {},
       account,
     });
     expect(outcome.kind).toBe('error');
@@ -183,12 +185,13 @@ describe('single data pages', () => {
     expect(outcome.exchange.text).toBe('{"items":"none"}');
   });
 
-  it('sends the keys the caller gives: absent ones stay absent', async () => {
+  it('sends the keys the caller gives: absent ones stay absent, `filter` always goes', async () => {
     answer = (_req, _body, res) => json(res, 200, { items: [] });
-    await new AppClient(bareUrl).dataPage({ requestedType: 'note', types: ['note'], account });
+    await new AppClient(bareUrl).dataPage({ requestedType: 'note', types: ['note'], filter: {}, account });
     expect(JSON.parse(received.at(-1)?.body ?? '')).toEqual({
       requestedType: 'note',
       types: ['note'],
+      filter: {},
       account,
     });
   });
@@ -196,12 +199,17 @@ describe('single data pages', () => {
   it('readPage retries tryLater per policy and resolves with the last outcome', async () => {
     upstream.busyFor = 5;
     const retry = { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 };
-    const outcome = await readPage(client(), { requestedType: 'note', types: ['note'], account }, { retry });
+    const outcome = await readPage(
+      client(),
+      { requestedType: 'note', types: ['note'], filter: {}, account },
+      { retry },
+    );
     expect(outcome.kind).toBe('tryLater');
     expect(upstream.busyFor).toBe(2);
     upstream.busyFor = 1;
     expect(
-      (await readPage(client(), { requestedType: 'note', types: ['note'], account }, { retry })).kind,
+      (await readPage(client(), { requestedType: 'note', types: ['note'], filter: {}, account }, { retry }))
+        .kind,
     ).toBe('page');
   });
 });

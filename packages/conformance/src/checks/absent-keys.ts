@@ -1,21 +1,21 @@
 import { type DataRequestBody, readPage } from '@weft/sync-engine';
-import { formatIssues, jsonAnswerProblem } from '../context.js';
-import { isPlainObject } from '../util.js';
-import { KIT_RETRY, servicePage, type SyncEnv } from './sync.js';
+import { jsonAnswerProblem } from '../context.js';
+import { KIT_RETRY, pageProblem, type SyncEnv } from './sync.js';
 
 /**
  * `data.absent-keys`: the service may leave `pagination` and `lastSynchronizedAt` out instead of
- * sending null (and `filter` when the user set none). A first page of each type is asked that way
- * and must be an ordinary data page. `filter` stays in when a filter is required, since the
- * service then always has one to send.
+ * sending null. A first page of each type is asked that way and must be an ordinary data page.
+ * `filter` is always sent (`{}` when the user set none), as the service always sends it.
  */
-export async function checkAbsentKeys(env: SyncEnv, typeId: string, keepFilter: boolean): Promise<void> {
+export async function checkAbsentKeys(env: SyncEnv, typeId: string): Promise<void> {
   const { ctx } = env;
-  const body: DataRequestBody = { requestedType: typeId, types: env.types, account: env.account };
-  if (keepFilter) body.filter = env.filter;
-  const absent = keepFilter
-    ? '`pagination`, `lastSynchronizedAt`'
-    : '`pagination`, `lastSynchronizedAt`, `filter`';
+  const body: DataRequestBody = {
+    requestedType: typeId,
+    types: env.types,
+    filter: env.filter ?? {},
+    account: env.account,
+  };
+  const absent = '`pagination`, `lastSynchronizedAt`';
   const { kind, exchange: ex } = await readPage(ctx.client, body, { retry: KIT_RETRY });
   if (kind === 'tryLater') {
     ctx.warn('data.absent-keys', {
@@ -26,11 +26,7 @@ export async function checkAbsentKeys(env: SyncEnv, typeId: string, keepFilter: 
     return;
   }
   let problem = jsonAnswerProblem(ex);
-  if (!problem) {
-    const parsed = servicePage.safeParse(ex.json);
-    if (!parsed.success)
-      problem = isPlainObject(ex.json) ? formatIssues(parsed.error.issues) : 'the body is not a JSON object';
-  }
+  problem ??= pageProblem(ex.json)?.problem;
   ctx.expect('data.absent-keys', problem && `without ${absent}: ${problem}`, {
     subject: typeId,
     exchange: ex,

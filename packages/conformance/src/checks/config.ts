@@ -1,7 +1,7 @@
-import { appRequests } from '@weft/sync-engine';
-import { configResponse } from '@weft/core/protocol';
-import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
+import { appRequests, readConfig } from '@weft/sync-engine';
+import { type Context, jsonAnswerProblem } from '../context.js';
 import { isPlainObject } from '../util.js';
+import { judgeRead } from './read-verdict.js';
 
 export interface FilterInfo {
   id: string;
@@ -30,17 +30,18 @@ export async function checkConfig(
   if (problem || !isPlainObject(ex.json)) return undefined;
   const raw = ex.json;
 
-  const parsed = configResponse.safeParse(raw);
-  ctx.expect('config.shape', parsed.success ? undefined : formatIssues(parsed.error.issues), {
-    exchange: ex,
-  });
-
-  const types = (Array.isArray(raw.types) ? raw.types : [])
+  const read = readConfig(raw);
+  judgeRead(ctx, 'config.shape', read, { exchange: ex });
+  // Read as the host reads it; a refused config is still looked into, from its raw keys.
+  const config = read.ok ? read.value : undefined;
+  const types = (config?.types ?? (Array.isArray(raw.types) ? raw.types : []))
     .filter(isPlainObject)
     .map((t) => t.id)
     .filter((id): id is string => typeof id === 'string' && id.length > 0);
-  const filters: FilterInfo[] = (Array.isArray(raw.filters) ? raw.filters : [])
-    .filter(isPlainObject)
+  const rawFilters: Record<string, unknown>[] = config
+    ? (config.filters ?? [])
+    : (Array.isArray(raw.filters) ? raw.filters : []).filter(isPlainObject);
+  const filters: FilterInfo[] = rawFilters
     .filter((f) => typeof f.id === 'string')
     .map((f) => ({
       id: f.id as string,
@@ -89,6 +90,8 @@ export async function checkConfig(
   return {
     types: [...new Set(types)],
     filters,
-    webhooks: isPlainObject(raw.webhooks) && raw.webhooks.enabled === true,
+    webhooks: config
+      ? config.webhooks?.enabled === true
+      : isPlainObject(raw.webhooks) && raw.webhooks.enabled === true,
   };
 }

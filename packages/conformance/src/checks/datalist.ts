@@ -1,6 +1,5 @@
-import { appRequests } from '@weft/sync-engine';
-import { datalistResponse } from '@weft/core/protocol';
-import { type Context, formatIssues, jsonAnswerProblem, messageOf, probeProblem } from '../context.js';
+import { appRequests, readDatalistAnswer } from '@weft/sync-engine';
+import { type Context, jsonAnswerProblem, messageOf, probeProblem } from '../context.js';
 import type { FilterInfo } from './config.js';
 
 /**
@@ -41,9 +40,9 @@ export async function checkDatalists(
       let problem = jsonAnswerProblem(ex);
       let first: unknown;
       if (!problem) {
-        const parsed = datalistResponse.safeParse(ex.json);
-        if (parsed.success) first = parsed.data.items[0]?.value;
-        else problem = `expected {items: [{title, value}]}: ${formatIssues(parsed.error.issues)}`;
+        const read = readDatalistAnswer(ex.json);
+        if (read.ok) first = read.value.items[0]?.value;
+        else problem = `expected {items: [{title, value}]}: ${read.problem}`;
       }
       ctx.expect('datalist.response', problem, { subject: filter.id, exchange: ex });
       return first;
@@ -93,7 +92,7 @@ export async function checkDatalistProbes(
     });
   else if (status >= 400)
     ctx.pass('datalist.not-datalist', { subject: field, reason: `refused with HTTP ${status}` });
-  else if (datalistResponse.safeParse(ex.json).success)
+  else if (readDatalistAnswer(ex.json).ok)
     ctx.pass('datalist.not-datalist', { subject: field, reason: 'answered a list' });
   else
     ctx.warn('datalist.not-datalist', {
@@ -112,8 +111,8 @@ export async function checkDatalistProbes(
     else if (!bad && s < 400) {
       bad = jsonAnswerProblem(res);
       if (!bad) {
-        const parsed = datalistResponse.safeParse(res.json);
-        if (!parsed.success) bad = `expected {items: [{title, value}]}: ${formatIssues(parsed.error.issues)}`;
+        const read = readDatalistAnswer(res.json);
+        if (!read.ok) bad = `expected {items: [{title, value}]}: ${read.problem}`;
       }
     }
     ctx.expect('datalist.absent-depends-on', bad && `without \`dependsOn\`: ${bad}`, {

@@ -1,9 +1,9 @@
-import { appRequests } from '@weft/sync-engine';
-import { descriptor as descriptorSchema } from '@weft/core/protocol';
-import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
+import { appRequests, readDescriptor } from '@weft/sync-engine';
+import { type Context, jsonAnswerProblem } from '../context.js';
 import { AppUnreachableError } from '../errors.js';
 import { TIME_LIMIT_HEADER } from '../http.js';
 import { isPlainObject, show } from '../util.js';
+import { judgeRead, notesReason } from './read-verdict.js';
 
 /** What the rest of the run needs from GET /. */
 export interface DescriptorInfo {
@@ -21,7 +21,7 @@ export interface DescriptorInfo {
   timeLimitMs?: number;
 }
 
-/** Keys the service does not insist on: missing ones warn (`descriptor.recommended`), never fail. */
+/** Keys the service does not insist on: the reader takes a descriptor without them. */
 const RECOMMENDED = ['website', 'responsibleFor'] as const;
 
 function duplicates(values: string[]): string[] {
@@ -44,30 +44,35 @@ export async function checkDescriptor(ctx: Context): Promise<DescriptorInfo | un
   if (problem || !isPlainObject(ex.json)) return undefined;
   const raw = ex.json;
 
-  const parsed = descriptorSchema.safeParse(raw);
-  const issues = parsed.success ? [] : parsed.error.issues;
-  const sourceIssues = issues.filter((i) => i.path[0] === 'sources');
+  // Judged with the engine's reader, as the host reads it: it refuses only what the service
+  // insists on, and takes a descriptor without `website` or `responsibleFor`.
+  const read = readDescriptor(raw);
+  judgeRead(ctx, 'descriptor.shape', read, { exchange: ex });
   const missing = RECOMMENDED.filter((key) => raw[key] === undefined);
-  const otherIssues = issues.filter(
-    (i) => i.path[0] !== 'sources' && !missing.includes(i.path[0] as (typeof RECOMMENDED)[number]),
+  const recommended = notesReason(
+    read.warnings.filter((w) => missing.some((k) => w.where === `descriptor.${k}`)),
   );
-  ctx.expect('descriptor.shape', otherIssues.length ? formatIssues(otherIssues) : undefined, {
-    exchange: ex,
-  });
-  if (missing.length)
-    ctx.warn('descriptor.recommended', {
-      reason: `${missing.map((k) => `\`${k}\``).join(' and ')} missing: the service does not insist, but the gallery shows less`,
+  ctx.pass('descriptor.recommended', recommended ? { reason: recommended } : {});
+  if (!Array.isArray(raw.sources))
+    ctx.fail('descriptor.sources', {
+      reason: `\`sources\` must be an empty array, got ${show(raw.sources)}`,
       exchange: ex,
     });
-  else ctx.pass('descriptor.recommended');
-  ctx.expect(
-    'descriptor.sources',
-    sourceIssues.length ? `\`sources\` must be an empty array, got ${show(raw.sources)}` : undefined,
-    { exchange: ex },
-  );
+  else if (raw.sources.length > 0)
+    ctx.warn('descriptor.sources', {
+      reason: `\`sources\` is not empty (${show(raw.sources, 60)}): the service ignores it`,
+      exchange: ex,
+    });
+  else ctx.pass('descriptor.sources');
 
-  const rolesGuessed = raw.responsibleFor === undefined;
-  const responsible = isPlainObject(raw.responsibleFor) ? raw.responsibleFor : {};
+  // A refused descriptor is still looked into, from its raw keys, to report more.
+  const roles = read.ok
+    ? read.value.responsibleFor
+    : isPlainObject(raw.responsibleFor)
+      ? raw.responsibleFor
+      : undefined;
+  const rolesGuessed = roles === undefined;
+  const responsible: Record<string, unknown> = roles ?? {};
   const declaredActions = Array.isArray(raw.actions) && raw.actions.length > 0;
   // Without `responsibleFor` an app with actions is taken as an external-action app, and every
   // app as a possible integration app (run.ts asks `config` to confirm).

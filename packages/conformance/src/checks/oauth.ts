@@ -1,6 +1,5 @@
-import { appRequests } from '@weft/sync-engine';
-import { oauth1AuthorizeResponse, oauth2AuthorizeResponse } from '@weft/core/protocol';
-import { type Context, errorAnswerProblem, formatIssues, jsonAnswerProblem } from '../context.js';
+import { appRequests, readOauth1AuthorizeAnswer, readOauth2AuthorizeAnswer } from '@weft/sync-engine';
+import { type Context, errorAnswerProblem, jsonAnswerProblem } from '../context.js';
 
 export const DUMMY_CALLBACK = 'http://127.0.0.1:9/weft-conformance/oauth/callback';
 export const DUMMY_STATE = 'weft-conformance-state';
@@ -13,7 +12,7 @@ export async function checkOAuth(ctx: Context, authIds: string[]): Promise<void>
       check: 'oauth.oauth2-authorize' as const,
       auth: 'oauth2',
       request: appRequests.oauth2Authorize(DUMMY_CALLBACK, DUMMY_STATE),
-      schema: oauth2AuthorizeResponse,
+      read: readOauth2AuthorizeAnswer,
       shape: '{redirect_uri}',
     },
     {
@@ -21,7 +20,7 @@ export async function checkOAuth(ctx: Context, authIds: string[]): Promise<void>
       check: 'oauth.oauth1-authorize' as const,
       auth: 'oauth',
       request: appRequests.oauth1Authorize(`${DUMMY_CALLBACK}?state=${DUMMY_STATE}`),
-      schema: oauth1AuthorizeResponse,
+      read: readOauth1AuthorizeAnswer,
       shape: '{redirect_uri, token, secret}',
     },
   ];
@@ -44,8 +43,8 @@ export async function checkOAuth(ctx: Context, authIds: string[]): Promise<void>
     }
     let problem = jsonAnswerProblem(ex);
     if (!problem) {
-      const parsed = flow.schema.safeParse(ex.json);
-      if (!parsed.success) problem = `expected ${flow.shape}: ${formatIssues(parsed.error.issues)}`;
+      const read = flow.read(ex.json);
+      if (!read.ok) problem = `expected ${flow.shape}: ${read.problem}`;
     }
     ctx.expect(flow.check, problem, { exchange: ex });
   }

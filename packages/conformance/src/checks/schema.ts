@@ -1,7 +1,8 @@
-import { appRequests } from '@weft/sync-engine';
-import { relation as relationSchema, SYNC_ACTION_FIELD, schemaField } from '@weft/core/protocol';
-import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
-import { isPlainObject, show } from '../util.js';
+import { SYNC_ACTION_FIELD } from '@weft/core/protocol';
+import { appRequests, formatWarning, type ReaderWarning, readSchema } from '@weft/sync-engine';
+import { type Context, jsonAnswerProblem } from '../context.js';
+import { isPlainObject } from '../util.js';
+import { notesReason } from './read-verdict.js';
 
 export interface RelationInfo {
   /** `kind: "native"`: points at the workspace's own users, not at a synced type. */
@@ -62,64 +63,56 @@ export async function checkSchema(
     ctx.pass('schema.types', { reason: `${types.length} type(s)` });
   }
 
+  // Read with the engine's reader, as the host reads it: a field it cannot read is left out (and
+  // fails here, the service would not sync it); what it takes with a note passes.
+  const read = readSchema(raw, types);
+  const schema = read.ok ? read.value : {};
+  const dropped = read.warnings.filter((w) => w.dropped && !isTypeWarning(w, types));
+  const relationDropped = dropped.filter(isRelationWarning);
+  const optionDropped = dropped.filter((w) => !isRelationWarning(w) && isOptionWarning(w));
+  const fieldDropped = dropped.filter((w) => !isRelationWarning(w) && !isOptionWarning(w));
+
   const info: SchemaInfo = new Map();
-  const fieldProblems: string[] = [];
   const fieldWarnings: string[] = [];
-  const relationProblems: string[] = [];
   const idName: string[] = [];
-  const optionProblems: string[] = [];
   let selectCount = 0;
-  let relationCount = 0;
+  let relationCount = relationDropped.length;
 
   for (const typeId of types) {
-    const fields = raw[typeId];
-    if (!isPlainObject(fields)) continue;
+    const fields = schema[typeId];
+    if (!fields) continue;
     const map = new Map<string, FieldInfo>();
     info.set(typeId, map);
     for (const [fieldId, field] of Object.entries(fields)) {
       const where = `${typeId}.${fieldId}`;
-      if (!isPlainObject(field)) {
-        fieldProblems.push(`${where}: not an object (${show(field, 40)})`);
-        continue;
-      }
-      const parsed = schemaField.safeParse(field);
-      if (!parsed.success) {
-        const own = parsed.error.issues.filter((i) => i.path[0] !== 'relation');
-        if (own.length) fieldProblems.push(`${where}: ${formatIssues(own, 3)}`);
-      }
       if (typeof field.id === 'string' && field.id !== fieldId) {
         fieldWarnings.push(`${where}: \`id\` is '${field.id}' but the field is keyed '${fieldId}'`);
       }
-      const fi: FieldInfo = {
-        id: fieldId,
-        type: typeof field.type === 'string' ? field.type : undefined,
-        subType: typeof field.subType === 'string' ? field.subType : undefined,
-      };
-      if (field.relation !== undefined) {
+      const fi: FieldInfo = { id: fieldId, type: field.type, subType: field.subType };
+      if (field.relation) {
         relationCount++;
-        const rel = relationSchema.safeParse(field.relation);
-        if (rel.success) {
-          fi.relation = rel.data;
-          if (rel.data.kind === 'native') fi.relation.native = true;
-        } else relationProblems.push(`${where}: ${formatIssues(rel.error.issues, 3)}`);
+        fi.relation = { ...field.relation };
+        if (field.relation.kind === 'native') fi.relation.native = true;
       }
-      if (fi.subType && SELECT_SUBTYPES.has(fi.subType)) {
-        selectCount++;
-        const bad = optionsProblem(fi.subType, field.options);
-        if (bad) optionProblems.push(`${where}: ${bad}`);
-      }
+      if (fi.subType && SELECT_SUBTYPES.has(fi.subType)) selectCount++;
       map.set(fieldId, fi);
     }
     const lacking = ['id', 'name'].filter((f) => !map.has(f));
     if (lacking.length) idName.push(`${typeId} has no ${lacking.map((f) => `\`${f}\``).join(' and ')} field`);
   }
+  selectCount += optionDropped.length;
 
-  if (fieldProblems.length) ctx.fail('schema.field', { reason: list(fieldProblems), exchange: ex });
+  const notes = notesReason(read.warnings);
+  if (fieldDropped.length)
+    ctx.fail('schema.field', {
+      reason: `left out (the service would not sync it): ${list(fieldDropped.map(formatWarning))}`,
+      exchange: ex,
+    });
   else if (fieldWarnings.length) ctx.warn('schema.field', { reason: list(fieldWarnings), exchange: ex });
-  else ctx.pass('schema.field');
+  else ctx.pass('schema.field', notes ? { reason: notes } : {});
   ctx.expect('schema.id-name', list(idName), { exchange: ex });
   if (selectCount === 0) ctx.skip('schema.options', { reason: 'no select or workflow fields' });
-  else ctx.expect('schema.options', list(optionProblems), { exchange: ex });
+  else ctx.expect('schema.options', list(optionDropped.map(formatWarning)), { exchange: ex });
 
   if (relationCount === 0) {
     for (const id of [
@@ -132,7 +125,7 @@ export async function checkSchema(
     }
     return info;
   }
-  ctx.expect('schema.relation-shape', list(relationProblems), { exchange: ex });
+  ctx.expect('schema.relation-shape', list(relationDropped.map(formatWarning)), { exchange: ex });
 
   // Native relations point at the workspace's users (matched by e.g. email), not at a synced type.
   const relations: { typeId: string; fieldId: string; rel: RelationInfo }[] = [];
@@ -176,32 +169,12 @@ export async function checkSchema(
 
 const SELECT_SUBTYPES = new Set(['single-select', 'multi-select', 'workflow']);
 
-/**
- * The service's rules for the options of a select or workflow field: option names are non-empty
- * and unique; a workflow has exactly one `default` (where new rows start) and one `final` option.
- * No options (or an empty list) is fine: the service infers them from the data.
- */
-export function optionsProblem(subType: string, options: unknown): string | undefined {
-  if (options === undefined || options === null) return undefined;
-  if (!Array.isArray(options)) return `\`options\` is ${show(options, 40)}, not an array`;
-  if (options.length === 0) return undefined;
-  const problems: string[] = [];
-  const names = options.map((o) => (isPlainObject(o) ? o.name : undefined));
-  const blank = names.filter((n) => typeof n !== 'string' || n.trim() === '').length;
-  if (blank) problems.push(`${blank} option(s) without a name`);
-  const seen = new Set<string>();
-  const dup = new Set<string>();
-  for (const n of names) if (typeof n === 'string') (seen.has(n) ? dup : seen).add(n);
-  if (dup.size) problems.push(`duplicate option names: ${[...dup].map((d) => `'${d}'`).join(', ')}`);
-  if (subType === 'workflow') {
-    const count = (key: string) => options.filter((o) => isPlainObject(o) && o[key] === true).length;
-    const defaults = count('default');
-    const finals = count('final');
-    if (defaults !== 1) problems.push(`a workflow needs exactly one \`default\` option, found ${defaults}`);
-    if (finals !== 1) problems.push(`a workflow needs exactly one \`final\` option, found ${finals}`);
-  }
-  return problems.length ? problems.join('; ') : undefined;
-}
+/** A whole type the reader left out: `schema.types` reports it. */
+const isTypeWarning = (w: ReaderWarning, types: string[]) => types.some((t) => w.where === `schema.${t}`);
+/** A field left out for its relation. */
+const isRelationWarning = (w: ReaderWarning) => /\brelation\b/.test(w.message);
+/** A select or workflow option left out, or a workflow field without usable states. */
+const isOptionWarning = (w: ReaderWarning) => /\.options\b/.test(w.where) || /\bworkflow\b/.test(w.message);
 
 /**
  * The service sends `schema` without `filter` when the user set none. Skipped when a filter is
@@ -229,30 +202,37 @@ export async function checkSchemaWithoutFilter(
 
 /**
  * Decided after the syncs: `__syncAction` must be a text field when present, and present when the
- * app sent delta rows. A type that only ever answers `full` needs no `__syncAction`: a full sync
- * replaces the set, so removals happen without it.
+ * app removes rows (sends `REMOVE`): without it the service applies no removal. An app that only
+ * sets rows needs none; rows that carry `SET` without the field only warn.
  */
 export function checkSyncActionField(
   ctx: Context,
   schema: SchemaInfo,
-  deltaTypes: ReadonlySet<string>,
+  removeTypes: ReadonlySet<string>,
+  actionTypes: ReadonlySet<string> = removeTypes,
 ): void {
   const wrongType: string[] = [];
-  const missingWithDelta: string[] = [];
+  const missingWithRemove: string[] = [];
+  const missingWithSet: string[] = [];
   for (const [typeId, fields] of schema) {
     const field = fields.get(SYNC_ACTION_FIELD);
     if (field && field.type !== 'text')
       wrongType.push(`${typeId}.${SYNC_ACTION_FIELD} has type '${field.type}', expected 'text'`);
-    if (!field && deltaTypes.has(typeId)) missingWithDelta.push(typeId);
+    if (!field && removeTypes.has(typeId)) missingWithRemove.push(typeId);
+    else if (!field && actionTypes.has(typeId)) missingWithSet.push(typeId);
   }
-  if (wrongType.length || missingWithDelta.length) {
+  if (wrongType.length || missingWithRemove.length) {
     const parts = [...wrongType];
-    if (missingWithDelta.length) {
+    if (missingWithRemove.length) {
       parts.push(
-        `delta rows were sent for ${missingWithDelta.join(', ')} but the schema has no \`${SYNC_ACTION_FIELD}\` field`,
+        `REMOVE rows were sent for ${missingWithRemove.join(', ')} but the schema has no \`${SYNC_ACTION_FIELD}\` field: the service would not remove them`,
       );
     }
     ctx.fail('schema.sync-action', { reason: parts.join('; ') });
+  } else if (missingWithSet.length) {
+    ctx.warn('schema.sync-action', {
+      reason: `rows of ${missingWithSet.join(', ')} carry \`${SYNC_ACTION_FIELD}\` but the schema has no such field (needed once the app removes rows)`,
+    });
   } else {
     ctx.pass('schema.sync-action');
   }

@@ -1,7 +1,7 @@
-import { dataPagination, dataResponse, SYNC_ACTION_FIELD, synchronizationType } from '@weft/core/protocol';
-import { type DataRequestBody, itemAction, readPages } from '@weft/sync-engine';
+import { SYNC_ACTION_FIELD } from '@weft/core/protocol';
+import { type DataRequestBody, itemAction, readDataAnswer, readPages } from '@weft/sync-engine';
 import type { CheckId } from '../catalog.js';
-import { type Context, formatIssues, jsonAnswerProblem } from '../context.js';
+import { type Context, jsonAnswerProblem } from '../context.js';
 import { type Exchange, REPLAYED_ROWS_HEADER } from '../http.js';
 import type { HashMap64 } from '../store/hash-map.js';
 import { isPlainObject, plural, show, stableStringify } from '../util.js';
@@ -13,15 +13,17 @@ import type { SchemaInfo } from './schema.js';
 import { judgeValue } from './values.js';
 
 /**
- * What the kit holds a data page to: the protocol's answer shape, with `pagination` and
- * `synchronizationType` optional as the service allows (no `pagination`: no next page; no type:
- * full). Stricter than the engine's reading (which, like the service, takes what it can), so that
- * each departure is named with its path.
+ * A data page's problem as the service reads it (the engine's reader: only `items` is required),
+ * with the check it belongs to; undefined when the page can be read.
  */
-export const servicePage = dataResponse.extend({
-  pagination: dataPagination.nullish(),
-  synchronizationType: synchronizationType.optional(),
-});
+export function pageProblem(
+  json: unknown,
+): { suffix: 'items' | 'pagination' | 'shape'; problem: string } | undefined {
+  const read = readDataAnswer(json);
+  if (read.ok) return undefined;
+  const key = read.problem.split(/[.:]/)[0];
+  return { suffix: key === 'items' || key === 'pagination' ? key : 'shape', problem: read.problem };
+}
 
 export type Phase = 'data' | 'delta';
 type Row = Record<string, unknown>;
@@ -118,6 +120,10 @@ export interface PhaseResult {
   removed: number;
   /** At least one page answered `synchronizationType: "delta"`. */
   sawDelta: boolean;
+  /** At least one row carried `__syncAction: "REMOVE"`. */
+  sawRemove: boolean;
+  /** At least one row carried `__syncAction` (SET or REMOVE). */
+  sawAction: boolean;
   /** Relation field id -> referenced ids (data phase only), as hashes plus the first few as text. */
   relationRefs: Map<string, RelationRefs>;
   /** Data phase: every page reached through a `nextPageConfig`, with digests of its rows. */
@@ -191,6 +197,8 @@ export async function syncType(
     set: 0,
     removed: 0,
     sawDelta: false,
+    sawRemove: false,
+    sawAction: false,
     relationRefs: new Map(),
     resumable: [],
   };
@@ -242,28 +250,13 @@ export async function syncType(
     replayed.push(Number.isFinite(replayHeader) ? replayHeader : undefined);
     if (Array.isArray(json.items)) largestPage = Math.max(largestPage, json.items.length);
 
-    const parsed = servicePage.safeParse(json);
-    if (!parsed.success) {
-      const bySuffix = new Map<Suffix, typeof parsed.error.issues>();
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0];
-        const suffix: Suffix =
-          key === 'items'
-            ? 'items'
-            : key === 'pagination'
-              ? 'pagination'
-              : key === 'synchronizationType'
-                ? 'sync-type'
-                : 'shape';
-        bySuffix.set(suffix, [...(bySuffix.get(suffix) ?? []), issue]);
-      }
-      for (const [suffix, issues] of bySuffix) {
-        if (suffix === 'items' && !Array.isArray(json.items)) {
-          findings.add('items', 'fail', `page ${page}: \`items\` is ${show(json.items)}, not an array`, ex);
-        } else if (suffix !== 'items') {
-          findings.add(suffix, 'fail', `page ${page}: ${formatIssues(issues, 3)}`, ex);
-        }
-      }
+    const read = readDataAnswer(json);
+    if (!read.ok) {
+      const bad = pageProblem(json);
+      if (bad?.suffix === 'items' && !Array.isArray(json.items))
+        findings.add('items', 'fail', `page ${page}: \`items\` is ${show(json.items)}, not an array`, ex);
+      else if (bad && bad.suffix !== 'items')
+        findings.add(bad.suffix, 'fail', `page ${page}: ${bad.problem}`, ex);
     }
     if (!Array.isArray(json.items)) {
       if (!findings.map.has('items')) findings.add('items', 'fail', `page ${page}: \`items\` is missing`, ex);
@@ -277,8 +270,16 @@ export async function syncType(
       );
     if (json.synchronizationType === undefined && !findings.notes.has('sync-type'))
       findings.notes.set('sync-type', 'no `synchronizationType`: taken as a full sync, as the service does');
-    const syncType = synchronizationType.safeParse(json.synchronizationType);
-    const pageType = syncType.success ? syncType.data : undefined;
+    else if (json.synchronizationType !== 'full' && json.synchronizationType !== 'delta')
+      // The reader takes it as full; an app that meant delta would lose the rows it did not send.
+      findings.add(
+        'sync-type',
+        'warn',
+        `page ${page}: \`synchronizationType\` is ${show(json.synchronizationType, 30)}: read as 'full', as the service does`,
+        ex,
+      );
+    const pageType =
+      read.ok && json.synchronizationType !== undefined ? read.value.synchronizationType : undefined;
     if (phase === 'data' && pagination !== null)
       result.resumable.push(pageDigest(pagination, json.items, page));
     if (pageType) {
@@ -325,11 +326,17 @@ export async function syncType(
       const hasAction = Object.hasOwn(item, SYNC_ACTION_FIELD);
       const action = item[SYNC_ACTION_FIELD];
       if (hasAction) {
+        result.sawAction = true;
+        if (action === 'REMOVE') result.sawRemove = true;
         if (fields && !fields.has(SYNC_ACTION_FIELD)) {
+          // Required only from apps that remove rows: without the field the service applies no
+          // REMOVE; a SET row's `__syncAction` it merely does not keep.
           findings.add(
             'sync-action',
-            'fail',
-            `${label} carries \`${SYNC_ACTION_FIELD}\` but the schema has no such field`,
+            action === 'REMOVE' ? 'fail' : 'warn',
+            action === 'REMOVE'
+              ? `${label} is a REMOVE row but the schema has no \`${SYNC_ACTION_FIELD}\` field: the service would not remove it`
+              : `${label} carries \`${SYNC_ACTION_FIELD}\` but the schema has no such field`,
             ex,
           );
         }

@@ -44,10 +44,15 @@ export async function checkIncompleteFields(
     ctx.skip('validate.partial-fields', { reason });
     return;
   }
+  if (authenticationId === 'oauth2' || authenticationId === 'oauth') {
+    // The account comes from the OAuth flow, never from a form a user may leave half filled in.
+    const reason = `an \`${authenticationId}\` account is made by the OAuth flow, not typed in: the service never sends one with empty fields`;
+    ctx.skip('validate.empty-fields', { reason });
+    ctx.skip('validate.partial-fields', { reason });
+    return;
+  }
   const { declared, required } = declaredFields(info, authenticationId);
   const requiredKeys = required.map((f) => String(f.id));
-  if (authenticationId === 'oauth2') requiredKeys.push('access_token');
-  if (authenticationId === 'oauth') requiredKeys.push('access_token', 'access_secret');
   if (requiredKeys.length === 0) {
     const reason = `every field of \`${authenticationId}\` is optional: an empty account is valid`;
     ctx.skip('validate.empty-fields', { reason });

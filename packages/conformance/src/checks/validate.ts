@@ -1,7 +1,6 @@
-import { appRequests } from '@weft/sync-engine';
-import { validateResponse } from '@weft/core/protocol';
+import { appRequests, readValidateAnswer } from '@weft/sync-engine';
 import { serviceAccount } from '../account.js';
-import { type Context, errorAnswerProblem, formatIssues, jsonAnswerProblem } from '../context.js';
+import { type Context, errorAnswerProblem, jsonAnswerProblem } from '../context.js';
 import { secretValues } from '../secrets.js';
 import { isPlainObject } from '../util.js';
 import { declaredFields, INVALID_VALUE } from './auth-fields.js';
@@ -46,8 +45,8 @@ async function checkGivenAccount(
   if (isPlainObject(ex.json)) ctx.addSecrets(secretValues(ex.json, info));
   let problem = jsonAnswerProblem(ex);
   if (!problem) {
-    const parsed = validateResponse.safeParse(ex.json);
-    if (!parsed.success) problem = `expected {name: string}: ${formatIssues(parsed.error.issues)}`;
+    const read = readValidateAnswer(ex.json);
+    if (!read.ok) problem = `expected {name: string}: ${read.problem}`;
   }
   ctx.expect('validate.account', problem, { exchange: ex, subject: authenticationId });
   if (problem || !isPlainObject(ex.json)) {
@@ -66,8 +65,8 @@ async function checkGivenAccount(
   );
   let storedProblem = jsonAnswerProblem(stored);
   if (!storedProblem) {
-    const parsed = validateResponse.safeParse(stored.json);
-    if (!parsed.success) storedProblem = `expected {name: string}: ${formatIssues(parsed.error.issues)}`;
+    const read = readValidateAnswer(stored.json);
+    if (!read.ok) storedProblem = `expected {name: string}: ${read.problem}`;
   }
   ctx.expect(
     'validate.stored-account',

@@ -1,5 +1,5 @@
-import { appRequests } from '@weft/sync-engine';
-import { webhookPreProcessResponse, webhookTransformResponse } from '@weft/core/protocol';
+import { webhookPreProcessResponse } from '@weft/core/protocol';
+import { appRequests, readTransformAnswer } from '@weft/sync-engine';
 import { type Context, errorAnswerProblem, formatIssues } from '../context.js';
 import type { Exchange } from '../http.js';
 
@@ -72,10 +72,8 @@ export async function checkWebhooks(
     ctx.expect(
       'webhooks.transform',
       answerProblem(transform, (json) => {
-        const parsed = webhookTransformResponse.safeParse(json);
-        return parsed.success
-          ? undefined
-          : `expected {data: {<type>: [rows]}}: ${formatIssues(parsed.error.issues)}`;
+        const read = readTransformAnswer(json);
+        return read.ok ? undefined : `expected {data: {<type>: [rows]}}: ${read.problem}`;
       }),
       { exchange: transform },
     );

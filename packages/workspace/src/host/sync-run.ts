@@ -2,6 +2,7 @@ import {
   AppCallError,
   type AppClient,
   DEFAULT_RETRY,
+  formatWarning,
   type RetryPolicy,
   retryDelay,
   type SyncEvent,
@@ -200,9 +201,14 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
   if ((run.progress as RunProgress).types) return;
   const account = await ctx.refreshAccount(source, ctx.signal);
   const client = ctx.client(source.url);
-  const schema = await client.schema(source.types, source.filter, account, ctx.signal);
+  // What the reader took or left out (a field it could not read) is shown with the run.
+  const read = await client.readSchema(source.types, source.filter, account, ctx.signal);
+  const schema = read.value;
   const mapped = mapSchema(source.namespace, source.id, schema, source.types);
-  const warnings = await applySchema(ctx.workspace, mapped, wantedLabels(schema, mapped));
+  const warnings = [
+    ...read.warnings.map(formatWarning),
+    ...(await applySchema(ctx.workspace, mapped, wantedLabels(schema, mapped))),
+  ].slice(0, MAX_WARNINGS);
   // Labels of fields made before (or changed since): those just created carry theirs already.
   await applyFieldLabels(ctx.workspace, schema, mapped);
   const fresh = new Set<string>();

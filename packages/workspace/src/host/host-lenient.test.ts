@@ -1,0 +1,107 @@
+// The host takes what the real service takes (the sync engine's lenient reader), over real HTTP:
+// a bare app answers as apps in production do (no `website`, an account field without
+// `description`, `title` for `name`, string booleans, `{items}` alone) and one of its fields
+// declares a relation cardinality the service does not know. It registers as it is; the bad field
+// is left out with a warning on the run naming type and field, and everything else syncs.
+// Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseTargets } from '../../test/support/databases.js';
+import { startHostedOn } from './fixtures/hosted-on.js';
+import type { HostedWorkspace } from './start-hosted-workspace.js';
+
+const answers: Record<string, unknown> = {
+  '/': {
+    name: 'Loose',
+    version: '1',
+    description: 'answers as apps in production do',
+    sources: [],
+    authentication: [
+      {
+        id: 'token',
+        name: 'Token',
+        fields: [{ id: 'key', title: 'Key', type: 'password', optional: 'false' }],
+      },
+    ],
+  },
+  '/validate': { name: 'Loose account' },
+  '/api/v1/synchronizer/config': {
+    types: [{ id: 'task' }],
+    filters: [{ id: 'q', type: 'text', optional: 'true' }],
+  },
+  '/api/v1/synchronizer/schema': {
+    task: {
+      id: { name: 'Id', type: 'id' },
+      name: { title: 'Name', type: 'text', readonly: 'true' },
+      owner: {
+        name: 'Owner',
+        type: 'text',
+        relation: {
+          cardinality: 'one-to-many',
+          name: 'Owner',
+          targetType: 'task',
+          targetName: 'Owned',
+          targetFieldId: 'id',
+        },
+      },
+    },
+  },
+  '/api/v1/synchronizer/data': {
+    items: [
+      { id: 't1', name: 'First', owner: 't2' },
+      { id: 't2', name: 'Second', owner: 't1' },
+    ],
+  },
+};
+
+let server: Server;
+let appUrl: string;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const body = answers[(req.url ?? '').split('?')[0] ?? ''];
+      res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body ?? { message: 'not found' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+for (const target of databaseTargets()) {
+  describe(`a loose app [${target.name}]`, () => {
+    let ws: HostedWorkspace;
+    let stopWorkspace: () => Promise<void> = async () => {};
+    beforeAll(async () => {
+      ({ ws, close: stopWorkspace } = await startHostedOn(target, 'lenient', { jobs: { pollSeconds: 0.5 } }));
+    });
+    afterAll(async () => {
+      await stopWorkspace();
+    });
+
+    it('registers as it is and syncs every field but the one it cannot read', async () => {
+      const source = await ws.apps.addSource({ url: appUrl, fields: { key: 'k' } });
+      const run = await ws.apps.sync(source.id, { wait: true });
+      expect(run).toMatchObject({ status: 'succeeded', pages: 1, rowsSet: 2 });
+      expect(run.error).toContain('schema.task.owner: unknown relation cardinality "one-to-many"');
+      expect(run.error).toContain('the field is left out');
+      const [result] = await ws.execute([
+        {
+          command: 'svc.entity/query',
+          args: {
+            query: {
+              'q/from': `${source.namespace}/task`,
+              'q/select': [`${source.namespace}/name`],
+              'q/limit': 10,
+            },
+          },
+        },
+      ]);
+      const rows = (result as { result: Record<string, string>[] }).result;
+      expect(rows.map((r) => r[`${source.namespace}/name`]).sort()).toEqual(['First', 'Second']);
+    }, 60_000);
+  });
+}
