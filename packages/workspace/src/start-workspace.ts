@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
+import type { RequestBudgets } from './commands/budgets.js';
 import type { DatabaseOption } from './db/open-driver.js';
 import type { SecretBox } from './host/secret-box.js';
 import { createApp, SERVER_OPTIONS } from './http/create-app.js';
 import type { JobQueueOptions } from './jobs/job-queue.js';
+import { type AddressLimits, DEFAULT_ADDRESS_LIMITS } from './rate-limit/address-limits.js';
 import { openWorkspace, type Workspace } from './workspace.js';
 import type { WebhookWorkerOptions } from './webhooks/webhook-worker.js';
 
@@ -20,6 +22,10 @@ export interface StartWorkspaceOptions {
   adminToken?: string;
   /** requests per second per token (default 3); 0 turns the limit off */
   rateLimit?: number;
+  /** what one data API request may ask (see docs/security.md, Request budgets); unset: defaults */
+  budgets?: Partial<RequestBudgets>;
+  /** limits by client address for /ui pages and unknown tokens; unset: defaults */
+  addressLimits?: Partial<AddressLimits>;
   webhooks?: WebhookWorkerOptions | false;
   /** the job queue's poll and expiry settings */
   jobs?: JobQueueOptions;
@@ -44,6 +50,7 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     ...(options.jobs ? { jobs: options.jobs } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(options.box ? { box: options.box } : {}),
+    ...(options.budgets ? { budgets: options.budgets } : {}),
   });
   const extension = options.extend
     ? await options.extend(workspace).catch(async (error) => {
@@ -53,6 +60,7 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     : undefined;
   const app = createApp(workspace, {
     rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+    addressLimits: { ...DEFAULT_ADDRESS_LIMITS, ...options.addressLimits },
     ...(options.log ? { log: options.log } : {}),
     ...(extension ? { router: extension.router } : {}),
   });

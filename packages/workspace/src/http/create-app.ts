@@ -7,6 +7,7 @@ import { documentsRouter } from '../documents/documents-router.js';
 import { WorkspaceError } from '../errors.js';
 import { filesRouter } from '../files/files-router.js';
 import { pageRouter } from '../page/page-router.js';
+import { type AddressLimits, pageLimit, unknownTokenLimit } from '../rate-limit/address-limits.js';
 import { rateLimit } from '../rate-limit/rate-limit-middleware.js';
 import { tokensRouter } from '../tokens/tokens-router.js';
 import { usersRouter } from '../users/users-router.js';
@@ -17,6 +18,8 @@ import type { Workspace } from '../workspace.js';
 export interface AppOptions {
   /** requests per second per token; 0 turns the limit off */
   rateLimit: number;
+  /** limits by client address for /ui and for unknown tokens (rate-limit/address-limits.ts) */
+  addressLimits: AddressLimits;
   log?: (message: string, error?: unknown) => void;
   /** more routes (the app host), mounted after the data API's own */
   router?: express.Router;
@@ -39,7 +42,9 @@ export function createApp(workspace: Workspace, options: AppOptions): express.Ex
   app.get('/', (_req, res) => {
     res.json({ name: 'weft workspace', api: '/api' });
   });
+  app.use('/ui', pageLimit(options.addressLimits));
   app.use(pageRouter(workspace));
+  app.use('/api', unknownTokenLimit(options.addressLimits));
   app.use('/api', requireToken(workspace.driver));
   app.use('/api', rateLimit(workspace.driver, options.rateLimit));
   app.use(express.json({ limit: '64mb', verify: keepRawBody }));
