@@ -245,9 +245,12 @@ describeEachDatabase('request budgets: statements', (target) => {
 
   if (target.name === 'postgres') {
     // A statement long enough to be stopped: 24 text filters over 10,000 rows of 256 characters.
-    const slow = () => {
-      const where = ['q/or', ...Array.from({ length: 24 }, (_, i) => ['q/contains', ['bg/text'], `$p${i}`])];
-      const params = Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`$p${i}`, `zz${i}`]));
+    const slow = (filters = 24) => {
+      const where = [
+        'q/or',
+        ...Array.from({ length: filters }, (_, i) => ['q/contains', ['bg/text'], `$p${i}`]),
+      ];
+      const params = Object.fromEntries(Array.from({ length: filters }, (_, i) => [`$p${i}`, `zz${i}`]));
       return query({ 'q/select': ['svc/id'], 'q/where': where, 'q/limit': 10 }, params);
     };
     const running = async () =>
@@ -283,11 +286,13 @@ describeEachDatabase('request budgets: statements', (target) => {
         budgets: { statementTimeoutMs: 0, maxTextFilters: 100 },
       });
       h.url = h.ws.url;
+      await seed(h, 30_000);
       const stop = new AbortController();
       const sent = fetch(`${h.url}/api/commands`, {
         method: 'POST',
         headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify([slow()]),
+        // Many times longer than the wait below: left alone, it would still be running then.
+        body: JSON.stringify([slow(96)]),
         signal: stop.signal,
       }).catch(() => undefined);
       for (let i = 0; i < 300 && (await running()) === 0; i++) await sleep(10);
