@@ -2,6 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { enqueueAutomationRuns } from '../automations/store.js';
 import { clip } from '@weft/core';
 import { type Driver, sqlState } from '../db/driver.js';
+import { currentRequest } from '../db/request-scope.js';
 import { checkRequest } from '../db/statement-stop.js';
 import {
   COPY_MIN_ROWS,
@@ -315,6 +316,11 @@ export async function executeCommands(
   if (!Array.isArray(commands)) throw badRequest('The body must be an array of commands');
   const results: CommandResult[] = [];
   const each = answersInJson(commands) ? { ...options, answerJson: true } : options;
-  for (const c of commands) results.push(await executeOne(driver, c, user, log, queued, each));
+  const scope = currentRequest();
+  for (const c of commands) {
+    // Once the request is stopped, the rest fail as it did without opening a transaction each.
+    if (scope?.signal.aborted) results.push(failure(scope.signal.reason, log));
+    else results.push(await executeOne(driver, c, user, log, queued, each));
+  }
   return results;
 }
