@@ -1,4 +1,6 @@
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { budgetsFromEnv, DEFAULT_BUDGETS } from '../src/commands/budgets.js';
+import { configFromEnv } from '../src/config.js';
 import { loadCatalog } from '../src/schema/catalog.js';
 import { describeEachDatabase, type Harness, typeArgs, useWorkspace } from './support/databases.js';
 
@@ -189,6 +191,18 @@ describeEachDatabase('request budgets: hang-ups', (target) => {
     token = await userToken(h);
   });
 
+  it('a normal client keeps working: a bulk write of 5,000 creates in one batch, with the default budgets', async () => {
+    const before = await count(h);
+    const creates = Array.from({ length: 5_000 }, (_, i) => ({
+      command: 'svc.entity/create',
+      args: { type: T, entity: { 'bg/text': `bulk ${i}` } },
+    }));
+    const [r] = await h.commands([{ command: 'svc.command/batch', args: { commands: creates } }], token);
+    expect(r.success).toBe(true);
+    expect(r.result).toHaveLength(5_000);
+    expect(await count(h)).toBe(before + 5_000);
+  });
+
   it('a client that hangs up stops its request: no more commands run for it', async () => {
     const before = await count(h);
     const stop = new AbortController();
@@ -315,4 +329,27 @@ describeEachDatabase('request budgets: statements', (target) => {
       }
     });
   }
+});
+
+describe('request budgets from the environment', () => {
+  it('WEFT_* variables set the budgets and address limits; unset ones keep their defaults', () => {
+    const config = configFromEnv({
+      WEFT_MAX_COMMANDS: '20',
+      WEFT_STATEMENT_TIMEOUT_MS: '0',
+      WEFT_UNKNOWN_TOKEN_RATE_LIMIT: '7',
+    });
+    expect(config.budgets).toEqual({ maxCommands: 20, statementTimeoutMs: 0 });
+    expect(config.addressLimits).toEqual({ unknownTokensPerMinute: 7 });
+    expect(budgetsFromEnv({})).toEqual({});
+    expect(DEFAULT_BUDGETS.maxCommands).toBeGreaterThan(5_000);
+  });
+
+  it.each([
+    { WEFT_MAX_COMMANDS: '0' },
+    { WEFT_MAX_QUERY_NODES: 'lots' },
+    { WEFT_REQUEST_TIMEOUT_MS: '-1' },
+    { WEFT_PAGE_RATE_LIMIT: '1.5' },
+  ])('refuses %j', (env) => {
+    expect(() => configFromEnv(env)).toThrow(/WEFT_/);
+  });
 });
