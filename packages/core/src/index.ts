@@ -24,7 +24,7 @@ export type { RouterOptions } from './router/router-options.js';
 export { AppDefinitionError, type DefinitionProblem } from './startup/app-definition-error.js';
 export { jsonLogger, silentLogger, type Logger } from './logging/logger.js';
 export { REDACTED, redact, collectSecrets } from './logging/redact.js';
-export { clip } from './logging/clip.js';
+export { clip, MAX_ECHO } from './logging/clip.js';
 export * from './oauth/index.js';
 export {
   createUpstream,

@@ -1,5 +1,7 @@
+import { budgetsFromEnv } from './commands/budgets.js';
 import type { DatabaseOption } from './db/open-driver.js';
 import { OutboundPolicy } from './outbound/index.js';
+import type { AddressLimits } from './rate-limit/address-limits.js';
 import { DEFAULT_RATE_LIMIT } from './start-workspace.js';
 
 export const DEFAULT_PORT = 3100;
@@ -16,6 +18,18 @@ export function configFromEnv(env: NodeJS.ProcessEnv) {
       : Number(env.WEFT_RATE_LIMIT);
   if (!Number.isFinite(rate) || rate < 0)
     throw new Error('WEFT_RATE_LIMIT must be a number of requests per second (0: off)');
+  const addressLimits: Partial<AddressLimits> = {};
+  for (const [key, name] of [
+    ['pagesPerMinute', 'WEFT_PAGE_RATE_LIMIT'],
+    ['unknownTokensPerMinute', 'WEFT_UNKNOWN_TOKEN_RATE_LIMIT'],
+  ] as const) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    const value = Number(raw);
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new Error(`${name} must be a whole number of requests per minute (0: off)`);
+    addressLimits[key] = value;
+  }
   let database: DatabaseOption;
   if (env.DATABASE_URL) {
     const schema = env.WEFT_PG_SCHEMA;
@@ -30,6 +44,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv) {
     // this machine only unless HOST says otherwise: the workspace holds data and an admin token
     host: env.HOST || '127.0.0.1',
     rateLimit: rate,
+    budgets: budgetsFromEnv(env),
+    addressLimits,
     database,
     outbound: OutboundPolicy.optionsFromEnv(env),
     ...(env.WEFT_ADMIN_TOKEN ? { adminToken: env.WEFT_ADMIN_TOKEN } : {}),

@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'invalid-query'
   | 'not-empty'
   | 'limit-reached'
+  | 'over-budget'
   | 'internal';
 
 export class WorkspaceError extends Error {

@@ -2,12 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hardenServer, type StartOptions } from '@weft/core';
 import type { Router } from 'express';
+import type { RequestBudgets } from './commands/budgets.js';
 import type { DatabaseOption } from './db/open-driver.js';
 import type { SecretBox } from './host/secret-box.js';
 import { createApp } from './http/create-app.js';
 import { SERVER_LIMITS, SERVER_OPTIONS } from './http/server-options.js';
 import type { JobQueueOptions } from './jobs/job-queue.js';
 import { isLoopbackHost, type OutboundOptions } from './outbound/index.js';
+import { type AddressLimits, DEFAULT_ADDRESS_LIMITS } from './rate-limit/address-limits.js';
 import { openWorkspace, type Workspace } from './workspace.js';
 import type { WebhookWorkerOptions } from './webhooks/webhook-worker.js';
 
@@ -30,6 +32,10 @@ export interface StartWorkspaceOptions {
     StartOptions,
     'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'
   >;
+  /** what one data API request may ask (see docs/security.md, Request budgets); unset: defaults */
+  budgets?: Partial<RequestBudgets>;
+  /** limits by client address for /ui pages and unknown tokens; unset: defaults */
+  addressLimits?: Partial<AddressLimits>;
   webhooks?: WebhookWorkerOptions | false;
   /**
    * What the workspace may fetch on a user's behalf. `allowPrivateNetworks` defaults to true when
@@ -64,6 +70,7 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     ...(options.jobs ? { jobs: options.jobs } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(options.box ? { box: options.box } : {}),
+    ...(options.budgets ? { budgets: options.budgets } : {}),
   });
   const extension = options.extend
     ? await options.extend(workspace).catch(async (error) => {
@@ -73,6 +80,7 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     : undefined;
   const app = createApp(workspace, {
     rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+    addressLimits: { ...DEFAULT_ADDRESS_LIMITS, ...options.addressLimits },
     ...(options.log ? { log: options.log } : {}),
     ...(extension ? { router: extension.router } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),

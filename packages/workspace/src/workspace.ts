@@ -1,11 +1,13 @@
 import type { Principal } from './auth/principal.js';
 import { useAutomationBox } from './automations/account-box.js';
 import { AutomationWorker, createAutomationTables } from './automations/index.js';
+import { DEFAULT_BUDGETS, type RequestBudgets } from './commands/budgets.js';
 import { type CommandResult, executeCommands } from './commands/dispatcher.js';
 import { createSystemTables } from './db/bootstrap.js';
 import type { Driver } from './db/driver.js';
 import { capHeapGrowth } from './db/heap-growth.js';
 import { type DatabaseOption, openDriver } from './db/open-driver.js';
+import { outsideRequest } from './db/request-scope.js';
 import { SecretBox } from './host/secret-box.js';
 import { JobQueue, type JobQueueOptions } from './jobs/job-queue.js';
 import { ensureBuiltinTypes } from './schema/builtins.js';
@@ -35,6 +37,8 @@ export interface OpenWorkspaceOptions {
   heapGrowthPercent?: number;
   /** what the workspace may fetch on a user's behalf (default here: private networks allowed; startWorkspace decides by its listening host) */
   outbound?: OutboundOptions;
+  /** what one request to the data API may ask (commands/budgets.ts); unset ones keep their defaults */
+  budgets?: Partial<RequestBudgets>;
 }
 
 export interface Workspace {
@@ -45,6 +49,8 @@ export interface Workspace {
   /** true when this run generated the admin token (print it once) */
   readonly generatedAdminToken: boolean;
   readonly admin: Principal;
+  /** what one request to the data API may ask */
+  readonly budgets: RequestBudgets;
   /**
    * Runs commands as `user` (default: the admin), exactly like POST /api/commands. With
    * `createResults: false` a create of a type that nothing listens to (no webhook, no automation)
@@ -52,7 +58,7 @@ export interface Workspace {
    */
   execute(
     commands: unknown[],
-    options?: { user?: Principal; createResults?: boolean },
+    options?: { user?: Principal; createResults?: boolean; budgets?: RequestBudgets },
   ): Promise<CommandResult[]>;
   /** Creates a user (not an admin unless asked) and a first access token for it. */
   createUser(input: {
@@ -70,7 +76,10 @@ export interface Workspace {
 
 export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise<Workspace> {
   const log = options.log ?? ((message, error) => console.error(message, error ?? ''));
-  const driver = await openDriver(options.database ?? { kind: 'memory' });
+  const budgets: RequestBudgets = { ...DEFAULT_BUDGETS, ...options.budgets };
+  const driver = await openDriver(options.database ?? { kind: 'memory' }, {
+    statementTimeoutMs: budgets.statementTimeoutMs,
+  });
   capHeapGrowth(driver.kind, options.heapGrowthPercent);
   try {
     const database = options.database;
@@ -126,22 +135,22 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       adminToken: boot.token,
       generatedAdminToken: boot.generated,
       admin,
+      budgets,
       webhooks,
       outbound,
       jobs,
       async execute(commands, opts = {}) {
         const queued = { deliveries: false, automations: false };
-        const results = await executeCommands(
-          driver,
-          commands,
-          opts.user ?? admin,
-          errorLog,
-          queued,
-          opts.createResults === false ? { createResults: false } : undefined,
-        );
+        const results = await executeCommands(driver, commands, opts.user ?? admin, errorLog, queued, {
+          ...(opts.createResults === false ? { createResults: false } : {}),
+          ...(opts.budgets ? { budgets: opts.budgets } : {}),
+        });
         // A wake makes the worker query its queue at once; only worth it when something was queued.
-        if (queued.deliveries) webhooks?.wake();
-        if (queued.automations) automations.wake();
+        // The worker's work is not the request's: it must not stop with it.
+        outsideRequest(() => {
+          if (queued.deliveries) webhooks?.wake();
+          if (queued.automations) automations.wake();
+        });
         return results;
       },
       async createUser(input) {

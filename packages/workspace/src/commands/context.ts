@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal.js';
+import type { RequestBudgets } from './budgets.js';
 import type { Queryable } from '../db/driver.js';
 import type { Catalog } from '../schema/catalog.js';
 import type { Listening } from './listeners.js';
@@ -44,6 +45,8 @@ export interface CommandContext {
    * is nobody to deliver it to); where something listens, everything is built as usual.
    */
   createResults?: false;
+  /** the request's bounds on what a query may ask (absent for in-process callers) */
+  budgets?: RequestBudgets;
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { Principal } from '../auth/principal.js';
 import { enqueueAutomationRuns } from '../automations/store.js';
+import { clip } from '@weft/core';
 import { type Driver, sqlState } from '../db/driver.js';
+import { currentRequest } from '../db/request-scope.js';
+import { checkRequest } from '../db/statement-stop.js';
 import {
   COPY_MIN_ROWS,
   changeCollection,
@@ -13,6 +16,7 @@ import { compileQuery } from '../query/compile-query.js';
 import { lastCatalog, loadCatalog } from '../schema/catalog.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
 import { answersInJson } from './answer-json.js';
+import { overBudget, type RequestBudgets } from './budgets.js';
 import { type CommandContext, StaleCatalog } from './context.js';
 import { listeners } from './listeners.js';
 import { SCHEMA_CHANGES, schemaQuery } from './schema-commands.js';
@@ -36,11 +40,15 @@ const ENTITY_COMMANDS: Record<string, Handler> = {
     const catalog = await loadCatalog(ctx.tx);
     if (a.params !== undefined && !isObject(a.params))
       throw badRequest('params must be an object', 'invalid-args');
-    const { sql, values } = compileQuery(
-      { catalog, user: ctx.user, params: a.params as Args | undefined },
+    const { sql, values, cap } = compileQuery(
+      { catalog, user: ctx.user, params: a.params as Args | undefined, budgets: ctx.budgets },
       a.query,
     );
     const { rows } = await ctx.tx.query<{ r: unknown }>(sql, values);
+    if (cap !== undefined && rows.length > cap)
+      throw overBudget(
+        `The query matches more than ${cap} rows (maxResultRows): read in pages of q/limit and q/offset`,
+      );
     return rows.map((r) => r.r);
   },
   'svc.entity/create': async (ctx, a) => {
@@ -150,12 +158,14 @@ function createRun(commands: unknown[], i: number): number {
 }
 
 export async function dispatch(ctx: CommandContext, command: string, args: Args): Promise<unknown> {
+  // A request that was stopped (its client left, its time ran out) starts no more commands.
+  checkRequest();
   if (ctx.depth > 8) throw badRequest('Batches nest at most 8 deep', 'invalid-args');
   if (command === 'svc.command/batch') return runBatch(ctx, args, false);
   if (command === 'svc.schema/batch') return runBatch(ctx, args, true);
   if (command === 'svc.schema/query') return schemaQuery(ctx, args);
   const handler = SCHEMA_CHANGES[command] ?? ENTITY_COMMANDS[command];
-  if (!handler) throw badRequest(`Unknown command ${JSON.stringify(command)}`, 'unknown-command');
+  if (!handler) throw badRequest(`Unknown command ${clip(JSON.stringify(command))}`, 'unknown-command');
   return handler(ctx, args);
 }
 
@@ -172,8 +182,23 @@ export function failure(error: unknown, log?: (error: unknown) => void): Command
       error: { message: (error as Error).message, code: 'invalid-value', status: 400 },
     };
   }
-  log?.(error);
+  log?.(loggable(error));
   return { success: false, error: { message: 'Internal error', code: 'internal', status: 500 } };
+}
+
+/**
+ * What the log gets of an unexpected error: its name, clipped message, SQLSTATE and stack, but
+ * not the statement and parameters a database error carries (PGlite's has both: a query of
+ * 70,000 parameters would print them all).
+ */
+export function loggable(error: unknown): unknown {
+  if (!(error instanceof Error)) return clip(String(error), 2000);
+  const copy = new Error(clip(error.message, 2000));
+  copy.name = error.name;
+  copy.stack = clip(error.stack ?? '', 4000);
+  const state = sqlState(error);
+  if (state) Object.assign(copy, { code: state });
+  return copy;
 }
 
 const READ_ONLY = new Set(['svc.entity/query', 'svc.schema/query']);
@@ -208,7 +233,17 @@ export async function executeOne(
     try {
       return {
         success: true,
-        result: await dispatch({ tx: driver, user, effects: [], depth: 0 }, parsed.command, parsed.args),
+        result: await dispatch(
+          {
+            tx: driver,
+            user,
+            effects: [],
+            depth: 0,
+            ...(options.budgets ? { budgets: options.budgets } : {}),
+          },
+          parsed.command,
+          parsed.args,
+        ),
       };
     } catch (error) {
       return failure(error, log);
@@ -227,6 +262,7 @@ export async function executeOne(
           effects: [],
           depth: 0,
           listening: new Map(),
+          ...(options.budgets ? { budgets: options.budgets } : {}),
           ...(unchecked ? { unchecked } : {}),
           ...(options.answerJson ? { answerJson: true } : {}),
         };
@@ -265,6 +301,8 @@ export async function executeOne(
 /** How commands run for an in-process caller (see CommandContext.createResults). */
 export interface ExecuteOptions {
   createResults?: boolean;
+  /** a request's bounds on its queries (the HTTP API's; in-process callers have none) */
+  budgets?: RequestBudgets;
 }
 
 export async function executeCommands(
@@ -278,6 +316,11 @@ export async function executeCommands(
   if (!Array.isArray(commands)) throw badRequest('The body must be an array of commands');
   const results: CommandResult[] = [];
   const each = answersInJson(commands) ? { ...options, answerJson: true } : options;
-  for (const c of commands) results.push(await executeOne(driver, c, user, log, queued, each));
+  const scope = currentRequest();
+  for (const c of commands) {
+    // Once the request is stopped, the rest fail as it did without opening a transaction each.
+    if (scope?.signal.aborted) results.push(failure(scope.signal.reason, log));
+    else results.push(await executeOne(driver, c, user, log, queued, each));
+  }
   return results;
 }

@@ -8,14 +8,24 @@ export type DatabaseOption =
   | { kind: 'pglite'; dataDir: string }
   | { kind: 'postgres'; url: string; schema?: string };
 
-export async function openDriver(database: DatabaseOption): Promise<Driver> {
+/**
+ * `statementTimeoutMs`: the data API requests' statement timeout on Postgres (PGlite cannot honour
+ * one; its requests are bounded by size instead: see commands/budgets.ts).
+ */
+export async function openDriver(
+  database: DatabaseOption,
+  options: { statementTimeoutMs?: number } = {},
+): Promise<Driver> {
   switch (database.kind) {
     case 'memory':
       return openPgliteDriver();
     case 'pglite':
       return openPgliteDriver(database.dataDir);
     case 'postgres': {
-      const driver = await openPgDriver(database.url, database.schema ? { schema: database.schema } : {});
+      const driver = await openPgDriver(database.url, {
+        ...(database.schema ? { schema: database.schema } : {}),
+        ...(options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}),
+      });
       if (database.schema)
         await driver.exec(`CREATE SCHEMA IF NOT EXISTS "${database.schema.replace(/"/g, '')}"`);
       return driver;

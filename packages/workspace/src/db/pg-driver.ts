@@ -1,6 +1,8 @@
 import pg from 'pg';
 import type { CopyOptions, Driver, QueryResult, Queryable } from './driver.js';
 import { copyIn } from './pg-copy-in.js';
+import { currentRequest } from './request-scope.js';
+import { checkRequest, release, stopped, whileRunning } from './statement-stop.js';
 
 // Dates, timestamps and numerics come back as the strings Postgres sends: the data API formats
 // every value in SQL, so the driver must not turn them into JS objects (PGlite's default differs
@@ -12,52 +14,87 @@ const types = {
   },
 };
 
+export interface PgDriverOptions {
+  schema?: string;
+  max?: number;
+  /**
+   * The statement timeout of the data API's requests (see request-scope.ts), in milliseconds; 0
+   * or absent: none. Work outside a request (start-up, workers, the job queue) has none.
+   */
+  statementTimeoutMs?: number;
+}
+
 /**
  * A pool of connections to a Postgres server. `schema` (optional) puts every table of this
  * workspace in its own Postgres schema through search_path, so several workspaces (tests) can
  * share one database.
  */
-export async function openPgDriver(
-  url: string,
-  options: { schema?: string; max?: number } = {},
-): Promise<Driver> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.max ?? 10,
-    types,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-  });
-  // An idle client that loses its connection must not crash the process.
-  pool.on('error', () => {});
-  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
-      const res = await c.query(sql, params as unknown[]);
-      return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
-    },
-  });
-  const base = wrap(pool);
+export async function openPgDriver(url: string, options: PgDriverOptions = {}): Promise<Driver> {
+  const poolOf = (settings: string[]) => {
+    const p = new pg.Pool({
+      connectionString: url,
+      max: options.max ?? 10,
+      types,
+      ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
+    });
+    // An idle client that loses its connection must not crash the process.
+    p.on('error', () => {});
+    return p;
+  };
+  const path = options.schema ? [`-c search_path=${options.schema}`] : [];
+  const pool = poolOf(path);
+  // Requests' statements run on connections of their own whose statement_timeout is set once,
+  // when the connection opens: no SET per request, and background work keeps no timeout.
+  const timeout = options.statementTimeoutMs ?? 0;
+  const requestPool = timeout > 0 ? poolOf([...path, `-c statement_timeout=${timeout}`]) : pool;
+  const poolNow = () => (currentRequest() ? requestPool : pool);
+  const cancel = (pid: number) => {
+    pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => {});
+  };
   return {
     kind: 'postgres',
     raw: pool,
-    query: base.query,
+    async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+      const scope = currentRequest();
+      if (!scope) {
+        const res = await pool.query(sql, params as unknown[]);
+        return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
+      }
+      const client = await requestPool.connect();
+      try {
+        const res = await whileRunning(scope, client, cancel, () => client.query(sql, params as unknown[]));
+        return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
+      } catch (error) {
+        throw stopped(error, scope, timeout);
+      } finally {
+        release(client);
+      }
+    },
     async transaction(fn) {
-      const client = await pool.connect();
+      const scope = currentRequest();
+      const client = await poolNow().connect();
       const tx = new PgTransaction(client);
       try {
-        const result = await fn(tx);
-        await tx.commit();
+        const result = await whileRunning(scope, client, cancel, async () => {
+          const value = await fn(tx);
+          await tx.commit();
+          return value;
+        });
         return result;
       } catch (error) {
         await tx.rollback().catch(() => {});
-        throw error;
+        throw stopped(error, scope, timeout);
       } finally {
-        client.release();
+        release(client);
       }
     },
     exec: async (sql) => {
       await pool.query(sql);
     },
-    close: () => pool.end(),
+    close: async () => {
+      await pool.end();
+      if (requestPool !== pool) await requestPool.end();
+    },
   };
 }
 
@@ -76,6 +113,7 @@ class PgTransaction implements Queryable {
 
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
     if (this.committed) throw new Error('A statement was sent after its transaction committed');
+    checkRequest();
     if (!this.begun && params.length === 0) {
       this.begun = true;
       const res = (await this.client.query(`BEGIN; ${sql}`)) as unknown as pg.QueryResult | pg.QueryResult[];

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import type { Driver, QueryResult, Queryable } from './driver.js';
 import { dropTemplate, initDataDir, pgliteTemplate } from './pglite-template.js';
+import { checkRequest } from './statement-stop.js';
+import { timeSlice } from './time-slice.js';
 
 /**
  * Server settings for the embedded engine. Postgres' defaults (128 MB of shared buffers, WAL
@@ -93,6 +95,11 @@ export async function openPgliteDriver(dataDir?: string): Promise<Driver> {
     query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; affectedRows?: number }>;
   }): Queryable => ({
     async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+      // PGlite runs a statement on this thread and cannot stop it midway (statement_timeout is
+      // not honoured: no timer signal in WASM), so a stopped request stops between statements.
+      const turn = timeSlice();
+      if (turn) await turn;
+      checkRequest();
       const res = await q.query(sql, params as unknown[]);
       return { rows: res.rows as R[], rowCount: res.affectedRows ?? res.rows.length };
     },

@@ -6,6 +6,7 @@ import { documentsRouter } from '../documents/documents-router.js';
 import { WorkspaceError } from '../errors.js';
 import { filesRouter } from '../files/files-router.js';
 import { pageRouter } from '../page/page-router.js';
+import { type AddressLimits, pageLimit, unknownTokenLimit } from '../rate-limit/address-limits.js';
 import { rateLimit } from '../rate-limit/rate-limit-middleware.js';
 import { tokensRouter } from '../tokens/tokens-router.js';
 import { usersRouter } from '../users/users-router.js';
@@ -18,6 +19,8 @@ import { closeIfBodyUnread } from './unread-body.js';
 export interface AppOptions {
   /** requests per second per token; 0 turns the limit off */
   rateLimit: number;
+  /** limits by client address for /ui and for unknown tokens (rate-limit/address-limits.ts) */
+  addressLimits: AddressLimits;
   log?: (message: string, error?: unknown) => void;
   /** more routes (the app host), mounted after the data API's own; they parse their own bodies */
   router?: express.Router;
@@ -42,7 +45,9 @@ export function createApp(workspace: Workspace, options: AppOptions): express.Ex
   app.get('/', (_req, res) => {
     res.json({ name: 'weft workspace', api: '/api' });
   });
+  app.use('/ui', pageLimit(options.addressLimits));
   app.use(pageRouter(workspace));
+  app.use('/api', unknownTokenLimit(options.addressLimits));
   app.use('/api', requireToken(workspace.driver));
   app.use('/api', rateLimit(workspace.driver, options.rateLimit));
   mountBodyParsers(app);

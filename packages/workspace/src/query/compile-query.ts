@@ -1,4 +1,6 @@
 import { assertFieldAccess, type Principal } from '../auth/principal.js';
+import { clip } from '@weft/core';
+import { overBudget, type RequestBudgets } from '../commands/budgets.js';
 import { badRequest } from '../errors.js';
 import { closedHolders } from '../documents/document-access.js';
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
@@ -23,11 +25,24 @@ const COMPARISONS: Record<string, string> = {
 const JSON_TYPES = new Set(['svc/location', 'svc/json-value', 'svc/date-range', 'svc/date-time-range']);
 
 const invalid = (message: string) => badRequest(message, 'invalid-query');
+/** A value the caller sent, as an error message shows it: clipped, so it never echoes megabytes. */
+const shown = (value: unknown) => clip(JSON.stringify(value));
 
 export interface CompileOptions {
   catalog: Catalog;
   user: Principal;
   params?: Record<string, unknown> | undefined;
+  /** a request's bounds on the statement (absent for in-process callers: no bounds) */
+  budgets?:
+    | Pick<RequestBudgets, 'maxQueryNodes' | 'maxPathLength' | 'maxResultRows' | 'maxTextFilters'>
+    | undefined;
+}
+
+/** A compiled query; `cap` is set when q/no-limit was cut off: more rows than it are over budget. */
+export interface CompiledQuery {
+  sql: string;
+  values: unknown[];
+  cap?: number;
 }
 
 /** One FROM scope: a root table alias plus the LEFT JOINs its to-one paths need. */
@@ -59,15 +74,35 @@ const col = (f: FieldDef): string => {
 };
 
 export class Compiler {
-  readonly b = new SqlBuilder();
+  readonly b: SqlBuilder;
   readonly catalog: Catalog;
   readonly user: Principal;
   private readonly params: Record<string, unknown>;
+  private readonly budgets: CompileOptions['budgets'];
 
   constructor(options: CompileOptions) {
     this.catalog = options.catalog;
     this.user = options.user;
     this.params = options.params ?? {};
+    this.budgets = options.budgets;
+    const max = options.budgets?.maxQueryNodes;
+    // Counted while the statement is built, so a huge query stops early instead of growing a huge
+    // statement first.
+    this.b = new SqlBuilder(
+      max === undefined
+        ? undefined
+        : (nodes) => {
+            if (nodes > max)
+              throw overBudget(`The query has more than ${max} parts (maxQueryNodes): split it into several`);
+          },
+    );
+  }
+
+  /** Refuses a path longer than the budget allows, before any of it is looked up. */
+  checkPath(path: readonly unknown[]): void {
+    const max = this.budgets?.maxPathLength;
+    if (max !== undefined && path.length > max)
+      throw overBudget(`A field path has more than ${max} steps (maxPathLength)`);
   }
 
   field(type: TypeDef, name: unknown): FieldDef {
@@ -105,13 +140,14 @@ export class Compiler {
     if (!Array.isArray(elements)) throw invalid('q/select must be an array');
     const pairs: Array<[string, string]> = [];
     for (const el of elements) {
+      this.b.spend();
       if (typeof el === 'string') {
         pairs.push([el, this.valueOf(type, alias, this.field(type, el))]);
       } else if (el && typeof el === 'object' && !Array.isArray(el)) {
         for (const [key, spec] of Object.entries(el))
           pairs.push([key, this.selectEntry(type, alias, key, spec)]);
       } else {
-        throw invalid(`Invalid q/select element ${JSON.stringify(el)}`);
+        throw invalid(`Invalid q/select element ${shown(el)}`);
       }
     }
     return jsonObject(pairs, this.b);
@@ -173,6 +209,7 @@ export class Compiler {
     if (!Array.isArray(path) || path.length === 0 || !path.every((p) => typeof p === 'string')) {
       throw invalid(`${op} needs a path [<collection field>, <sub field>]`);
     }
+    this.checkPath(path);
     const f = this.field(type, path[0]);
     if (f.kind !== 'many') throw invalid(`${op} applies to a collection field; ${f.name} is not one`);
     const target = this.catalog.target(f);
@@ -206,6 +243,7 @@ export class Compiler {
 
   /** A path ending in a value, following to-one fields with joins. */
   scalarPath(scope: Scope, path: string[]): { expr: string; field: FieldDef; type: TypeDef } {
+    this.checkPath(path);
     let type = scope.type;
     let alias = scope.alias;
     for (let i = 0; i < path.length; i++) {
@@ -230,7 +268,7 @@ export class Compiler {
   param(ref: unknown): unknown {
     if (typeof ref !== 'string' || !ref.startsWith('$')) {
       throw invalid(
-        `Comparison values must be passed through params: use a "$name" reference, not the inline value ${JSON.stringify(ref)}`,
+        `Comparison values must be passed through params: use a "$name" reference, not the inline value ${shown(ref)}`,
       );
     }
     if (Object.hasOwn(this.params, ref)) return this.params[ref];
@@ -240,9 +278,12 @@ export class Compiler {
   }
 
   private depth = 0;
+  /** q/contains and q/starts-with so far: each reads the text of every row it looks at */
+  private textFilters = 0;
 
   /** Nesting guard: deeply nested filters or sub-selects are refused, not a stack overflow. */
   nested<T>(fn: () => T): T {
+    this.b.spend();
     if (++this.depth > 32) throw invalid('The query nests more than 32 levels deep');
     try {
       return fn();
@@ -257,7 +298,7 @@ export class Compiler {
 
   whereExpr(scope: Scope, expr: unknown): string {
     if (!Array.isArray(expr) || expr.length === 0 || typeof expr[0] !== 'string') {
-      throw invalid(`Invalid q/where expression ${JSON.stringify(expr)}`);
+      throw invalid(`Invalid q/where expression ${shown(expr)}`);
     }
     const [op, ...args] = expr;
     if (op === 'q/and' || op === 'q/or') {
@@ -285,9 +326,10 @@ export class Compiler {
       path = operand[1];
     }
     if (!Array.isArray(path) || path.length === 0 || !path.every((p) => typeof p === 'string')) {
-      throw invalid(`A field path is a non-empty list of field names, got ${JSON.stringify(operand)}`);
+      throw invalid(`A field path is a non-empty list of field names, got ${shown(operand)}`);
     }
     const names = path as string[];
+    this.checkPath(names);
     // Through a collection: true when some item matches the rest of the path.
     let type = scope.type;
     let alias = scope.alias;
@@ -326,7 +368,7 @@ export class Compiler {
       if (field.kind !== 'primitive') {
         const id =
           v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)['svc/id'] : v;
-        if (!isUuid(id)) throw invalid(`${field.name} is compared with entity ids; got ${JSON.stringify(v)}`);
+        if (!isUuid(id)) throw invalid(`${field.name} is compared with entity ids; got ${shown(v)}`);
         return id;
       }
       try {
@@ -358,18 +400,23 @@ export class Compiler {
       if (t !== 'svc/text' && t !== 'svc/email' && t !== 'svc/emoji')
         throw invalid(`${op} applies to text fields`);
       if (typeof value !== 'string') throw invalid(`${op} needs a string parameter`);
+      const max = this.budgets?.maxTextFilters;
+      if (max !== undefined && ++this.textFilters > max)
+        throw overBudget(
+          `The query has more than ${max} q/contains and q/starts-with filters (maxTextFilters)`,
+        );
       const p = this.b.bind(value.replaceAll('\0', ''), 'text');
       return op === 'q/contains'
         ? `strpos(lower(${e}), lower(${p})) > 0`
         : `starts_with(lower(${e}), lower(${p}))`;
     }
-    throw invalid(`Unknown operator ${JSON.stringify(op)}`);
+    throw invalid(`Unknown operator ${shown(op)}`);
   }
 
   collectionMembership(op: string, src: { from: string; where: string }, x: string, value: unknown): string {
     const ids = (Array.isArray(value) ? value : [value]).map((v) => {
       const id = v && typeof v === 'object' ? (v as Record<string, unknown>)['svc/id'] : v;
-      if (!isUuid(id)) throw invalid(`A collection is compared with entity ids; got ${JSON.stringify(v)}`);
+      if (!isUuid(id)) throw invalid(`A collection is compared with entity ids; got ${shown(v)}`);
       return id;
     });
     const exists = (p: string) =>
@@ -397,12 +444,13 @@ export class Compiler {
     if (!Array.isArray(spec)) throw invalid('q/order-by must be an array of [[path], q/asc|q/desc]');
     const parts: Array<[string, 'ASC' | 'DESC']> = [];
     for (const item of spec) {
+      this.b.spend();
       if (!Array.isArray(item) || item.length < 1 || item.length > 2) {
-        throw invalid(`Invalid q/order-by item ${JSON.stringify(item)}`);
+        throw invalid(`Invalid q/order-by item ${shown(item)}`);
       }
       const dir = item[1] ?? 'q/asc';
       if (dir !== 'q/asc' && dir !== 'q/desc')
-        throw invalid(`Order must be q/asc or q/desc, got ${JSON.stringify(dir)}`);
+        throw invalid(`Order must be q/asc or q/desc, got ${shown(dir)}`);
       let path = item[0];
       let part: string | undefined;
       if (Array.isArray(path) && (path[0] === 'q/start' || path[0] === 'q/end') && Array.isArray(path[1])) {
@@ -411,7 +459,7 @@ export class Compiler {
       }
       if (typeof path === 'string') path = [path];
       if (!Array.isArray(path) || path.length === 0 || !path.every((p) => typeof p === 'string')) {
-        throw invalid(`Invalid q/order-by path ${JSON.stringify(item[0])}`);
+        throw invalid(`Invalid q/order-by path ${shown(item[0])}`);
       }
       const { expr, field } = this.scalarPath(scope, path as string[]);
       const e = part ? `(${expr}->>'${part}')` : expr;
@@ -426,7 +474,7 @@ export class Compiler {
 
   // ---- the statement ----
 
-  compile(query: unknown): { sql: string; values: unknown[] } {
+  compile(query: unknown): CompiledQuery {
     if (!query || typeof query !== 'object' || Array.isArray(query)) throw invalid('query must be an object');
     const q = query as Record<string, unknown>;
     for (const k of Object.keys(q))
@@ -444,12 +492,20 @@ export class Compiler {
     const keys = this.orderKeys(scope, q['q/order-by']);
     const order = keys.map(([e, dir]) => `${e} ${dir}`).join(', ');
     const limit = q['q/limit'] ?? DEFAULT_LIMIT;
+    const maxRows = this.budgets?.maxResultRows;
     let paging = '';
     if (limit !== 'q/no-limit') {
       if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0) {
         throw invalid('q/limit must be a non-negative integer or q/no-limit');
       }
+      if (maxRows !== undefined && limit > maxRows)
+        throw overBudget(
+          `q/limit is above ${maxRows} rows (maxResultRows): read in pages of q/limit and q/offset`,
+        );
       paging = `LIMIT ${limit}`;
+    } else if (maxRows !== undefined) {
+      // One row more than the budget tells an answer that would be too long from one that fits.
+      paging = `LIMIT ${maxRows + 1}`;
     }
     const offset = q['q/offset'];
     if (offset !== undefined) {
@@ -460,7 +516,11 @@ export class Compiler {
     }
     const from = `${type.table} ${root} ${scope.joins.join(' ')} ${where}`;
     if (limit === 'q/no-limit') {
-      return { sql: `SELECT ${obj} AS r FROM ${from} ORDER BY ${order} ${paging}`, values: this.b.values };
+      return {
+        sql: `SELECT ${obj} AS r FROM ${from} ORDER BY ${order} ${paging}`,
+        values: this.b.values,
+        ...(maxRows !== undefined ? { cap: maxRows } : {}),
+      };
     }
     // A page: Postgres would build the JSON of every matching row before sorting and cutting the
     // page (a million objects for a page of 100); so the page's ids and sort keys are chosen first,
@@ -474,6 +534,6 @@ export class Compiler {
   }
 }
 
-export function compileQuery(options: CompileOptions, query: unknown): { sql: string; values: unknown[] } {
+export function compileQuery(options: CompileOptions, query: unknown): CompiledQuery {
   return new Compiler(options).compile(query);
 }

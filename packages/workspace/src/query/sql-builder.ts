@@ -4,13 +4,24 @@
 export class SqlBuilder {
   readonly values: unknown[] = [];
   private aliases = 0;
+  private nodes = 0;
+
+  /** `spent` is told how many parts the statement has so far, each time it grows. */
+  constructor(private readonly spent: (nodes: number) => void = () => {}) {}
+
+  /** Counts one more part of the statement (a filter, a selected value, a parameter, a join). */
+  spend(): void {
+    this.spent(++this.nodes);
+  }
 
   bind(value: unknown, cast?: string): string {
+    this.spend();
     this.values.push(value);
     return cast ? `$${this.values.length}::${cast}` : `$${this.values.length}`;
   }
 
   alias(): string {
+    this.spend();
     this.aliases += 1;
     return `a${this.aliases}`;
   }

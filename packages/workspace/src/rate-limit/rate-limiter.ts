@@ -25,3 +25,13 @@ export async function takeRequest(q: Queryable, key: string, rate: number): Prom
   if (row.granted) return { allowed: true, retryAfter: 0 };
   return { allowed: false, retryAfter: Math.max(1, Math.ceil((1 - row.tokens) / rate)) };
 }
+
+/**
+ * Charges `cost` more to a bucket a request was already let through by (takeRequest): the rest of
+ * a request's commands. The bucket may go below zero: the request runs, and the token's next
+ * requests wait until the bucket has refilled past its debt.
+ */
+export async function chargeMore(q: Queryable, key: string, cost: number): Promise<void> {
+  if (cost <= 0) return;
+  await q.query(`UPDATE svc_rate SET tokens = tokens - $2::float8 WHERE key = $1`, [key, cost]);
+}
