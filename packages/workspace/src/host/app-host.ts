@@ -39,7 +39,7 @@ import {
   type SyncContext,
   safeMessage,
 } from './sync-run.js';
-import { AccountFlows, appFailure } from './account-flows.js';
+import { AccountFlows, appFailure, SYSTEM_KEYS } from './account-flows.js';
 import type { OAuthSourceInput } from './oauth-pending.js';
 
 // The app host: the local workspace playing the service towards apps. Sources (an app by URL and
@@ -83,6 +83,25 @@ export type UpdateSourceInput = Partial<
 >;
 
 const badRequest = (message: string) => new WorkspaceError(400, 'bad-request', message);
+
+const isEmptyValue = (v: unknown) =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+/**
+ * Filters the app does not mark `optional` must have a value before anything is synced with them,
+ * as the service's form requires them: 400 naming each one missing.
+ */
+function requireFilters(
+  filters: { id: string; title?: string; type: string; optional?: boolean | undefined }[],
+  values: Json,
+): void {
+  const missing = filters.filter(
+    (f) => f.optional !== true && f.type !== 'link' && isEmptyValue(values[f.id]),
+  );
+  if (missing.length === 0) return;
+  const named = missing.map((f) => `${JSON.stringify(f.id)}${f.title ? ` (${f.title})` : ''}`).join(', ');
+  throw badRequest(missing.length === 1 ? `Filter ${named} is required` : `Filters ${named} are required`);
+}
 const notFound = (message: string) => new WorkspaceError(404, 'not-found', message);
 
 const TICK = 'weft-sync-tick';
@@ -251,18 +270,27 @@ export class AppHost {
       ? descriptor.authentication.find((a) => a.id === input.authId)
       : descriptor.authentication[0];
     if (!auth) throw badRequest(`The app has no authentication ${JSON.stringify(input.authId)}`);
-    if (auth.id === 'oauth' && !oauthValues)
+    const oauth = auth.id === 'oauth' || auth.id === 'oauth2';
+    // OAuth tokens obtained elsewhere (weft dev --account) are taken as the connection's answer.
+    const tokens =
+      oauthValues ??
+      (oauth && input.fields && Object.keys(input.fields).length > 0 ? input.fields : undefined);
+    if (auth.id === 'oauth' && !tokens)
       throw badRequest('An OAuth 1 account is connected through POST /api/host/oauth1/start');
-    if (auth.id === 'oauth2' && !oauthValues)
+    if (auth.id === 'oauth2' && !tokens)
       throw badRequest('An OAuth 2 account is connected through POST /api/host/oauth2/start');
-    const fields: Json = { ...oauthValues };
-    for (const f of oauthValues ? [] : (auth.fields ?? [])) {
+    const fields: Json = { ...tokens };
+    const declared = new Set((auth.fields ?? []).map((f) => f.id));
+    for (const f of tokens ? [] : (auth.fields ?? [])) {
       const v = input.fields?.[f.id];
       if (f.type === 'link') continue;
       if ((v === undefined || v === '') && !f.optional)
         throw badRequest(`Account field ${JSON.stringify(f.id)} is required`);
       if (v !== undefined) fields[f.id] = v;
     }
+    // Keys the authentication does not declare are kept and sent, as the service keeps them.
+    for (const [k, v] of Object.entries(tokens ? {} : (input.fields ?? {})))
+      if (!declared.has(k) && !SYSTEM_KEYS.includes(k)) fields[k] = v;
     const id = randomUUID();
     let accountName: string | null = null;
     let stored = fields;
@@ -288,6 +316,7 @@ export class AppHost {
     if (unknown.length > 0) throw badRequest(`The app has no type ${unknown.join(', ')}`);
     if (types.length === 0) throw badRequest('Choose at least one type');
     const filter = this.filterValues(config.filters ?? [], input.filter ?? {});
+    requireFilters(config.filters ?? [], filter);
     await this.checkFilter(client, types, filter, account);
 
     let namespace = namespaceFor(descriptor.name);
@@ -362,6 +391,7 @@ export class AppHost {
     const unknown = types.filter((t) => !config.types.some((c) => c.id === t));
     if (unknown.length > 0) throw badRequest(`The app has no type ${unknown.join(', ')}`);
     const filter = input.filter ? this.filterValues(config.filters ?? [], input.filter) : source.filter;
+    requireFilters(config.filters ?? [], filter);
     await this.checkFilter(client, types, filter, account);
     await this.workspace.driver.query(
       `UPDATE weft_host_sources SET types = $2, filter = $3, keep_unsynced = $4, interval_seconds = $5, webhooks_enabled = $6 WHERE id = $1`,
@@ -418,6 +448,14 @@ export class AppHost {
     if (source.auth_id !== 'oauth' && source.auth_id !== 'oauth2')
       throw badRequest('A form account is re-authorised through PUT /api/host/sources/:id/account');
     return this.accounts.start(source.auth_id, { sourceId: id });
+  }
+
+  /**
+   * Replaces a source's account with these values as they are (a form's fields, or OAuth tokens
+   * obtained elsewhere), validated through the app first; refused, the stored account stays.
+   */
+  async setAccount(id: string, values: Json) {
+    return this.accounts.replaceAll(id, values);
   }
 
   /** Re-authorises a form account with new field values (empty or absent: kept), validated through the app. */
