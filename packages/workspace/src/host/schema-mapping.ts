@@ -50,6 +50,12 @@ export type MappedField =
       partnerName: string;
       partnerMany: boolean;
       relationId: string;
+      /**
+       * a hidden text field on the source type holding the value as the app sent it (the target's
+       * id, ids joined with ", "): readable even when it resolves to no synced row, as the service
+       * keeps it
+       */
+      rawName: string;
     };
 
 export interface MappedType {
@@ -133,17 +139,41 @@ function numberMeta(field: SchemaField): Record<string, unknown> {
   return unit ? { 'ui/number-unit': unit } : {};
 }
 
-/** The workspace types for the selected app types (relations to unselected types are left out). */
+/** `base`, else `base-2`, `base-3`, … : the first not in `names` (which it joins). */
+function unique(names: Set<string>, base: string): string {
+  let name = base;
+  for (let n = 2; names.has(name); n++) name = `${base}-${n}`;
+  names.add(name);
+  return name;
+}
+
+/** A relation field's id in the workspace (its `svc/relation`), the same on every sync. */
+export const relationIdOf = (sourceId: string, appType: string, appId: string) =>
+  entityId(sourceId, 'relation', `${appType}.${appId}`);
+
+/**
+ * The workspace types for the selected app types (relations to unselected types are left out).
+ * `partners` names the reverse fields that exist already (by relation id), so a reverse field keeps
+ * its name whatever else the schema gained or the order it came in.
+ */
 export function mapSchema(
   ns: string,
   sourceId: string,
   schema: SchemaResponse,
   selected: string[],
+  partners: ReadonlyMap<string, string> = new Map(),
 ): MappedType[] {
   const typeName = (t: string) => `${ns}/${slug(t)}`;
   const out: MappedType[] = [];
   const taken = new Map<string, Set<string>>();
   for (const t of selected) taken.set(typeName(t), new Set([`${ns}/name`]));
+  // Reverse fields made by an earlier sync keep their names: reserved before anything is named.
+  for (const appType of selected)
+    for (const [appId, field] of Object.entries(schema[appType] ?? {})) {
+      const known = partners.get(relationIdOf(sourceId, appType, appId));
+      const target = field.relation && selected.includes(field.relation.targetType);
+      if (known && target) taken.get(typeName(field.relation?.targetType as string))?.add(known);
+    }
   for (const appType of selected) {
     const fields = schema[appType] ?? {};
     const name = typeName(appType);
@@ -163,9 +193,17 @@ export function mapSchema(
         if (!selected.includes(r.targetType)) continue;
         const target = typeName(r.targetType);
         const targetNames = taken.get(target) as Set<string>;
-        let partner = `${ns}/${slug(r.targetName)}`;
-        if (targetNames.has(partner)) partner = `${partner}-of-${slug(appType)}`;
-        targetNames.add(partner);
+        const relationId = relationIdOf(sourceId, appType, appId);
+        // Many relations may share a targetName (Owner, Assigned By → "Tasks"): the first takes it,
+        // the next `-of-<type>`, then `-of-<type>-2`, … in schema order, unless named before.
+        let partner = partners.get(relationId);
+        if (!partner) {
+          partner = `${ns}/${slug(r.targetName || appId)}`;
+          partner = targetNames.has(partner)
+            ? unique(targetNames, `${partner}-of-${slug(appType)}`)
+            : partner;
+          targetNames.add(partner);
+        }
         mapped.fields.push({
           ...base,
           kind: 'relation',
@@ -175,7 +213,8 @@ export function mapSchema(
           targetFieldId: r.targetFieldId,
           partnerName: partner,
           partnerMany: r.cardinality !== 'one-to-one',
-          relationId: entityId(sourceId, 'relation', `${appType}.${appId}`),
+          relationId,
+          rawName: unique(names, `${fname}-raw`),
         });
         continue;
       }

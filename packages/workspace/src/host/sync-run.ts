@@ -10,11 +10,20 @@ import {
 import type { Queryable } from '../db/driver.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Workspace } from '../workspace.js';
-import { applySchema } from './apply-schema.js';
+import { applySchema, existingPartners } from './apply-schema.js';
 import { applyFieldLabels, wantedLabels } from './field-labels.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
 import { getRun, getSource, type RunRow, type SourceRow } from './source-store.js';
-import { removeRows, removeUnsent, resolveLinks, type WriteContext, writeRows } from './write-rows.js';
+import { callError } from './run-errors.js';
+import {
+  removeRows,
+  removeUnsent,
+  resolveLinks,
+  type Unresolved,
+  type WriteContext,
+  type WriteResult,
+  writeRows,
+} from './write-rows.js';
 
 // One sync run of a source as jobs, so its state lives in the database and never in a process:
 // a start job validates the account, reads the schema and creates what is missing, then sends a
@@ -46,6 +55,8 @@ export interface TypeProgress {
   job?: number;
   /** the type held no row when the run started: its rows are written as creates without a lookup */
   fresh?: boolean;
+  /** values of this type's pages so far taken only by coercion: `<field>: <what>` → how many */
+  coerced?: Record<string, number>;
 }
 
 export interface RunProgress {
@@ -118,8 +129,67 @@ export async function failRun(ctx: SyncContext, runId: string, error: unknown): 
      WHERE id = $1 AND status = 'running'`,
     [runId, safeMessage(error)],
   );
+  await settleLinks(ctx, runId);
   ctx.ended?.(runId);
 }
+
+/**
+ * A failed run's relations that waited for its end are set for the rows that did land (a row
+ * written is as good as in a run that succeeded). Best effort: the run has failed already, and
+ * what cannot be linked now is linked by the next sync, which sends the rows again.
+ */
+async function settleLinks(ctx: SyncContext, runId: string): Promise<void> {
+  try {
+    const run = await getRun(ctx.workspace.driver, runId);
+    const source = run && (await getSource(ctx.workspace.driver, run.source_id));
+    if (!run || !source || !(run.progress as RunProgress).schema) return;
+    await resolveLinks(writeContext(ctx, source, run), { keepUnresolved: true });
+  } catch {
+    // see above: the next sync links them
+  }
+}
+
+/**
+ * A page written after its run failed (another type's page failed meanwhile): its progress is not
+ * recorded, but its rows did land, so the run's counts include them and its links are set.
+ */
+async function countLanded(ctx: SyncContext, runId: string, set: number, removed: number): Promise<void> {
+  const { rows } = await ctx.workspace.driver.query(
+    `UPDATE weft_host_runs SET rows_set = rows_set + $2, rows_removed = rows_removed + $3
+      WHERE id = $1 AND status = 'failed' RETURNING id`,
+    [runId, set, removed],
+  );
+  if (rows.length > 0) await settleLinks(ctx, runId);
+}
+
+/** The run's warnings about values coerced and references that resolve to no synced row. */
+function dataWarnings(
+  progress: RunProgress,
+  byAppType: Map<string, MappedType>,
+  unresolved: Unresolved,
+): string[] {
+  const out: string[] = [];
+  for (const [appType, tp] of Object.entries(progress.types ?? {})) {
+    // Sorted: the progress is JSONB, which keeps no key order.
+    const counts = Object.entries(tp.coerced ?? {}).sort(([a], [b]) => a.localeCompare(b));
+    if (counts.length === 0) continue;
+    const total = counts.reduce((n, [, c]) => n + c, 0);
+    const name = byAppType.get(appType)?.name ?? appType;
+    out.push(
+      `${name}: ${total} values coerced as the service does (${counts.map(([what, n]) => `${n} × ${what}`).join(', ')})`,
+    );
+  }
+  for (const [field, { count, sample }] of unresolved) {
+    out.push(
+      `${field}: ${count} references resolve to no synced row (e.g. ${sample.join(', ')}); the values stay readable in its hidden raw field`,
+    );
+  }
+  return out;
+}
+
+const addCounts = (into: Record<string, number>, more: WriteResult['coerced']) => {
+  for (const [k, n] of Object.entries(more ?? {})) into[k] = (into[k] ?? 0) + n;
+};
 
 async function load(
   ctx: SyncContext,
@@ -193,10 +263,19 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
   const { run, source } = loaded;
   // Started already (this job ran before, and its process died after committing): nothing to do.
   if ((run.progress as RunProgress).types) return;
-  const account = await ctx.refreshAccount(source, ctx.signal);
+  const account = await ctx.refreshAccount(source, ctx.signal).catch((e) => {
+    throw callError('validate', e);
+  });
   const client = ctx.client(source.url);
-  const schema = await client.schema(source.types, source.filter, account, ctx.signal);
-  const mapped = mapSchema(source.namespace, source.id, schema, source.types);
+  const schema = await client.schema(source.types, source.filter, account, ctx.signal).catch((e) => {
+    throw callError('schema', e);
+  });
+  // Reverse fields made by earlier syncs keep their names (see mapSchema).
+  const partners = await existingPartners(
+    ctx.workspace,
+    mapSchema(source.namespace, source.id, schema, source.types),
+  );
+  const mapped = mapSchema(source.namespace, source.id, schema, source.types, partners);
   const warnings = await applySchema(ctx.workspace, mapped, wantedLabels(schema, mapped));
   // Labels of fields made before (or changed since): those just created carry theirs already.
   await applyFieldLabels(ctx.workspace, schema, mapped);
@@ -298,6 +377,10 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
     return r ? r : true;
   };
   const pageWarnings: string[] = [];
+  /** values coerced by this type's pages so far (recorded with each page) */
+  const coerced: Record<string, number> = { ...current.coerced };
+  const withCounts = (tp: TypeProgress): TypeProgress =>
+    Object.keys(coerced).length > 0 ? { ...tp, coerced: { ...coerced } } : tp;
   const wctx = writeContext(ctx, source, run, { client, account, warnings: pageWarnings });
   const type = wctx.byAppType.get(job.type);
   if (!type) throw new Error(`Type ${job.type} is not in the schema of this run`);
@@ -344,10 +427,13 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
          progress = jsonb_set(progress, ARRAY['types', $2::text], $5::jsonb)
        WHERE id = $1 AND status = 'running' AND progress #>> ARRAY['types', $2::text, 'next', 'page'] = $6
        RETURNING pages, rows_set, rows_removed`,
-      [run.id, job.type, set, removed, JSON.stringify(tp), String(event.page)],
+      [run.id, job.type, set, removed, JSON.stringify(withCounts(tp)), String(event.page)],
     );
     const r = rows[0];
-    if (!r) return false;
+    if (!r) {
+      await countLanded(ctx, run.id, set, removed);
+      return false;
+    }
     ctx.emit(source.id, event, { pages: r.pages, rowsSet: r.rows_set, rowsRemoved: r.rows_removed });
     return true;
   };
@@ -366,10 +452,10 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
       }
       const { page } = fetched;
       if (page.hasNext && JSON.stringify(page.nextPageConfig) === JSON.stringify(at.pagination)) {
-        throw new AppCallError(`${job.type}: page ${at.page} asks again for the same page (paging loop)`, {
-          path: '/api/v1/synchronizer/data',
-          status: 200,
-        });
+        throw new AppCallError(
+          'POST /api/v1/synchronizer/data: its nextPageConfig asks again for the same page (paging loop)',
+          { path: '/api/v1/synchronizer/data', status: 200 },
+        );
       }
       // Go on in this job while its time lasts; the next page is asked for while this one is written.
       const goOn = page.hasNext && Date.now() - started < ctx.pageJobMs && !ctx.signal.aborted;
@@ -381,6 +467,7 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
       if (remove.length > 0 && !(await recorded())) return;
       const writing = (async () => {
         const written = await writeRows(wctx, type, set);
+        addCounts(coerced, written.coerced);
         const removed = remove.length > 0 ? await removeRows(wctx, type, remove) : 0;
         return { written, removed };
       })();
@@ -433,6 +520,7 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
           // The first page decides full or delta for the whole type.
           mode = tp.mode ?? page.synchronizationType;
           tp.mode = mode;
+          if (Object.keys(coerced).length > 0) tp.coerced = { ...coerced };
           delete tp.attempts;
           addWarnings(progress, pageWarnings);
           if (next) {
@@ -464,7 +552,10 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
         });
       }
       // Recorded by another job meanwhile (this one outlived its expiry), or the run ended: stop.
-      if (!totals) return;
+      if (!totals) {
+        await countLanded(ctx, run.id, written.set, removed);
+        return;
+      }
       ctx.emit(
         source.id,
         {
@@ -493,6 +584,8 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
   };
   try {
     await pageLoop();
+  } catch (error) {
+    throw callError(`data of type ${job.type}, page ${at.page}`, error);
   } finally {
     // A job that throws still lets its last write and record land before the error fails the run.
     await lastWrite?.catch(() => {});
@@ -551,7 +644,7 @@ export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void>
   const { run, source } = loaded;
   const progress = run.progress as RunProgress;
   const wctx = writeContext(ctx, source, run);
-  await resolveLinks(wctx);
+  const unresolved = await resolveLinks(wctx);
   const typeIds = progress.typeIds ?? source.types;
   const modes = typeIds.map((t) => progress.types?.[t]?.mode ?? 'full');
   let removed = 0;
@@ -565,7 +658,7 @@ export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void>
       );
     }
   }
-  const warnings = [...(progress.warnings ?? [])];
+  const warnings = [...(progress.warnings ?? []), ...dataWarnings(progress, wctx.byAppType, unresolved)];
   if (progress.moreWarnings) warnings.push(`${progress.moreWarnings} more warnings`);
   await ctx.workspace.driver.query(
     `UPDATE weft_host_runs SET status = 'succeeded', mode = $2, finished_at = clock_timestamp(),
