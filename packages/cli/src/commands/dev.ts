@@ -10,9 +10,11 @@ import { configFromEnv, type HostedWorkspace, startHostedWorkspace } from '@weft
 import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { AppProcess } from './dev-app-process.js';
+import { devSource } from './dev-source.js';
 
 interface DevOptions {
   account?: string;
+  auth?: string;
   types?: string;
   filter?: string;
   interval?: string;
@@ -122,26 +124,12 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     if (ws.generatedAdminToken) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
 
     // One source per app: found again by its URL, or by its name when a restarted app moved.
-    const descriptor = await ws.apps.client(appUrl).descriptor();
-    const existing =
-      (await ws.apps.list()).find((s) => s.url === appUrl.replace(/\/+$/, '')) ??
-      (await ws.apps.list()).find((s) => s.name === descriptor.name);
-    let source = existing
-      ? await ws.apps.setUrl(existing.id, appUrl)
-      : await ws.apps.addSource({
-          url: appUrl,
-          ...(fields ? { fields } : {}),
-          ...(types ? { types } : {}),
-          ...(filter ? { filter } : {}),
-          ...(interval ? { intervalSeconds: interval } : {}),
-        });
-    if (existing && (types || filter || interval)) {
-      source = await ws.apps.updateSource(source.id, {
-        ...(types ? { types } : {}),
-        ...(filter ? { filter } : {}),
-        ...(interval ? { intervalSeconds: interval } : {}),
-      });
-    }
+    const source = await devSource(
+      ws,
+      appUrl,
+      { account: fields, auth: options.auth, types, filter, intervalSeconds: interval },
+      io,
+    );
     io.stdout.write(`Source ${source.name} (${source.namespace}): types ${source.types.join(', ')}\n`);
     if (app && options.watch !== false) {
       const id = source.id;
@@ -190,7 +178,8 @@ export const devCommand: WeftCommand = {
         'Starts the local workspace (PGlite in .weft/, or DATABASE_URL), starts the app module (restarting it and syncing again when its files change) or uses the app URL, adds it as a source and runs a first sync.',
       )
       .argument('<app>', 'the app module (e.g. src/main.ts, listening on PORT) or its URL')
-      .option('--account <json|file>', 'account field values, e.g. \'{"token":"..."}\'')
+      .option('--account <json|file>', 'account field values (or OAuth tokens), e.g. \'{"token":"..."}\'')
+      .option('--auth <id>', "the authentication to use (default: the app's first)")
       .option('--types <list>', "app types to sync, comma-separated (default: the app's defaults, else all)")
       .option('--filter <json|file>', 'filter values; date filters may be phrases ("last 3 months")')
       .option('--interval <seconds>', 'sync again every so many seconds')
@@ -204,6 +193,7 @@ DATABASE_URL (Postgres instead of PGlite), WEFT_SECRET_KEY (encrypts stored acco
 
 Examples:
   weft dev src/main.ts
+  weft dev http://localhost:3101 --auth token --account '{"token":"..."}'
   weft dev http://localhost:3101 --types book,author --filter '{"published":"last 3 years"}'
 
 Exit status: 0 ok, 1 the workspace or the app failed to start, 2 usage error (0 also after Ctrl-C).`,
