@@ -36,11 +36,12 @@ export function wantedLabels(schema: SchemaResponse, mapped: MappedType[]): Map<
       }
       // As the service shows them: the relation is its `name` ("Author", not the field's "Author
       // Id"), the reverse side its `targetName`, and the hidden raw value the field's own name ("Author Id").
-      const label = field?.relation?.name || field?.name;
+      const label = (field?.relation?.name || field?.name)?.trim();
       put(t.name, f.name, label);
       put(f.targetType, f.partnerName, field?.relation?.targetName);
       // Two fields of one type under one label would be ambiguous in templates and scripts.
-      put(t.name, f.rawName, field?.name === label ? `${label} (raw)` : field?.name);
+      const raw = field?.name?.trim();
+      put(t.name, f.rawName, raw === label ? `${label} (raw)` : raw);
     }
   }
   return out;

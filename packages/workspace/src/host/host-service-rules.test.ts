@@ -171,6 +171,7 @@ for (const target of databaseTargets()) {
       const meta = (type: string, name: string) => catalog.field(catalog.type(type), name).meta;
       expect(meta('club/event', 'club/venue')['ui/label']).toBe('Venue');
       expect(meta('club/event', 'club/host')['ui/label']).toBe('Host');
+      expect(meta('club/event', 'club/host-raw')['ui/label']).toBe('Host (raw)');
       expect(meta('club/event', 'club/venue-raw')).toMatchObject({
         'ui/label': 'Venue Id',
         'ui/hidden?': true,
