@@ -194,6 +194,25 @@ for (const target of databaseTargets()) {
       expect((data?.body.account as Json | undefined)?.access_token).toBe('refreshed');
     });
 
+    it('takes the authentication an account names with its auth key', async () => {
+      const app = oauthApp(
+        [
+          { id: 'none', name: 'Public' },
+          {
+            id: 'key',
+            name: 'Key',
+            fields: [{ id: 'key', name: 'Key', type: 'password', description: 'k' }],
+          },
+        ],
+        'Named',
+      );
+      const url = await serve(app);
+      const io = capture();
+      const source = await devSource(ws, url, { account: { auth: 'key', key: 'good' } }, io);
+      expect(source.authId).toBe('key');
+      expect(io.out()).not.toContain('does not declare');
+    });
+
     it('uses the chosen authentication, says once which keys it does not declare, and keeps them', async () => {
       const app = oauthApp(
         [

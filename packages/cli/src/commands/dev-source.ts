@@ -3,7 +3,7 @@
 // it. An OAuth account is connected through the provider: the authorize address is printed (never
 // opened), the callback is awaited on the workspace, and weft dev goes on. `--account` for a source
 // that exists already is validated by the app and replaces the stored account.
-import type { HostedWorkspace } from '@weft/workspace';
+import { type HostedWorkspace, SYSTEM_KEYS } from '@weft/workspace';
 import { type CliIo, UsageError } from '../io.js';
 
 type Json = Record<string, unknown>;
@@ -34,10 +34,12 @@ export async function devSource(
   const { account, types, filter, intervalSeconds } = options;
   const descriptor = await ws.apps.client(appUrl).descriptor();
   const auths = descriptor.authentication;
-  const auth = options.auth ? auths.find((a) => a.id === options.auth) : auths[0];
+  // An account that names its authentication (`auth`, as the service's accounts carry it) chooses it.
+  const chosen = options.auth ?? (typeof account?.auth === 'string' ? account.auth : undefined);
+  const auth = chosen ? auths.find((a) => a.id === chosen) : auths[0];
   if (!auth)
     throw new UsageError(
-      `--auth: the app has no authentication ${JSON.stringify(options.auth)} (it has ${auths.map((a) => a.id).join(', ')})`,
+      `${options.auth ? '--auth' : '--account'}: the app has no authentication ${JSON.stringify(chosen)} (it has ${auths.map((a) => a.id).join(', ')})`,
     );
   const sources = await ws.apps.list();
   const existing =
@@ -51,9 +53,9 @@ export async function devSource(
 
   if (existing) {
     let source = await ws.apps.setUrl(existing.id, appUrl);
-    if (options.auth && options.auth !== source.authId)
+    if (chosen && chosen !== source.authId)
       io.stdout.write(
-        `The source keeps its authentication ${source.authId}: remove it to add the app with ${options.auth}\n`,
+        `The source keeps its authentication ${source.authId}: remove it to add the app with ${chosen}\n`,
       );
     if (account) {
       source = await ws.apps.setAccount(source.id, account);
@@ -70,7 +72,7 @@ export async function devSource(
   if (OAUTH_IDS.has(auth.id) && !account) return connectOAuth(ws, appUrl, auth.id, settings, options, io);
   if (account && !OAUTH_IDS.has(auth.id)) {
     const declared = new Set((auth.fields ?? []).map((f) => f.id));
-    const extra = Object.keys(account).filter((k) => !declared.has(k));
+    const extra = Object.keys(account).filter((k) => !declared.has(k) && !SYSTEM_KEYS.includes(k));
     if (extra.length > 0)
       io.stdout.write(
         `Account keys the authentication ${auth.id} does not declare are passed to the app as they are: ${extra.join(', ')}\n`,

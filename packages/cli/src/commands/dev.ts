@@ -154,7 +154,10 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
         io.stdout.write(
           `Synced ${run.rowsSet} rows (${run.rowsRemoved} removed) in ${run.pages} pages, ${run.durationMs} ms\n`,
         );
-      else io.stdout.write(`Sync failed: ${run.error}\n`);
+      else
+        io.stdout.write(
+          `${run.error?.startsWith('Sync failed') ? run.error : `Sync failed: ${run.error}`}\n`,
+        );
     }
     io.stdout.write('Ready. Ctrl-C stops the workspace.\n');
     await new Promise<void>((done) => {

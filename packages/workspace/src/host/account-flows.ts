@@ -42,7 +42,7 @@ interface AuthDef {
 }
 
 /** Keys the workspace adds to an account when it sends it; never stored as account values. */
-export const SYSTEM_KEYS = ['auth', '_id', 'name', 'app', 'owner', 'state'];
+export const SYSTEM_KEYS: readonly string[] = ['auth', '_id', 'name', 'app', 'owner', 'state'];
 
 const badRequest = (message: string) => new WorkspaceError(400, 'bad-request', message);
 
