@@ -16,7 +16,7 @@ import { capture } from './support/capture.js';
 type Json = Record<string, unknown>;
 
 /** An app with the given authentications; its provider (under /provider) approves every request at once. */
-function oauthApp(authentication: Json[], name: string) {
+function oauthApp(authentication: Json[], name: string, options: { refuseCode?: boolean } = {}) {
   const calls: { path: string; body: Json }[] = [];
   let base = '';
   const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -53,7 +53,9 @@ function oauthApp(authentication: Json[], name: string) {
       json(res, 200, { redirect_uri: to.href });
     },
     'POST /oauth2/v1/access_token': (body, _q, res) =>
-      json(res, 200, { access_token: `token-for-${body.code}`, refresh_token: 'r' }),
+      options.refuseCode
+        ? json(res, 401, { message: 'The code was not granted' })
+        : json(res, 200, { access_token: `token-for-${body.code}`, refresh_token: 'r' }),
     'POST /oauth1/v1/authorize': (body, _q, res) => {
       const to = new URL(`${base}/provider/approve1`);
       to.searchParams.set('redirect', String(body.callback_uri));
@@ -168,6 +170,18 @@ for (const target of databaseTargets()) {
         { command: 'svc.entity/query', args: { query: { 'q/from': 'two/me', 'q/select': ['two/name'] } } },
       ]);
       expect((found as { result: Json[] }).result).toEqual([{ 'two/name': 'token-for-c0de' }]);
+    });
+
+    it('stops waiting when the callback fails, with the reason', async () => {
+      const url = await serve(oauthApp([{ id: 'oauth2', name: 'OAuth 2' }], 'Refused', { refuseCode: true }));
+      const io = capture();
+      const connecting = devSource(ws, url, { pollMs: 20 }, io);
+      connecting.catch(() => {});
+      await expect.poll(() => io.out()).toContain('Waiting for the provider');
+      expect(await approve(io.out())).toBe(400);
+      await expect(connecting).rejects.toThrow(
+        'the OAuth connection failed: POST /oauth2/v1/access_token: The code was not granted',
+      );
     });
 
     it('connects an OAuth 1 account the same way', async () => {

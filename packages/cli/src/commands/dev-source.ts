@@ -103,12 +103,16 @@ async function connectOAuth(
   );
   const until = Date.now() + (options.oauthWaitMs ?? 3_600_000);
   const url = appUrl.replace(/\/+$/, '');
+  const added = async () => (await ws.apps.list()).find((s) => !before.has(s.id) && s.url === url);
   for (;;) {
-    const added = (await ws.apps.list()).find((s) => !before.has(s.id) && s.url === url);
-    if (added) {
-      io.stdout.write(`Authorized: account ${added.accountName ?? added.authId}\n`);
-      return added;
+    const source = await added();
+    if (source) {
+      io.stdout.write(`Authorized: account ${source.accountName ?? source.authId}\n`);
+      return source;
     }
+    // The callback came (to this workspace) and failed: the connection is used up.
+    const failed = ws.apps.oauthFailure(started.state);
+    if (failed) throw new Error(`the OAuth connection failed: ${failed}`);
     if (Date.now() > until) throw new Error('the OAuth authorization was not completed in time');
     await new Promise((r) => setTimeout(r, options.pollMs ?? 250));
   }

@@ -119,6 +119,8 @@ export class AppHost {
   private readonly endWaiters = new Map<string, Set<() => void>>();
   /** OAuth connections and re-authorisation (account-flows.ts) */
   private readonly accounts: AccountFlows;
+  /** callbacks that failed in this process, by state (see oauthFailure) */
+  private readonly oauthFailures = new Map<string, string>();
 
   private constructor(workspace: Workspace, options: AppHostOptions) {
     this.workspace = workspace;
@@ -429,7 +431,7 @@ export class AppHost {
 
   /** The provider's callback: the app exchanges the code for the account's tokens; the source is created (or re-authorised). */
   async finishOAuth2(state: string, code: string) {
-    return this.accounts.finishOAuth2(state, code);
+    return this.oauthCallback(state, () => this.accounts.finishOAuth2(state, code));
   }
 
   /** First step of an OAuth 1 account: the app obtains a request token; it waits sealed for the callback. */
@@ -439,7 +441,26 @@ export class AppHost {
 
   /** The OAuth 1 callback: the app exchanges the approved request token and verifier for the account. */
   async finishOAuth1(state: string, verifier: string, token?: string) {
-    return this.accounts.finishOAuth1(state, verifier, token);
+    return this.oauthCallback(state, () => this.accounts.finishOAuth1(state, verifier, token));
+  }
+
+  /**
+   * Why the callback of the OAuth connection `state` failed in this process (the app refused the
+   * code, the account did not validate, …), once it has; for `weft dev`, which waits for it.
+   */
+  oauthFailure(state: string): string | undefined {
+    return this.oauthFailures.get(state);
+  }
+
+  private async oauthCallback<T>(state: string, finish: () => Promise<T>): Promise<T> {
+    try {
+      return await finish();
+    } catch (error) {
+      // Kept for a while only: a waiter looks within seconds.
+      this.oauthFailures.set(state, error instanceof Error ? error.message : 'the connection failed');
+      setTimeout(() => this.oauthFailures.delete(state), 600_000).unref();
+      throw error;
+    }
   }
 
   /** Re-authorises an OAuth source: a new connection whose callback replaces this source's account. */
