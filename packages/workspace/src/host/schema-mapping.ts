@@ -139,10 +139,10 @@ function numberMeta(field: SchemaField): Record<string, unknown> {
   return unit ? { 'ui/number-unit': unit } : {};
 }
 
-/** `base`, else `base-2`, `base-3`, … : the first not in `names` (which it joins). */
-function unique(names: Set<string>, base: string): string {
+/** `base`, else `base-2`, `base-3`, … : the first in neither `names` (which it joins) nor `also`. */
+function unique(names: Set<string>, base: string, also: ReadonlySet<string> = new Set()): string {
   let name = base;
-  for (let n = 2; names.has(name); n++) name = `${base}-${n}`;
+  for (let n = 2; names.has(name) || also.has(name); n++) name = `${base}-${n}`;
   names.add(name);
   return name;
 }
@@ -166,18 +166,26 @@ export function mapSchema(
   const typeName = (t: string) => `${ns}/${slug(t)}`;
   const out: MappedType[] = [];
   const taken = new Map<string, Set<string>>();
-  for (const t of selected) taken.set(typeName(t), new Set([`${ns}/name`]));
-  // Reverse fields made by an earlier sync keep their names: reserved before anything is named.
+  // Reverse fields made by an earlier sync keep their names: no other field takes them. They are
+  // kept apart from `taken`, whose size numbers colliding field names as it always did.
+  const reserved = new Map<string, Set<string>>();
+  for (const t of selected) {
+    taken.set(typeName(t), new Set([`${ns}/name`]));
+    reserved.set(typeName(t), new Set());
+  }
   for (const appType of selected)
     for (const [appId, field] of Object.entries(schema[appType] ?? {})) {
       const known = partners.get(relationIdOf(sourceId, appType, appId));
       const target = field.relation && selected.includes(field.relation.targetType);
-      if (known && target) taken.get(typeName(field.relation?.targetType as string))?.add(known);
+      if (known && target) reserved.get(typeName(field.relation?.targetType as string))?.add(known);
     }
+  /** relation fields whose raw field is named once every other field of its type is */
+  const raws: { field: { name: string; rawName: string }; type: string }[] = [];
   for (const appType of selected) {
     const fields = schema[appType] ?? {};
     const name = typeName(appType);
     const names = taken.get(name) as Set<string>;
+    const kept = reserved.get(name) as Set<string>;
     const entries = Object.entries(fields);
     const titleField =
       entries.find(([id]) => id === 'name')?.[0] ?? entries.find(([, f]) => f.subType === 'title')?.[0];
@@ -185,7 +193,7 @@ export function mapSchema(
     for (const [appId, field] of entries) {
       if (appId === SYNC_ACTION || appId === titleField) continue;
       let fname = `${ns}/${slug(appId)}`;
-      if (names.has(fname)) fname = `${fname}-${names.size}`;
+      if (names.has(fname) || kept.has(fname)) fname = `${fname}-${names.size}`;
       names.add(fname);
       const base = { appId, name: fname };
       if (field.relation) {
@@ -196,15 +204,15 @@ export function mapSchema(
         const relationId = relationIdOf(sourceId, appType, appId);
         // Many relations may share a targetName (Owner, Assigned By → "Tasks"): the first takes it,
         // the next `-of-<type>`, then `-of-<type>-2`, … in schema order, unless named before.
+        const targetKept = reserved.get(target) as Set<string>;
         let partner = partners.get(relationId);
         if (!partner) {
           partner = `${ns}/${slug(r.targetName || appId)}`;
-          partner = targetNames.has(partner)
-            ? unique(targetNames, `${partner}-of-${slug(appType)}`)
-            : partner;
-          targetNames.add(partner);
+          if (targetNames.has(partner) || targetKept.has(partner))
+            partner = unique(targetNames, `${partner}-of-${slug(appType)}`, targetKept);
         }
-        mapped.fields.push({
+        targetNames.add(partner);
+        const relation: Extract<MappedField, { kind: 'relation' }> = {
           ...base,
           kind: 'relation',
           many: r.cardinality === 'many-to-many',
@@ -214,8 +222,10 @@ export function mapSchema(
           partnerName: partner,
           partnerMany: r.cardinality !== 'one-to-one',
           relationId,
-          rawName: unique(names, `${fname}-raw`),
-        });
+          rawName: '',
+        };
+        mapped.fields.push(relation);
+        raws.push({ field: relation, type: name });
         continue;
       }
       const p = primitive(field);
@@ -246,5 +256,8 @@ export function mapSchema(
     }
     out.push(mapped);
   }
+  // Raw fields last, so they never change the names (and numbers) other fields get.
+  for (const { field, type } of raws)
+    field.rawName = unique(taken.get(type) as Set<string>, `${field.name}-raw`, reserved.get(type));
   return out;
 }

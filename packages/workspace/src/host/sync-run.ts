@@ -64,6 +64,8 @@ export interface RunProgress {
   schema?: unknown;
   /** the types of this run, as the source had them when it started */
   typeIds?: string[];
+  /** reverse field names that existed when the run started, by relation id (see mapSchema) */
+  partners?: Record<string, string>;
   warnings?: string[];
   /** warnings past the kept ones, counted */
   moreWarnings?: number;
@@ -221,7 +223,13 @@ function writeContext(
 ): WriteContext & { byAppType: Map<string, MappedType> } {
   const progress = run.progress as RunProgress;
   const typeIds = progress.typeIds ?? source.types;
-  const mapped = mapSchema(source.namespace, source.id, progress.schema as never, typeIds);
+  const mapped = mapSchema(
+    source.namespace,
+    source.id,
+    progress.schema as never,
+    typeIds,
+    new Map(Object.entries(progress.partners ?? {})),
+  );
   const byAppType = new Map<string, MappedType>(mapped.map((t) => [t.appType, t]));
   return {
     workspace: ctx.workspace,
@@ -287,6 +295,7 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
     const progress: RunProgress = {
       schema,
       typeIds: source.types,
+      ...(partners.size > 0 ? { partners: Object.fromEntries(partners) } : {}),
       warnings,
       types: Object.fromEntries(
         source.types.map((t) => [
