@@ -150,11 +150,13 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
       const run = await ws.apps.sync(source.id, { wait: true });
       off();
       bar.end();
-      if (run.status === 'succeeded')
+      if (run.status === 'succeeded') {
         io.stdout.write(
           `Synced ${run.rowsSet} rows (${run.rowsRemoved} removed) in ${run.pages} pages, ${run.durationMs} ms\n`,
         );
-      else
+        // Values coerced, references to no synced row, files not stored: said once, per run.
+        if (run.error) io.stdout.write(`Warnings: ${run.error}\n`);
+      } else
         io.stdout.write(
           `${run.error?.startsWith('Sync failed') ? run.error : `Sync failed: ${run.error}`}\n`,
         );

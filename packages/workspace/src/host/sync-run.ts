@@ -181,9 +181,9 @@ function dataWarnings(
       `${name}: ${total} values coerced as the service does (${counts.map(([what, n]) => `${n} × ${what}`).join(', ')})`,
     );
   }
-  for (const [field, { count, sample }] of unresolved) {
+  for (const [field, { count, sample, raw }] of unresolved) {
     out.push(
-      `${field}: ${count} references resolve to no synced row (e.g. ${sample.join(', ')}); the values stay readable in its hidden raw field`,
+      `${field}: ${count} references resolve to no synced row (e.g. ${sample.join(', ')}), kept as sent in ${raw}`,
     );
   }
   return out;

@@ -422,7 +422,7 @@ export async function removeUnsent(workspace: Workspace, type: string, since: st
 }
 
 /** References that resolved to no synced row, per relation field: how many, and a few of them. */
-export type Unresolved = Map<string, { count: number; sample: string[] }>;
+export type Unresolved = Map<string, { count: number; sample: string[]; raw: string }>;
 
 const UNRESOLVED_SAMPLE = 5;
 
@@ -525,7 +525,7 @@ async function resolveGroup(
     for (const t of r.targets) {
       if (toUuid.has(t)) continue;
       const key = `${type.name}: ${field.name}`;
-      const seen = unresolved.get(key) ?? { count: 0, sample: [] };
+      const seen = unresolved.get(key) ?? { count: 0, sample: [], raw: field.rawName };
       seen.count++;
       if (seen.sample.length < UNRESOLVED_SAMPLE && !seen.sample.includes(t)) seen.sample.push(t);
       unresolved.set(key, seen);
