@@ -124,13 +124,47 @@ async function lockRunning(tx: Queryable, runId: string): Promise<RunRow | undef
   return rows[0]?.status === 'running' ? rows[0] : undefined;
 }
 
+/**
+ * Runs being failed in this process, by run: their page jobs here stop after the page at hand
+ * (written and recorded; nothing more is asked for), so the failed run's counts include it.
+ */
+const stops = new Map<string, AbortController>();
+/** The page jobs under way in this process, by run. */
+const active = new Map<string, Set<Promise<void>>>();
+/** How long a failing run waits for its other page jobs here to record the page at hand. */
+const STOP_WAIT_MS = 15_000;
+
+function stopOf(runId: string): AbortController {
+  let stop = stops.get(runId);
+  if (!stop) {
+    stop = new AbortController();
+    stops.set(runId, stop);
+  }
+  return stop;
+}
+
 export async function failRun(ctx: SyncContext, runId: string, error: unknown): Promise<void> {
+  // The run's other page jobs in this process stop after their page at hand and record it, so the
+  // failed run's counts include it (jobs in other processes add theirs later: countLanded).
+  stopOf(runId).abort();
+  const under = [...(active.get(runId) ?? [])];
+  if (under.length > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(under),
+      new Promise((r) => {
+        timer = setTimeout(r, STOP_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
   await ctx.workspace.driver.query(
     `UPDATE weft_host_runs SET status = 'failed', finished_at = clock_timestamp(),
        duration_ms = (extract(epoch FROM clock_timestamp() - started_at) * 1000)::int, error = $2
      WHERE id = $1 AND status = 'running'`,
     [runId, safeMessage(error)],
   );
+  stops.delete(runId);
   await settleLinks(ctx, runId);
   ctx.ended?.(runId);
 }
@@ -339,6 +373,24 @@ type Fetched = Promise<{ page: DataPage } | { error: unknown }>;
  * nothing.
  */
 export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
+  // Its run is being failed here: nothing more is read.
+  if (stops.get(job.runId)?.signal.aborted) return;
+  const reading = readPages(ctx, job, stopOf(job.runId).signal);
+  const under = active.get(job.runId) ?? new Set<Promise<void>>();
+  active.set(job.runId, under);
+  under.add(reading);
+  try {
+    await reading;
+  } finally {
+    under.delete(reading);
+    if (under.size === 0) {
+      active.delete(job.runId);
+      if (!stops.get(job.runId)?.signal.aborted) stops.delete(job.runId);
+    }
+  }
+}
+
+async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): Promise<void> {
   const loaded = await load(ctx, job.runId);
   if (!loaded) return;
   const { run, source } = loaded;
@@ -467,7 +519,8 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
         );
       }
       // Go on in this job while its time lasts; the next page is asked for while this one is written.
-      const goOn = page.hasNext && Date.now() - started < ctx.pageJobMs && !ctx.signal.aborted;
+      const goOn =
+        page.hasNext && Date.now() - started < ctx.pageJobMs && !ctx.signal.aborted && !stopped.aborted;
       if (goOn) ahead = fetchPage(page.nextPageConfig);
       pageWarnings.length = 0;
       const { set, remove } = splitItems(page.items);
