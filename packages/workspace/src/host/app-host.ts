@@ -282,6 +282,8 @@ export class AppHost {
     if (auth.id === 'oauth2' && !tokens)
       throw badRequest('An OAuth 2 account is connected through POST /api/host/oauth2/start');
     const fields: Json = { ...tokens };
+    // The workspace's own keys are added when the account is sent, never stored as its values.
+    for (const k of SYSTEM_KEYS) delete fields[k];
     const declared = new Set((auth.fields ?? []).map((f) => f.id));
     for (const f of tokens ? [] : (auth.fields ?? [])) {
       const v = input.fields?.[f.id];
