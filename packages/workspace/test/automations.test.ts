@@ -107,7 +107,9 @@ describeEachDatabase('automations', (target) => {
     await h.run('svc.entity/create', { type: AUTHOR, entity: { 'bookshelf/name': 'New author' } });
     const [run] = await finished(rule.id);
     expect(run!.state).toBe('failed');
-    expect(run!.message).toBe('The webhook URL must use http or https, not ftp');
+    expect(run!.message).toBe(
+      'The app refused the account (POST /validate): The webhook URL must use http or https, not ftp',
+    );
     await h.request('DELETE', `/api/automations/${rule.id}`);
   });
 

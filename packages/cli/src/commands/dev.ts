@@ -15,9 +15,11 @@ import {
 import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { AppProcess } from './dev-app-process.js';
+import { devSource } from './dev-source.js';
 
 interface DevOptions {
   account?: string;
+  auth?: string;
   types?: string;
   filter?: string;
   interval?: string;
@@ -129,26 +131,12 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     if (ws.generatedAdminToken) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
 
     // One source per app: found again by its URL, or by its name when a restarted app moved.
-    const descriptor = await ws.apps.client(appUrl).descriptor();
-    const existing =
-      (await ws.apps.list()).find((s) => s.url === appUrl.replace(/\/+$/, '')) ??
-      (await ws.apps.list()).find((s) => s.name === descriptor.name);
-    let source = existing
-      ? await ws.apps.setUrl(existing.id, appUrl)
-      : await ws.apps.addSource({
-          url: appUrl,
-          ...(fields ? { fields } : {}),
-          ...(types ? { types } : {}),
-          ...(filter ? { filter } : {}),
-          ...(interval ? { intervalSeconds: interval } : {}),
-        });
-    if (existing && (types || filter || interval)) {
-      source = await ws.apps.updateSource(source.id, {
-        ...(types ? { types } : {}),
-        ...(filter ? { filter } : {}),
-        ...(interval ? { intervalSeconds: interval } : {}),
-      });
-    }
+    const source = await devSource(
+      ws,
+      appUrl,
+      { account: fields, auth: options.auth, types, filter, intervalSeconds: interval },
+      io,
+    );
     io.stdout.write(`Source ${source.name} (${source.namespace}): types ${source.types.join(', ')}\n`);
     if (app && options.watch !== false) {
       const id = source.id;
@@ -169,11 +157,16 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
       const run = await ws.apps.sync(source.id, { wait: true });
       off();
       bar.end();
-      if (run.status === 'succeeded')
+      if (run.status === 'succeeded') {
         io.stdout.write(
           `Synced ${run.rowsSet} rows (${run.rowsRemoved} removed) in ${run.pages} pages, ${run.durationMs} ms\n`,
         );
-      else io.stdout.write(`Sync failed: ${run.error}\n`);
+        // Values coerced, references to no synced row, files not stored: said once, per run.
+        if (run.error) io.stdout.write(`Warnings: ${run.error}\n`);
+      } else
+        io.stdout.write(
+          `${run.error?.startsWith('Sync failed') ? run.error : `Sync failed: ${run.error}`}\n`,
+        );
     }
     io.stdout.write('Ready. Ctrl-C stops the workspace.\n');
     await new Promise<void>((done) => {
@@ -197,7 +190,8 @@ export const devCommand: WeftCommand = {
         'Starts the local workspace (PGlite in .weft/, or DATABASE_URL), starts the app module (restarting it and syncing again when its files change) or uses the app URL, adds it as a source and runs a first sync.',
       )
       .argument('<app>', 'the app module (e.g. src/main.ts, listening on PORT) or its URL')
-      .option('--account <json|file>', 'account field values, e.g. \'{"token":"..."}\'')
+      .option('--account <json|file>', 'account field values (or OAuth tokens), e.g. \'{"token":"..."}\'')
+      .option('--auth <id>', "the authentication to use (default: the app's first)")
       .option('--types <list>', "app types to sync, comma-separated (default: the app's defaults, else all)")
       .option('--filter <json|file>', 'filter values; date filters may be phrases ("last 3 months")')
       .option('--interval <seconds>', 'sync again every so many seconds')
@@ -212,6 +206,7 @@ WEFT_SECRET_KEY (encrypts stored accounts), WEFT_APP_PORT.
 
 Examples:
   weft dev src/main.ts
+  weft dev http://localhost:3101 --auth token --account '{"token":"..."}'
   weft dev http://localhost:3101 --types book,author --filter '{"published":"last 3 years"}'
 
 Exit status: 0 ok, 1 the workspace or the app failed to start, 2 usage error (0 also after Ctrl-C).`,

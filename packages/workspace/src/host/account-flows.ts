@@ -42,7 +42,7 @@ interface AuthDef {
 }
 
 /** Keys the workspace adds to an account when it sends it; never stored as account values. */
-const SYSTEM_KEYS = ['auth', '_id', 'name', 'app', 'owner', 'state'];
+export const SYSTEM_KEYS: readonly string[] = ['auth', '_id', 'name', 'app', 'owner', 'state'];
 
 const badRequest = (message: string) => new WorkspaceError(400, 'bad-request', message);
 
@@ -209,6 +209,15 @@ export class AccountFlows {
       if (values[f.id] === undefined && !f.optional)
         throw badRequest(`Account field ${JSON.stringify(f.id)} is required`);
     }
+    return this.store(source, values);
+  }
+
+  /** Replaces the account with exactly these values (validated through the app first). */
+  async replaceAll(id: string, given: Json): Promise<View> {
+    const source = await this.ctx.source(id);
+    if (source.auth_id === 'none') throw badRequest('The source has no account');
+    const values = { ...given };
+    for (const k of SYSTEM_KEYS) delete values[k];
     return this.store(source, values);
   }
 

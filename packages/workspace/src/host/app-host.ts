@@ -39,7 +39,7 @@ import {
   type SyncContext,
   safeMessage,
 } from './sync-run.js';
-import { AccountFlows, appFailure } from './account-flows.js';
+import { AccountFlows, appFailure, SYSTEM_KEYS } from './account-flows.js';
 import type { OAuthSourceInput } from './oauth-pending.js';
 
 // The app host: the local workspace playing the service towards apps. Sources (an app by URL and
@@ -83,6 +83,25 @@ export type UpdateSourceInput = Partial<
 >;
 
 const badRequest = (message: string) => new WorkspaceError(400, 'bad-request', message);
+
+const isEmptyValue = (v: unknown) =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+/**
+ * Filters the app does not mark `optional` must have a value before anything is synced with them,
+ * as the service's form requires them: 400 naming each one missing.
+ */
+function requireFilters(
+  filters: { id: string; title?: string; type: string; optional?: boolean | undefined }[],
+  values: Json,
+): void {
+  const missing = filters.filter(
+    (f) => f.optional !== true && f.type !== 'link' && isEmptyValue(values[f.id]),
+  );
+  if (missing.length === 0) return;
+  const named = missing.map((f) => `${JSON.stringify(f.id)}${f.title ? ` (${f.title})` : ''}`).join(', ');
+  throw badRequest(missing.length === 1 ? `Filter ${named} is required` : `Filters ${named} are required`);
+}
 const notFound = (message: string) => new WorkspaceError(404, 'not-found', message);
 
 const TICK = 'weft-sync-tick';
@@ -100,6 +119,8 @@ export class AppHost {
   private readonly endWaiters = new Map<string, Set<() => void>>();
   /** OAuth connections and re-authorisation (account-flows.ts) */
   private readonly accounts: AccountFlows;
+  /** callbacks that failed in this process, by state (see oauthFailure) */
+  private readonly oauthFailures = new Map<string, string>();
 
   private constructor(workspace: Workspace, options: AppHostOptions) {
     this.workspace = workspace;
@@ -251,18 +272,29 @@ export class AppHost {
       ? descriptor.authentication.find((a) => a.id === input.authId)
       : descriptor.authentication[0];
     if (!auth) throw badRequest(`The app has no authentication ${JSON.stringify(input.authId)}`);
-    if (auth.id === 'oauth' && !oauthValues)
+    const oauth = auth.id === 'oauth' || auth.id === 'oauth2';
+    // OAuth tokens obtained elsewhere (weft dev --account) are taken as the connection's answer.
+    const tokens =
+      oauthValues ??
+      (oauth && input.fields && Object.keys(input.fields).length > 0 ? input.fields : undefined);
+    if (auth.id === 'oauth' && !tokens)
       throw badRequest('An OAuth 1 account is connected through POST /api/host/oauth1/start');
-    if (auth.id === 'oauth2' && !oauthValues)
+    if (auth.id === 'oauth2' && !tokens)
       throw badRequest('An OAuth 2 account is connected through POST /api/host/oauth2/start');
-    const fields: Json = { ...oauthValues };
-    for (const f of oauthValues ? [] : (auth.fields ?? [])) {
+    const fields: Json = { ...tokens };
+    // The workspace's own keys are added when the account is sent, never stored as its values.
+    for (const k of SYSTEM_KEYS) delete fields[k];
+    const declared = new Set((auth.fields ?? []).map((f) => f.id));
+    for (const f of tokens ? [] : (auth.fields ?? [])) {
       const v = input.fields?.[f.id];
       if (f.type === 'link') continue;
       if ((v === undefined || v === '') && !f.optional)
         throw badRequest(`Account field ${JSON.stringify(f.id)} is required`);
       if (v !== undefined) fields[f.id] = v;
     }
+    // Keys the authentication does not declare are kept and sent, as the service keeps them.
+    for (const [k, v] of Object.entries(tokens ? {} : (input.fields ?? {})))
+      if (!declared.has(k) && !SYSTEM_KEYS.includes(k)) fields[k] = v;
     const id = randomUUID();
     let accountName: string | null = null;
     let stored = fields;
@@ -288,6 +320,7 @@ export class AppHost {
     if (unknown.length > 0) throw badRequest(`The app has no type ${unknown.join(', ')}`);
     if (types.length === 0) throw badRequest('Choose at least one type');
     const filter = this.filterValues(config.filters ?? [], input.filter ?? {});
+    requireFilters(config.filters ?? [], filter);
     await this.checkFilter(client, types, filter, account);
 
     const namespace = await chooseNamespace(this.workspace.driver, descriptor.name);
@@ -360,6 +393,7 @@ export class AppHost {
     const unknown = types.filter((t) => !config.types.some((c) => c.id === t));
     if (unknown.length > 0) throw badRequest(`The app has no type ${unknown.join(', ')}`);
     const filter = input.filter ? this.filterValues(config.filters ?? [], input.filter) : source.filter;
+    requireFilters(config.filters ?? [], filter);
     await this.checkFilter(client, types, filter, account);
     await this.workspace.driver.query(
       `UPDATE weft_host_sources SET types = $2, filter = $3, keep_unsynced = $4, interval_seconds = $5, webhooks_enabled = $6 WHERE id = $1`,
@@ -397,7 +431,7 @@ export class AppHost {
 
   /** The provider's callback: the app exchanges the code for the account's tokens; the source is created (or re-authorised). */
   async finishOAuth2(state: string, code: string) {
-    return this.accounts.finishOAuth2(state, code);
+    return this.oauthCallback(state, () => this.accounts.finishOAuth2(state, code));
   }
 
   /** First step of an OAuth 1 account: the app obtains a request token; it waits sealed for the callback. */
@@ -407,7 +441,26 @@ export class AppHost {
 
   /** The OAuth 1 callback: the app exchanges the approved request token and verifier for the account. */
   async finishOAuth1(state: string, verifier: string, token?: string) {
-    return this.accounts.finishOAuth1(state, verifier, token);
+    return this.oauthCallback(state, () => this.accounts.finishOAuth1(state, verifier, token));
+  }
+
+  /**
+   * Why the callback of the OAuth connection `state` failed in this process (the app refused the
+   * code, the account did not validate, …), once it has; for `weft dev`, which waits for it.
+   */
+  oauthFailure(state: string): string | undefined {
+    return this.oauthFailures.get(state);
+  }
+
+  private async oauthCallback<T>(state: string, finish: () => Promise<T>): Promise<T> {
+    try {
+      return await finish();
+    } catch (error) {
+      // Kept for a while only: a waiter looks within seconds.
+      this.oauthFailures.set(state, error instanceof Error ? error.message : 'the connection failed');
+      setTimeout(() => this.oauthFailures.delete(state), 600_000).unref();
+      throw error;
+    }
   }
 
   /** Re-authorises an OAuth source: a new connection whose callback replaces this source's account. */
@@ -416,6 +469,14 @@ export class AppHost {
     if (source.auth_id !== 'oauth' && source.auth_id !== 'oauth2')
       throw badRequest('A form account is re-authorised through PUT /api/host/sources/:id/account');
     return this.accounts.start(source.auth_id, { sourceId: id });
+  }
+
+  /**
+   * Replaces a source's account with these values as they are (a form's fields, or OAuth tokens
+   * obtained elsewhere), validated through the app first; refused, the stored account stays.
+   */
+  async setAccount(id: string, values: Json) {
+    return this.accounts.replaceAll(id, values);
   }
 
   /** Re-authorises a form account with new field values (empty or absent: kept), validated through the app. */

@@ -1,3 +1,4 @@
+import { loadCatalog } from '../schema/catalog.js';
 import type { Workspace } from '../workspace.js';
 import { entityId } from './entity-ids.js';
 import type { MappedType } from './schema-mapping.js';
@@ -92,6 +93,17 @@ export async function applySchema(
               : f.kind === 'files'
                 ? FILE_TYPE
                 : f.targetType;
+      // The value as sent, kept readable beside the relation (also for relations made before).
+      if (f.kind === 'relation' && !have.has(f.rawName))
+        commands.push({
+          command: 'schema.field/create',
+          args: {
+            'svc/holder-type': t.name,
+            'svc/name': f.rawName,
+            'svc/type': 'svc/text',
+            'svc/meta': labelled(t.name, f.rawName, { 'ui/hidden?': true, 'svc/readonly?': true }),
+          },
+        });
       const current = have.get(f.name);
       if (current !== undefined) {
         if (f.kind === 'files' && current === 'svc/text') {
@@ -218,6 +230,29 @@ export async function applySchema(
     if (options.length > 0) await run(workspace, options);
   }
   return warnings;
+}
+
+/**
+ * The reverse fields the workspace has already for the relations of `mapped`, by relation id: the
+ * field on the target type sharing the relation's `svc/relation` (other than the relation itself).
+ */
+export async function existingPartners(
+  workspace: Workspace,
+  mapped: MappedType[],
+): Promise<Map<string, string>> {
+  const catalog = await loadCatalog(workspace.driver);
+  const out = new Map<string, string>();
+  for (const t of mapped)
+    for (const f of t.fields) {
+      if (f.kind !== 'relation') continue;
+      const target = catalog.findType(f.targetType);
+      for (const [name, def] of target?.byName ?? []) {
+        if (def.meta['svc/relation'] !== f.relationId) continue;
+        if (f.targetType === t.name && name === f.name) continue;
+        out.set(f.relationId, name);
+      }
+    }
+  return out;
 }
 
 async function missingOptions(

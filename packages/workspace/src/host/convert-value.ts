@@ -1,9 +1,14 @@
 import type { Conversion } from './schema-mapping.js';
 
 // App values to workspace values, as the service converts them: decimals from numbers or numeric
-// strings, booleans from text (true/yes/on/1/checked), ranges and locations from objects or JSON
-// strings, lists joined with ", ". A value that cannot be converted is stored empty (null) and
-// counted, rather than failing the run.
+// strings, booleans from text (true/yes/on/1/checked), dates without zero padding (2024-3-5),
+// ranges and locations from objects or JSON strings, lists joined with ", ". A value that cannot
+// be converted is stored empty (null) and counted, rather than failing the run. A value the
+// service takes only by coercing it (a number sent as text) is converted and reported through
+// `note`, so a run can count what its app sends loosely.
+
+/** What a coercion was, as a run's warning names it. */
+export type Coercion = 'number sent as text' | 'boolean sent as text or number' | 'date without zero padding';
 
 const TRUE_WORDS = new Set(['true', 'yes', 'on', '1', 'checked']);
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -69,13 +74,40 @@ export function canonicalIso(s: string): boolean {
   return ms >= 0 && ms <= 9 && two(s, 21) >= 0;
 }
 
-function toDay(v: unknown): string | undefined {
+/** `2024-3-5` (and `2024-3-5T…`) as `2024-03-05`; undefined when `v` is not such a date. */
+function padDate(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?=$|[T ])/.exec(v);
+  if (!m || (m[2]?.length === 2 && m[3]?.length === 2)) return undefined;
+  return `${m[1]}-${m[2]?.padStart(2, '0')}-${m[3]?.padStart(2, '0')}${v.slice(m[0].length)}`;
+}
+
+function toDay(v: unknown, note?: (c: Coercion) => void): string | undefined {
   if (typeof v === 'string' && DATE_RE.test(v)) return v;
+  const padded = padDate(v);
+  if (padded !== undefined) {
+    const day = toDay(padded);
+    if (day !== undefined) note?.('date without zero padding');
+    return day;
+  }
   return toIso(v)?.slice(0, 10);
 }
 
+function toDateTime(v: unknown, note?: (c: Coercion) => void): string | undefined {
+  const padded = padDate(v);
+  if (padded === undefined) return toIso(v);
+  // A day alone is that day at midnight UTC, as `2024-03-05` is, not midnight where weft runs.
+  const iso = toIso(padded);
+  if (iso !== undefined) note?.('date without zero padding');
+  return iso;
+}
+
 /** The workspace value, `null` for empty, or `undefined` when the value does not fit. */
-export function convertValue(conversion: Conversion, value: unknown): unknown {
+export function convertValue(
+  conversion: Conversion,
+  value: unknown,
+  note?: (coercion: Coercion) => void,
+): unknown {
   if (value === null || value === undefined || value === '') return null;
   switch (conversion) {
     case 'text':
@@ -87,30 +119,37 @@ export function convertValue(conversion: Conversion, value: unknown): unknown {
           ? JSON.stringify(value)
           : String(value);
     case 'int': {
-      const n = typeof value === 'string' ? Number(value) : value;
-      return typeof n === 'number' && Number.isFinite(n) ? Math.round(n) : undefined;
+      if (typeof value === 'number') return Number.isFinite(value) ? Math.round(value) : undefined;
+      if (typeof value !== 'string' || value.trim() === '') return undefined;
+      const n = Number(value);
+      if (!Number.isFinite(n)) return undefined;
+      note?.('number sent as text');
+      return Math.round(n);
     }
     case 'decimal': {
       if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-      if (typeof value === 'string' && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value.trim()))
+      if (typeof value === 'string' && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value.trim())) {
+        note?.('number sent as text');
         return value.trim();
+      }
       return undefined;
     }
     case 'bool':
       if (typeof value === 'boolean') return value;
-      if (typeof value === 'number') return value !== 0;
-      return typeof value === 'string' ? TRUE_WORDS.has(value.trim().toLowerCase()) : undefined;
+      if (typeof value !== 'number' && typeof value !== 'string') return undefined;
+      note?.('boolean sent as text or number');
+      return typeof value === 'number' ? value !== 0 : TRUE_WORDS.has(value.trim().toLowerCase());
     case 'date':
-      return toDay(value);
+      return toDay(value, note);
     case 'date-time':
-      return toIso(value);
+      return toDateTime(value, note);
     case 'date-range':
     case 'date-time-range': {
       const o = parseJson(value);
       if (!isObject(o)) return undefined;
-      const conv = conversion === 'date-range' ? toDay : toIso;
-      const start = conv(o.start);
-      const end = conv(o.end);
+      const conv = conversion === 'date-range' ? toDay : toDateTime;
+      const start = conv(o.start, note);
+      const end = conv(o.end, note);
       return start && end ? { start, end } : undefined;
     }
     case 'location': {

@@ -13,7 +13,10 @@ import type { MappedType } from './schema-mapping.js';
 
 export const LABEL_KEY = 'ui/label';
 
-/** The label every mapped field should carry: the app's field name; a relation's partner its `targetName`. */
+/**
+ * The label every mapped field should carry: the app's field name; a relation its `name`, its
+ * partner its `targetName`.
+ */
 export function wantedLabels(schema: SchemaResponse, mapped: MappedType[]): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
   const put = (type: string, field: string, label: unknown) => {
@@ -26,8 +29,19 @@ export function wantedLabels(schema: SchemaResponse, mapped: MappedType[]): Map<
     const title = t.titleField ? fields[t.titleField] : undefined;
     put(t.name, t.name.replace(/\/.*/, '/name'), title?.name ?? 'Name');
     for (const f of t.fields) {
-      put(t.name, f.name, fields[f.appId]?.name);
-      if (f.kind === 'relation') put(f.targetType, f.partnerName, fields[f.appId]?.relation?.targetName);
+      const field = fields[f.appId];
+      if (f.kind !== 'relation') {
+        put(t.name, f.name, field?.name);
+        continue;
+      }
+      // As the service shows them: the relation is its `name` ("Author", not the field's "Author
+      // Id"), the reverse side its `targetName`, and the hidden raw value the field's own name ("Author Id").
+      const label = (field?.relation?.name || field?.name)?.trim();
+      put(t.name, f.name, label);
+      put(f.targetType, f.partnerName, field?.relation?.targetName);
+      // Two fields of one type under one label would be ambiguous in templates and scripts.
+      const raw = field?.name?.trim();
+      put(t.name, f.rawName, raw === label ? `${label} (raw)` : raw);
     }
   }
   return out;

@@ -1,3 +1,4 @@
+export { SYSTEM_KEYS } from './account-flows.js';
 export { type AddSourceInput, AppHost, type AppHostOptions, type UpdateSourceInput } from './app-host.js';
 export { entityId } from './entity-ids.js';
 export { hostRouter } from './host-router.js';

@@ -50,6 +50,12 @@ export type MappedField =
       partnerName: string;
       partnerMany: boolean;
       relationId: string;
+      /**
+       * a hidden text field on the source type holding the value as the app sent it (the target's
+       * id, ids joined with ", "): readable even when it resolves to no synced row, as the service
+       * keeps it
+       */
+      rawName: string;
     };
 
 export interface MappedType {
@@ -133,21 +139,53 @@ function numberMeta(field: SchemaField): Record<string, unknown> {
   return unit ? { 'ui/number-unit': unit } : {};
 }
 
-/** The workspace types for the selected app types (relations to unselected types are left out). */
+/** `base`, else `base-2`, `base-3`, … : the first in neither `names` (which it joins) nor `also`. */
+function unique(names: Set<string>, base: string, also: ReadonlySet<string> = new Set()): string {
+  let name = base;
+  for (let n = 2; names.has(name) || also.has(name); n++) name = `${base}-${n}`;
+  names.add(name);
+  return name;
+}
+
+/** A relation field's id in the workspace (its `svc/relation`), the same on every sync. */
+export const relationIdOf = (sourceId: string, appType: string, appId: string) =>
+  entityId(sourceId, 'relation', `${appType}.${appId}`);
+
+/**
+ * The workspace types for the selected app types (relations to unselected types are left out).
+ * `partners` names the reverse fields that exist already (by relation id), so a reverse field keeps
+ * its name whatever else the schema gained or the order it came in.
+ */
 export function mapSchema(
   ns: string,
   sourceId: string,
   schema: SchemaResponse,
   selected: string[],
+  partners: ReadonlyMap<string, string> = new Map(),
 ): MappedType[] {
   const typeName = (t: string) => `${ns}/${slug(t)}`;
   const out: MappedType[] = [];
   const taken = new Map<string, Set<string>>();
-  for (const t of selected) taken.set(typeName(t), new Set([`${ns}/name`]));
+  // Reverse fields made by an earlier sync keep their names: no other field takes them. They are
+  // kept apart from `taken`, whose size numbers colliding field names as it always did.
+  const reserved = new Map<string, Set<string>>();
+  for (const t of selected) {
+    taken.set(typeName(t), new Set([`${ns}/name`]));
+    reserved.set(typeName(t), new Set());
+  }
+  for (const appType of selected)
+    for (const [appId, field] of Object.entries(schema[appType] ?? {})) {
+      const known = partners.get(relationIdOf(sourceId, appType, appId));
+      const target = field.relation && selected.includes(field.relation.targetType);
+      if (known && target) reserved.get(typeName(field.relation?.targetType as string))?.add(known);
+    }
+  /** relation fields whose raw field is named once every other field of its type is */
+  const raws: { field: { name: string; rawName: string }; type: string }[] = [];
   for (const appType of selected) {
     const fields = schema[appType] ?? {};
     const name = typeName(appType);
     const names = taken.get(name) as Set<string>;
+    const kept = reserved.get(name) as Set<string>;
     const entries = Object.entries(fields);
     const titleField =
       entries.find(([id]) => id === 'name')?.[0] ?? entries.find(([, f]) => f.subType === 'title')?.[0];
@@ -155,7 +193,7 @@ export function mapSchema(
     for (const [appId, field] of entries) {
       if (appId === SYNC_ACTION || appId === titleField) continue;
       let fname = `${ns}/${slug(appId)}`;
-      if (names.has(fname)) fname = `${fname}-${names.size}`;
+      if (names.has(fname) || kept.has(fname)) fname = `${fname}-${names.size}`;
       names.add(fname);
       const base = { appId, name: fname };
       if (field.relation) {
@@ -163,10 +201,18 @@ export function mapSchema(
         if (!selected.includes(r.targetType)) continue;
         const target = typeName(r.targetType);
         const targetNames = taken.get(target) as Set<string>;
-        let partner = `${ns}/${slug(r.targetName)}`;
-        if (targetNames.has(partner)) partner = `${partner}-of-${slug(appType)}`;
+        const relationId = relationIdOf(sourceId, appType, appId);
+        // Many relations may share a targetName (Owner, Assigned By → "Tasks"): the first takes it,
+        // the next `-of-<type>`, then `-of-<type>-2`, … in schema order, unless named before.
+        const targetKept = reserved.get(target) as Set<string>;
+        let partner = partners.get(relationId);
+        if (!partner) {
+          partner = `${ns}/${slug(r.targetName || appId)}`;
+          if (targetNames.has(partner) || targetKept.has(partner))
+            partner = unique(targetNames, `${partner}-of-${slug(appType)}`, targetKept);
+        }
         targetNames.add(partner);
-        mapped.fields.push({
+        const relation: Extract<MappedField, { kind: 'relation' }> = {
           ...base,
           kind: 'relation',
           many: r.cardinality === 'many-to-many',
@@ -175,8 +221,11 @@ export function mapSchema(
           targetFieldId: r.targetFieldId,
           partnerName: partner,
           partnerMany: r.cardinality !== 'one-to-one',
-          relationId: entityId(sourceId, 'relation', `${appType}.${appId}`),
-        });
+          relationId,
+          rawName: '',
+        };
+        mapped.fields.push(relation);
+        raws.push({ field: relation, type: name });
         continue;
       }
       const p = primitive(field);
@@ -207,5 +256,8 @@ export function mapSchema(
     }
     out.push(mapped);
   }
+  // Raw fields last, so they never change the names (and numbers) other fields get.
+  for (const { field, type } of raws)
+    field.rawName = unique(taken.get(type) as Set<string>, `${field.name}-raw`, reserved.get(type));
   return out;
 }

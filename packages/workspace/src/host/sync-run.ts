@@ -12,11 +12,20 @@ import { runMessage } from './run-record-limits.js';
 import type { Queryable } from '../db/driver.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Workspace } from '../workspace.js';
-import { applySchema } from './apply-schema.js';
+import { applySchema, existingPartners } from './apply-schema.js';
 import { applyFieldLabels, wantedLabels } from './field-labels.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
 import { getRun, getSource, type RunRow, type SourceRow } from './source-store.js';
-import { removeRows, removeUnsent, resolveLinks, type WriteContext, writeRows } from './write-rows.js';
+import { callError } from './run-errors.js';
+import {
+  removeRows,
+  removeUnsent,
+  resolveLinks,
+  type Unresolved,
+  type WriteContext,
+  type WriteResult,
+  writeRows,
+} from './write-rows.js';
 
 // One sync run of a source as jobs, so its state lives in the database and never in a process:
 // a start job validates the account, reads the schema and creates what is missing, then sends a
@@ -48,6 +57,8 @@ export interface TypeProgress {
   job?: number;
   /** the type held no row when the run started: its rows are written as creates without a lookup */
   fresh?: boolean;
+  /** values of this type's pages so far taken only by coercion: `<field>: <what>` → how many */
+  coerced?: Record<string, number>;
 }
 
 export interface RunProgress {
@@ -55,6 +66,8 @@ export interface RunProgress {
   schema?: unknown;
   /** the types of this run, as the source had them when it started */
   typeIds?: string[];
+  /** reverse field names that existed when the run started, by relation id (see mapSchema) */
+  partners?: Record<string, string>;
   warnings?: string[];
   /** warnings past the kept ones, counted */
   moreWarnings?: number;
@@ -117,15 +130,108 @@ async function lockRunning(tx: Queryable, runId: string): Promise<RunRow | undef
   return rows[0]?.status === 'running' ? rows[0] : undefined;
 }
 
+/**
+ * Runs being failed in this process, by run: their page jobs here stop after the page at hand
+ * (written and recorded; nothing more is asked for), so the failed run's counts include it.
+ */
+const stops = new Map<string, AbortController>();
+/** The page jobs under way in this process, by run. */
+const active = new Map<string, Set<Promise<void>>>();
+/** How long a failing run waits for its other page jobs here to record the page at hand. */
+const STOP_WAIT_MS = 15_000;
+
+function stopOf(runId: string): AbortController {
+  let stop = stops.get(runId);
+  if (!stop) {
+    stop = new AbortController();
+    stops.set(runId, stop);
+  }
+  return stop;
+}
+
 export async function failRun(ctx: SyncContext, runId: string, error: unknown): Promise<void> {
+  // The run's other page jobs in this process stop after their page at hand and record it, so the
+  // failed run's counts include it (jobs in other processes add theirs later: countLanded).
+  stopOf(runId).abort();
+  const under = [...(active.get(runId) ?? [])];
+  if (under.length > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(under),
+      new Promise((r) => {
+        timer = setTimeout(r, STOP_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
   await ctx.workspace.driver.query(
     `UPDATE weft_host_runs SET status = 'failed', finished_at = clock_timestamp(),
        duration_ms = (extract(epoch FROM clock_timestamp() - started_at) * 1000)::int, error = $2
      WHERE id = $1 AND status = 'running'`,
     [runId, safeMessage(error)],
   );
+  stops.delete(runId);
+  await settleLinks(ctx, runId);
   ctx.ended?.(runId);
 }
+
+/**
+ * A failed run's relations that waited for its end are set for the rows that did land (a row
+ * written is as good as in a run that succeeded). Best effort: the run has failed already, and
+ * what cannot be linked now is linked by the next sync, which sends the rows again.
+ */
+async function settleLinks(ctx: SyncContext, runId: string): Promise<void> {
+  try {
+    const run = await getRun(ctx.workspace.driver, runId);
+    const source = run && (await getSource(ctx.workspace.driver, run.source_id));
+    if (!run || !source || !(run.progress as RunProgress).schema) return;
+    await resolveLinks(writeContext(ctx, source, run), { keepUnresolved: true });
+  } catch {
+    // see above: the next sync links them
+  }
+}
+
+/**
+ * A page written after its run failed (another type's page failed meanwhile): its progress is not
+ * recorded, but its rows did land, so the run's counts include them and its links are set.
+ */
+async function countLanded(ctx: SyncContext, runId: string, set: number, removed: number): Promise<void> {
+  const { rows } = await ctx.workspace.driver.query(
+    `UPDATE weft_host_runs SET rows_set = rows_set + $2, rows_removed = rows_removed + $3
+      WHERE id = $1 AND status = 'failed' RETURNING id`,
+    [runId, set, removed],
+  );
+  if (rows.length > 0) await settleLinks(ctx, runId);
+}
+
+/** The run's warnings about values coerced and references that resolve to no synced row. */
+function dataWarnings(
+  progress: RunProgress,
+  byAppType: Map<string, MappedType>,
+  unresolved: Unresolved,
+): string[] {
+  const out: string[] = [];
+  for (const [appType, tp] of Object.entries(progress.types ?? {})) {
+    // Sorted: the progress is JSONB, which keeps no key order.
+    const counts = Object.entries(tp.coerced ?? {}).sort(([a], [b]) => a.localeCompare(b));
+    if (counts.length === 0) continue;
+    const total = counts.reduce((n, [, c]) => n + c, 0);
+    const name = byAppType.get(appType)?.name ?? appType;
+    out.push(
+      `${name}: ${total} values coerced as the service does (${counts.map(([what, n]) => `${n} × ${what}`).join(', ')})`,
+    );
+  }
+  for (const [field, { count, sample, raw }] of unresolved) {
+    out.push(
+      `${field}: ${count} references resolve to no synced row (e.g. ${sample.join(', ')}), kept as sent in ${raw}`,
+    );
+  }
+  return out;
+}
+
+const addCounts = (into: Record<string, number>, more: WriteResult['coerced']) => {
+  for (const [k, n] of Object.entries(more ?? {})) into[k] = (into[k] ?? 0) + n;
+};
 
 async function load(
   ctx: SyncContext,
@@ -157,7 +263,13 @@ function writeContext(
 ): WriteContext & { byAppType: Map<string, MappedType> } {
   const progress = run.progress as RunProgress;
   const typeIds = progress.typeIds ?? source.types;
-  const mapped = mapSchema(source.namespace, source.id, progress.schema as never, typeIds);
+  const mapped = mapSchema(
+    source.namespace,
+    source.id,
+    progress.schema as never,
+    typeIds,
+    new Map(Object.entries(progress.partners ?? {})),
+  );
   const byAppType = new Map<string, MappedType>(mapped.map((t) => [t.appType, t]));
   return {
     workspace: ctx.workspace,
@@ -199,12 +311,21 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
   const { run, source } = loaded;
   // Started already (this job ran before, and its process died after committing): nothing to do.
   if ((run.progress as RunProgress).types) return;
-  const account = await ctx.refreshAccount(source, ctx.signal);
+  const account = await ctx.refreshAccount(source, ctx.signal).catch((e) => {
+    throw callError('validate', e);
+  });
   const client = ctx.client(source.url);
   // What the reader took or left out (a field it could not read) is shown with the run.
-  const read = await client.readSchema(source.types, source.filter, account, ctx.signal);
+  const read = await client.readSchema(source.types, source.filter, account, ctx.signal).catch((e) => {
+    throw callError('schema', e);
+  });
   const schema = read.value;
-  const mapped = mapSchema(source.namespace, source.id, schema, source.types);
+  // Reverse fields made by earlier syncs keep their names (see mapSchema).
+  const partners = await existingPartners(
+    ctx.workspace,
+    mapSchema(source.namespace, source.id, schema, source.types),
+  );
+  const mapped = mapSchema(source.namespace, source.id, schema, source.types, partners);
   const warnings = [
     ...read.warnings.map(formatWarning),
     ...(await applySchema(ctx.workspace, mapped, wantedLabels(schema, mapped))),
@@ -219,6 +340,7 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
     const progress: RunProgress = {
       schema,
       typeIds: source.types,
+      ...(partners.size > 0 ? { partners: Object.fromEntries(partners) } : {}),
       warnings,
       types: Object.fromEntries(
         source.types.map((t) => [
@@ -262,6 +384,24 @@ type Fetched = Promise<{ page: DataPage } | { error: unknown }>;
  * nothing.
  */
 export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
+  // Its run is being failed here: nothing more is read.
+  if (stops.get(job.runId)?.signal.aborted) return;
+  const reading = readPages(ctx, job, stopOf(job.runId).signal);
+  const under = active.get(job.runId) ?? new Set<Promise<void>>();
+  active.set(job.runId, under);
+  under.add(reading);
+  try {
+    await reading;
+  } finally {
+    under.delete(reading);
+    if (under.size === 0) {
+      active.delete(job.runId);
+      if (!stops.get(job.runId)?.signal.aborted) stops.delete(job.runId);
+    }
+  }
+}
+
+async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): Promise<void> {
   const loaded = await load(ctx, job.runId);
   if (!loaded) return;
   const { run, source } = loaded;
@@ -309,6 +449,10 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
     return r ? r : true;
   };
   const pageWarnings: string[] = [];
+  /** values coerced by this type's pages so far (recorded with each page) */
+  const coerced: Record<string, number> = { ...current.coerced };
+  const withCounts = (tp: TypeProgress): TypeProgress =>
+    Object.keys(coerced).length > 0 ? { ...tp, coerced: { ...coerced } } : tp;
   const wctx = writeContext(ctx, source, run, { client, account, warnings: pageWarnings });
   const type = wctx.byAppType.get(job.type);
   if (!type) throw new Error(`Type ${job.type} is not in the schema of this run`);
@@ -355,10 +499,13 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
          progress = jsonb_set(progress, ARRAY['types', $2::text], $5::jsonb)
        WHERE id = $1 AND status = 'running' AND progress #>> ARRAY['types', $2::text, 'next', 'page'] = $6
        RETURNING pages, rows_set, rows_removed`,
-      [run.id, job.type, set, removed, JSON.stringify(tp), String(event.page)],
+      [run.id, job.type, set, removed, JSON.stringify(withCounts(tp)), String(event.page)],
     );
     const r = rows[0];
-    if (!r) return false;
+    if (!r) {
+      await countLanded(ctx, run.id, set, removed);
+      return false;
+    }
     ctx.emit(source.id, event, { pages: r.pages, rowsSet: r.rows_set, rowsRemoved: r.rows_removed });
     return true;
   };
@@ -377,13 +524,14 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
       }
       const { page } = fetched;
       if (page.hasNext && JSON.stringify(page.nextPageConfig) === JSON.stringify(at.pagination)) {
-        throw new AppCallError(`${job.type}: page ${at.page} asks again for the same page (paging loop)`, {
-          path: '/api/v1/synchronizer/data',
-          status: 200,
-        });
+        throw new AppCallError(
+          'POST /api/v1/synchronizer/data: its nextPageConfig asks again for the same page (paging loop)',
+          { path: '/api/v1/synchronizer/data', status: 200 },
+        );
       }
       // Go on in this job while its time lasts; the next page is asked for while this one is written.
-      const goOn = page.hasNext && Date.now() - started < ctx.pageJobMs && !ctx.signal.aborted;
+      const goOn =
+        page.hasNext && Date.now() - started < ctx.pageJobMs && !ctx.signal.aborted && !stopped.aborted;
       if (goOn) ahead = fetchPage(page.nextPageConfig);
       pageWarnings.length = 0;
       const { set, remove } = splitItems(page.items);
@@ -392,6 +540,7 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
       if (remove.length > 0 && !(await recorded())) return;
       const writing = (async () => {
         const written = await writeRows(wctx, type, set);
+        addCounts(coerced, written.coerced);
         const removed = remove.length > 0 ? await removeRows(wctx, type, remove) : 0;
         return { written, removed };
       })();
@@ -444,6 +593,7 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
           // The first page decides full or delta for the whole type.
           mode = tp.mode ?? page.synchronizationType;
           tp.mode = mode;
+          if (Object.keys(coerced).length > 0) tp.coerced = { ...coerced };
           delete tp.attempts;
           addWarnings(progress, pageWarnings);
           if (next) {
@@ -475,7 +625,10 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
         });
       }
       // Recorded by another job meanwhile (this one outlived its expiry), or the run ended: stop.
-      if (!totals) return;
+      if (!totals) {
+        await countLanded(ctx, run.id, written.set, removed);
+        return;
+      }
       ctx.emit(
         source.id,
         {
@@ -504,6 +657,8 @@ export async function runPage(ctx: SyncContext, job: PageJob): Promise<void> {
   };
   try {
     await pageLoop();
+  } catch (error) {
+    throw callError(`data of type ${job.type}, page ${at.page}`, error);
   } finally {
     // A job that throws still lets its last write and record land before the error fails the run.
     await lastWrite?.catch(() => {});
@@ -562,7 +717,7 @@ export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void>
   const { run, source } = loaded;
   const progress = run.progress as RunProgress;
   const wctx = writeContext(ctx, source, run);
-  await resolveLinks(wctx);
+  const unresolved = await resolveLinks(wctx);
   const typeIds = progress.typeIds ?? source.types;
   const modes = typeIds.map((t) => progress.types?.[t]?.mode ?? 'full');
   let removed = 0;
@@ -576,7 +731,7 @@ export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void>
       );
     }
   }
-  const warnings = [...(progress.warnings ?? [])];
+  const warnings = [...(progress.warnings ?? []), ...dataWarnings(progress, wctx.byAppType, unresolved)];
   if (progress.moreWarnings) warnings.push(`${progress.moreWarnings} more warnings`);
   await ctx.workspace.driver.query(
     `UPDATE weft_host_runs SET status = 'succeeded', mode = $2, finished_at = clock_timestamp(),

@@ -2,7 +2,7 @@ import { writeDocument } from '../documents/document-store.js';
 import { MAX_RUN_MESSAGE } from './run-record-limits.js';
 import type { Workspace } from '../workspace.js';
 import { optionId, run } from './apply-schema.js';
-import { convertValue } from './convert-value.js';
+import { type Coercion, convertValue } from './convert-value.js';
 import { collectionItems, replaceItemsCommands } from './collection-items.js';
 import { deleteRowFiles, type FileFieldValue, writeFileFields } from './download-files.js';
 import { entityId } from './entity-ids.js';
@@ -102,8 +102,41 @@ export interface WriteResult {
   set: number;
   /** values that did not fit their field and were stored empty */
   badValues: number;
+  /** values taken only by coercing them, as the service does: `<field>: <what>` → how many */
+  coerced?: Record<string, number>;
   /** files downloaded, kept (same key as before), detached, and failed to download */
   files?: { downloaded: number; kept: number; removed: number; failed: number };
+}
+
+/** What a relation value was, when the service takes it only by coercing it. */
+type RelationCoercion =
+  | 'many-to-many value sent as a JSON string'
+  | 'to-one value sent as an array (first id kept)';
+
+/**
+ * A relation value as the target values it names: an id, an array of ids, or (as the service
+ * takes them) a JSON string of an array, and for a to-one relation an array of which the first
+ * id counts.
+ */
+export function relationTargets(many: boolean, raw: unknown, note?: (c: RelationCoercion) => void): string[] {
+  let value = raw;
+  if (typeof value === 'string' && value.trimStart().startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (Array.isArray(parsed)) {
+        value = parsed;
+        note?.('many-to-many value sent as a JSON string');
+      }
+    } catch {
+      // not JSON: an id that happens to start with "["
+    }
+  }
+  const list = (Array.isArray(value) ? value : [value])
+    .filter((v) => v !== null && v !== undefined && v !== '')
+    .map((v) => String(typeof v === 'object' && v !== null && 'id' in v ? (v as Json).id : v));
+  if (many || !Array.isArray(raw)) return list;
+  note?.('to-one value sent as an array (first id kept)');
+  return list.slice(0, 1);
 }
 
 export async function writeRows(ctx: WriteContext, type: MappedType, items: Json[]): Promise<WriteResult> {
@@ -133,11 +166,7 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
     const target = ctx.types.get(f.targetAppType);
     if (!target) continue;
     const values = new Set<string>();
-    for (const item of byId.values()) {
-      const raw = item[f.appId];
-      for (const v of Array.isArray(raw) ? raw : raw === null || raw === undefined || raw === '' ? [] : [raw])
-        values.add(String(v));
-    }
+    for (const item of byId.values()) for (const v of relationTargets(f.many, item[f.appId])) values.add(v);
     const uuids = new Map([...values].map((v) => [v, entityId(ctx.sourceId, target.appType, v)]));
     const present = await existingIds(ctx.workspace, target.name, [...uuids.values()]);
     inline.set(f.name, new Map([...uuids].filter(([, u]) => present.has(u))));
@@ -147,6 +176,13 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
   const files: FileFieldValue[] = [];
 
   let badValues = 0;
+  let coerced: Record<string, number> | undefined;
+  const noteFor = (field: string) => (what: Coercion | RelationCoercion) => {
+    coerced ??= {};
+    const key = `${field}: ${what}`;
+    coerced[key] = (coerced[key] ?? 0) + 1;
+  };
+  const notes = new Map(type.fields.map((f) => [f.name, noteFor(f.name)]));
   // The entities in page order, each carrying its id as `svc/id` (no wrapper object per row).
   const entities: Json[] = [];
   const links: [string, string, string][] = [];
@@ -162,7 +198,7 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
       const raw = item[f.appId];
       switch (f.kind) {
         case 'primitive': {
-          const v = convertValue(f.convert, raw);
+          const v = convertValue(f.convert, raw, notes.get(f.name));
           if (v === undefined) badValues++;
           entity[f.name] = v ?? null;
           break;
@@ -188,9 +224,9 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
           break;
         }
         case 'relation': {
-          const targets = (
-            Array.isArray(raw) ? raw : raw === null || raw === undefined || raw === '' ? [] : [raw]
-          ).map(String);
+          const targets = relationTargets(f.many, raw, notes.get(f.name));
+          // The value as sent stays readable, whether or not it resolves to a synced row.
+          entity[f.rawName] = targets.length > 0 ? targets.join(', ') : null;
           const direct = inline.get(f.name);
           if (direct) {
             // The targets already in are set now; the others wait for the end of the run.
@@ -267,7 +303,12 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
     };
     if (written.errors.length > 0) await reportFileErrors(ctx, type, written.errors);
   }
-  return { set: byId.size, badValues, ...(fileCounts ? { files: fileCounts } : {}) };
+  return {
+    set: byId.size,
+    badValues,
+    ...(coerced ? { coerced } : {}),
+    ...(fileCounts ? { files: fileCounts } : {}),
+  };
 }
 
 const MAX_FILE_MESSAGES = 20;
@@ -381,8 +422,21 @@ export async function removeUnsent(workspace: Workspace, type: string, since: st
   }
 }
 
-/** Sets the relation fields recorded by this run, now that both sides are in. */
-export async function resolveLinks(ctx: WriteContext): Promise<void> {
+/** References that resolved to no synced row, per relation field: how many, and a few of them. */
+export type Unresolved = Map<string, { count: number; sample: string[]; raw: string }>;
+
+const UNRESOLVED_SAMPLE = 5;
+
+/**
+ * Sets the relation fields recorded by this run, now that both sides are in (for the rows that
+ * landed); answers the references that resolved to no synced row. `keepUnresolved` (a failed run,
+ * whose other types' pages may still land) keeps the links not fully resolved, for a later call.
+ */
+export async function resolveLinks(
+  ctx: WriteContext,
+  options: { keepUnresolved?: boolean } = {},
+): Promise<Unresolved> {
+  const unresolved: Unresolved = new Map();
   const { driver } = ctx.workspace;
   let after: [string, string, string] = ['', '', '00000000-0000-0000-0000-000000000000'];
   for (;;) {
@@ -403,21 +457,32 @@ export async function resolveLinks(ctx: WriteContext): Promise<void> {
     const groups = new Map<string, typeof rows>();
     for (const r of rows)
       groups.set(`${r.type}\0${r.field}`, [...(groups.get(`${r.type}\0${r.field}`) ?? []), r]);
-    for (const group of groups.values()) await resolveGroup(ctx, group);
+    for (const group of groups.values()) {
+      const done = await resolveGroup(ctx, group, unresolved);
+      const first = group[0];
+      if (options.keepUnresolved && first && done.length > 0)
+        await driver.query(
+          `DELETE FROM weft_host_links WHERE run_id = $1 AND type = $2 AND field = $3 AND entity_id = ANY($4::uuid[])`,
+          [ctx.runId, first.type, first.field, done],
+        );
+    }
   }
-  await driver.query(`DELETE FROM weft_host_links WHERE run_id = $1`, [ctx.runId]);
+  if (!options.keepUnresolved)
+    await driver.query(`DELETE FROM weft_host_links WHERE run_id = $1`, [ctx.runId]);
+  return unresolved;
 }
 
 async function resolveGroup(
   ctx: WriteContext,
   rows: { type: string; field: string; entity_id: string; targets: string[] }[],
-): Promise<void> {
+  unresolved: Unresolved,
+): Promise<string[]> {
   const first = rows[0];
   const type = first && ctx.types.get(first.type);
   const field = type?.fields.find((f) => f.name === first?.field);
-  if (!type || !field || field.kind !== 'relation') return;
+  if (!type || !field || field.kind !== 'relation') return [];
   const target = ctx.types.get(field.targetAppType);
-  if (!target) return;
+  if (!target) return [];
   // targetFieldId names the target field matched with the value; `id` is the row's own id.
   const values = [...new Set(rows.flatMap((r) => r.targets))];
   const toUuid = new Map<string, string>();
@@ -430,7 +495,7 @@ async function resolveGroup(
       field.targetFieldId === target.titleField
         ? `${target.name.slice(0, target.name.indexOf('/'))}/name`
         : target.fields.find((f) => f.appId === field.targetFieldId)?.name;
-    if (!tf) return;
+    if (!tf) return [];
     for (let i = 0; i < values.length; i += QUERY_CHUNK) {
       const found = await query(
         ctx.workspace,
@@ -452,9 +517,20 @@ async function resolveGroup(
   );
   const commands: Json[] = [];
   const wanted: { id: string; field: string; items: string[] }[] = [];
+  /** rows whose every target was found */
+  const done: string[] = [];
   for (const r of rows) {
     if (!present.has(r.entity_id)) continue;
+    if (r.targets.every((t) => toUuid.has(t))) done.push(r.entity_id);
     const ids = r.targets.map((t) => toUuid.get(t)).filter((u): u is string => u !== undefined);
+    for (const t of r.targets) {
+      if (toUuid.has(t)) continue;
+      const key = `${type.name}: ${field.name}`;
+      const seen = unresolved.get(key) ?? { count: 0, sample: [], raw: field.rawName };
+      seen.count++;
+      if (seen.sample.length < UNRESOLVED_SAMPLE && !seen.sample.includes(t)) seen.sample.push(t);
+      unresolved.set(key, seen);
+    }
     if (field.many) {
       // The row's links become exactly the targets found: targets it no longer sends are unlinked.
       wanted.push({ id: r.entity_id, field: field.name, items: ids });
@@ -478,4 +554,5 @@ async function resolveGroup(
     commands.push(...replaceItemsCommands(type.name, linked, wanted));
   }
   await run(ctx.workspace, commands);
+  return done;
 }
