@@ -50,7 +50,7 @@ export class DigestTable {
     return this.slots.get(id);
   }
 
-  private newSlot(id: string): number {
+  private newSlot(id: string, shown: string): number {
     const slot = this.free.pop() ?? this.used++;
     const stride = Math.max(1, this.fields.length);
     if ((slot + 1) * stride > this.digests.length) {
@@ -63,16 +63,19 @@ export class DigestTable {
     }
     this.digests.fill(NULL_DIGEST, slot * stride, (slot + 1) * stride);
     this.marks[slot] = 0;
-    this.ids[slot] = id;
+    this.ids[slot] = shown;
     this.slots.set(id, slot);
     return slot;
   }
 
-  /** Sets a row (values already converted as they would be stored); `merge` keeps the fields it lacks. */
-  set(id: string, row: Json, merge: boolean): void {
+  /**
+   * Sets a row (values already converted as they would be stored); `merge` keeps the fields it
+   * lacks. `shown`: how a drift names the row (default its id).
+   */
+  set(id: string, row: Json, merge: boolean, shown = id): void {
     const stride = Math.max(1, this.fields.length);
     let slot = this.slotOf(id);
-    if (slot === undefined) slot = this.newSlot(id);
+    if (slot === undefined) slot = this.newSlot(id, shown);
     else if (!merge) this.digests.fill(NULL_DIGEST, slot * stride, (slot + 1) * stride);
     for (const [field, value] of Object.entries(row)) {
       const col = this.column.get(field);
@@ -105,7 +108,7 @@ export class DigestTable {
     return differ;
   }
 
-  /** Calls `fn` with each id not seen by `compare` since the last `clearMarks`. */
+  /** Calls `fn` with each row not seen by `compare` since the last `clearMarks` (as `set` named it). */
   forEachUnseen(fn: (id: string) => void): void {
     for (let slot = 0; slot < this.used; slot++) {
       const id = this.ids[slot];

@@ -55,22 +55,23 @@ export class DriftCheck {
     state.clearMarks();
   }
 
-  /** One row of the full sync, its values converted as the state's were. */
-  see(id: string, row: Json): void {
+  /** One row of the full sync, its values converted as the state's were; `shown` names it in samples. */
+  see(id: string, row: Json, shown = id): void {
     this.rows++;
     const differ = this.state.compare(id, row);
     if (differ === undefined) {
       // An id sent twice by the full sync is one row, as the service stores it.
       if (!this.missingIds.set(id)) return;
       this.missing++;
-      if (this.samples.missing.length < this.sampleSize) this.samples.missing.push({ id, actual: row });
+      if (this.samples.missing.length < this.sampleSize)
+        this.samples.missing.push({ id: shown, actual: row });
       return;
     }
     if (differ.length === 0) return;
     this.changed++;
     if (this.samples.changed.length < this.sampleSize)
       this.samples.changed.push({
-        id,
+        id: shown,
         fields: differ,
         actual: Object.fromEntries(differ.map((f) => [f, row[f] ?? null])),
       });

@@ -40,6 +40,7 @@ import {
   safeMessage,
 } from './sync-run.js';
 import { AccountFlows, appFailure } from './account-flows.js';
+import { verifySource } from './verify-run.js';
 import type { OAuthSourceInput } from './oauth-pending.js';
 
 // The app host: the local workspace playing the service towards apps. Sources (an app by URL and
@@ -560,6 +561,18 @@ export class AppHost {
     return runView((await getRun(this.workspace.driver, runId)) as RunRow);
   }
 
+  /** Verify (verify-run.ts): a full sync into a shadow, compared with the workspace's rows; recorded as a run. */
+  async verify(id: string) {
+    const source = await this.source(id);
+    const ctx = {
+      workspace: this.workspace,
+      client: (url: string) => this.client(url),
+      account: (s: SourceRow) => this.account(s),
+      signal: this.stopping.signal,
+    };
+    return runView(await verifySource(ctx, source));
+  }
+
   /** Resolves once the run is no longer running (its jobs may run in any process). */
   async waitFor(runId: string): Promise<void> {
     const waiters = this.endWaiters.get(runId) ?? new Set<() => void>();
@@ -604,7 +617,7 @@ export class AppHost {
     const { rows } = await this.workspace.driver.query<{ id: string }>(
       `SELECT s.id FROM weft_host_sources s
         WHERE s.interval_seconds IS NOT NULL AND NOT EXISTS (
-          SELECT 1 FROM weft_host_runs r WHERE r.source_id = s.id AND r.kind <> 'webhook'
+          SELECT 1 FROM weft_host_runs r WHERE r.source_id = s.id AND r.kind NOT IN ('webhook', 'verify')
             AND (r.status = 'running' OR r.started_at > clock_timestamp() - make_interval(secs => s.interval_seconds)))`,
     );
     for (const { id } of rows) {

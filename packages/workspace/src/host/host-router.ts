@@ -85,6 +85,9 @@ export function hostRouter(host: AppHost): Router {
     const run = await host.sync(param(req, 'id'), { wait });
     res.status(wait ? 200 : 202).json(run);
   });
+  router.post('/api/host/sources/:id/verify', async (req, res) => {
+    res.json(await host.verify(param(req, 'id')));
+  });
   router.get('/api/host/sources/:id/runs', async (req, res) => {
     res.json(await host.runs(param(req, 'id')));
   });

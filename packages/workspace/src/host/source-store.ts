@@ -79,6 +79,8 @@ export function runView(r: RunRow) {
     retries: r.retries,
     error: r.error,
     durationMs: r.duration_ms,
+    // A verify run (verify-run.ts): what drifted, per type.
+    ...(r.progress?.verify ? { verify: r.progress.verify } : {}),
   };
 }
 
@@ -109,7 +111,7 @@ export async function listRuns(q: Queryable, sourceId: string, limit = 50): Prom
 /** When the last successful sync of the source started: the `lastSynchronizedAt` of the next. */
 export async function lastSuccess(q: Queryable, sourceId: string): Promise<string | null> {
   const { rows } = await q.query<{ started_at: string | Date }>(
-    `SELECT started_at FROM weft_host_runs WHERE source_id = $1 AND status = 'succeeded' AND kind <> 'webhook'
+    `SELECT started_at FROM weft_host_runs WHERE source_id = $1 AND status = 'succeeded' AND kind NOT IN ('webhook', 'verify')
       ORDER BY started_at DESC LIMIT 1`,
     [sourceId],
   );
