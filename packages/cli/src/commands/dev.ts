@@ -10,6 +10,7 @@ import { configFromEnv, type HostedWorkspace, startHostedWorkspace } from '@weft
 import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { AppProcess } from './dev-app-process.js';
+import { verifyOnce } from './dev-verify.js';
 
 interface DevOptions {
   account?: string;
@@ -18,6 +19,7 @@ interface DevOptions {
   interval?: string;
   sync?: boolean;
   watch?: boolean;
+  verify?: boolean;
 }
 
 function jsonArg(io: CliIo, name: string, value: string | undefined): Record<string, unknown> | undefined {
@@ -168,6 +170,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
         );
       else io.stdout.write(`Sync failed: ${run.error}\n`);
     }
+    if (options.verify) await verifyOnce(ws, source.id, io);
     io.stdout.write('Ready. Ctrl-C stops the workspace.\n');
     await new Promise<void>((done) => {
       process.once('SIGINT', () => done());
@@ -196,6 +199,10 @@ export const devCommand: WeftCommand = {
       .option('--interval <seconds>', 'sync again every so many seconds')
       .option('--no-sync', 'do not run the first sync')
       .option('--no-watch', 'do not restart (and sync again) the app when its files change')
+      .option(
+        '--verify',
+        'after the sync, check that the workspace holds what a full sync would (docs/drift.md)',
+      )
       .addHelpText(
         'after',
         `
@@ -204,6 +211,7 @@ DATABASE_URL (Postgres instead of PGlite), WEFT_SECRET_KEY (encrypts stored acco
 
 Examples:
   weft dev src/main.ts
+  weft dev src/main.ts --verify
   weft dev http://localhost:3101 --types book,author --filter '{"published":"last 3 years"}'
 
 Exit status: 0 ok, 1 the workspace or the app failed to start, 2 usage error (0 also after Ctrl-C).`,
