@@ -41,6 +41,7 @@ import {
 } from './sync-run.js';
 import { AccountFlows, appFailure } from './account-flows.js';
 import { verifySource } from './verify-run.js';
+import { createVerifySchedule, dueVerifies, setVerifyEvery } from './verify-schedule.js';
 import type { OAuthSourceInput } from './oauth-pending.js';
 
 // The app host: the local workspace playing the service towards apps. Sources (an app by URL and
@@ -81,7 +82,10 @@ export interface AddSourceInput {
 
 export type UpdateSourceInput = Partial<
   Pick<AddSourceInput, 'types' | 'filter' | 'keepUnsynced' | 'intervalSeconds'>
->;
+> & {
+  /** verify the source on a schedule (verify-schedule.ts); null: never */
+  verifyEverySeconds?: number | null;
+};
 
 const badRequest = (message: string) => new WorkspaceError(400, 'bad-request', message);
 const notFound = (message: string) => new WorkspaceError(404, 'not-found', message);
@@ -127,6 +131,7 @@ export class AppHost {
 
   static async open(workspace: Workspace, options: AppHostOptions): Promise<AppHost> {
     await createHostTables(workspace.driver);
+    await createVerifySchedule(workspace.driver);
     const host = new AppHost(workspace, options);
     await host.startWorkers();
     return host;
@@ -373,6 +378,8 @@ export class AppHost {
         config.webhooks?.enabled === true,
       ],
     );
+    if (input.verifyEverySeconds !== undefined)
+      await setVerifyEvery(this.workspace.driver, id, input.verifyEverySeconds);
     const changed =
       JSON.stringify(types) !== JSON.stringify(source.types) ||
       JSON.stringify(filter) !== JSON.stringify(source.filter);
@@ -624,6 +631,12 @@ export class AppHost {
       await this.sync(id, { kind: 'scheduled' }).catch((e) => {
         // Another process started it meanwhile: nothing to do.
         if (!(e instanceof WorkspaceError && e.status === 409)) this.log('scheduled sync', e);
+      });
+    }
+    for (const id of await dueVerifies(this.workspace.driver)) {
+      if (this.closed) return;
+      await this.verify(id).catch((e) => {
+        if (!(e instanceof WorkspaceError && e.status === 409)) this.log('scheduled verify', e);
       });
     }
   }

@@ -21,7 +21,9 @@ const addSource = z.object({
   keepUnsynced: z.boolean().optional(),
   intervalSeconds: z.number().int().min(10).nullable().optional(),
 });
-const updateSource = addSource.pick({ types: true, filter: true, keepUnsynced: true, intervalSeconds: true });
+const updateSource = addSource
+  .pick({ types: true, filter: true, keepUnsynced: true, intervalSeconds: true })
+  .extend({ verifyEverySeconds: z.number().int().min(60).nullable().optional() });
 const datalist = z.object({ field: z.string().min(1), dependsOn: json.optional() });
 const oauthStart = addSource.omit({ authId: true, fields: true });
 // New account field values: absent or '' keeps the stored value, null clears an optional one.

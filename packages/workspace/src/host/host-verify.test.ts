@@ -85,6 +85,36 @@ for (const target of databaseTargets()) {
       expect(body.error).toMatch(/^task: 4 changed \(the delta never updated them: 't01' project; /);
     }, 60_000);
 
+    it('verifies on a schedule (verifyEverySeconds), once per interval, only after a sync', async () => {
+      const tracker = new Tracker();
+      const app = await testApp(trackerApp(tracker, 'no-remove'));
+      served.push(app);
+      const source = await ws.apps.addSource({ url: app.url });
+      const bad = await api('PATCH', `/api/host/sources/${source.id}`, { verifyEverySeconds: 5 });
+      expect(bad).toMatchObject({ status: 400, body: { code: 'bad-request' } });
+      const set = await api('PATCH', `/api/host/sources/${source.id}`, { verifyEverySeconds: 3600 });
+      expect(set).toMatchObject({ status: 200, body: { verifyEverySeconds: 3600 } });
+      const verifies = async () =>
+        ((await api('GET', `/api/host/sources/${source.id}/runs`)).body as { kind: string }[]).filter(
+          (r) => r.kind === 'verify',
+        );
+      // Never synced: nothing to verify yet.
+      await ws.apps.runDue();
+      expect(await verifies()).toHaveLength(0);
+      await ws.apps.sync(source.id, { wait: true });
+      tracker.batch(() => tracker.remove('t02'));
+      await ws.apps.sync(source.id, { wait: true });
+      await ws.apps.runDue();
+      const [first, ...more] = await verifies();
+      expect(more).toHaveLength(0);
+      expect(first).toMatchObject({ status: 'succeeded', verify: { drifted: true } });
+      // Within the interval: not again.
+      await ws.apps.runDue();
+      expect(await verifies()).toHaveLength(1);
+      const off = await api('PATCH', `/api/host/sources/${source.id}`, { verifyEverySeconds: null });
+      expect(off.body.verifyEverySeconds).toBeNull();
+    }, 60_000);
+
     it('answers 404 for an unknown source, and 403 without the admin token', async () => {
       const unknown = await api('POST', '/api/host/sources/00000000-0000-4000-8000-000000000000/verify');
       expect(unknown).toMatchObject({ status: 404, body: { code: 'not-found' } });

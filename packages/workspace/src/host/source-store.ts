@@ -22,6 +22,8 @@ export interface SourceRow {
   webhook: Json | null;
   webhooks_enabled: boolean;
   created_at: string | Date;
+  /** verify-schedule.ts */
+  verify_every_seconds?: number | null;
 }
 
 export interface RunRow {
@@ -59,6 +61,7 @@ export function sourceView(s: SourceRow) {
     intervalSeconds: s.interval_seconds,
     webhooksEnabled: s.webhooks_enabled,
     webhook: s.webhook ? { id: s.webhook.id ?? null } : null,
+    verifyEverySeconds: s.verify_every_seconds ?? null,
     createdAt: iso(s.created_at),
   };
 }
