@@ -114,8 +114,6 @@ async function compare(
       state.set(id, compared.fromWorkspace(row), false, title ? `${id} (${String(title).slice(0, 40)})` : id);
     });
     const check = new DriftCheck(type.appType, state);
-    // App ids of the sampled changed rows -> workspace ids, to look their stored values up.
-    const uuids = new Map<string, string>();
     for await (const event of readType(client, {
       type: type.appType,
       types: source.types,
@@ -130,13 +128,12 @@ async function compare(
       for (const item of event.items) {
         const what = itemAction(item);
         if (what.action !== 'set') continue;
-        const uuid = entityId(source.id, type.appType, what.id);
-        check.see(uuid, compared.fromApp(what.row), what.id);
-        if (uuids.size < 50) uuids.set(what.id, uuid);
+        check.see(entityId(source.id, type.appType, what.id), compared.fromApp(what.row), what.id);
       }
     }
     const drift = check.finish();
-    drift.samples.changed = drift.samples.changed.filter((s) => uuids.has(s.id));
+    // The workspace ids of the sampled changed rows, to look their stored values up.
+    const uuids = new Map(drift.samples.changed.map((s) => [s.id, entityId(source.id, type.appType, s.id)]));
     await fillExpected(ctx.workspace, type.name, compared.select, drift, uuids, compared.fromWorkspace);
     types.push(drift);
   }
