@@ -55,6 +55,17 @@ describe('DigestTable and DriftCheck', () => {
   });
 });
 
+describe('DigestTable memory', () => {
+  it('holds digests, not rows: under 64 bytes a row for three fields (ids aside)', () => {
+    const table = new DigestTable(FIELDS);
+    const long = 'x'.repeat(500);
+    for (let i = 0; i < 100_000; i++)
+      table.set(`task-${i}`, { name: `${long}${i}`, done: i % 2 === 0, project: long }, false);
+    expect(table.size).toBe(100_000);
+    expect(table.bytes / table.size).toBeLessThan(64);
+  });
+});
+
 describe('runDrift against apps over HTTP', () => {
   let running: TestApp | undefined;
   afterEach(async () => {
