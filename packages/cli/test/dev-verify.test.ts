@@ -43,7 +43,7 @@ describe('weft dev --verify', () => {
     expect(out, err).toContain('Ready.');
     expect(out).toMatch(/Synced 12 rows/);
     expect(out).toMatch(
-      /Verify: the workspace drifted from the app: task: 12 extra \(the delta never removed them: '[0-9a-f-]{36} \(Task \d+\)', .*; 12 missing \(the delta never added them: 't01\.2', /,
+      /Verify: the workspace drifted from the app: task: 12 extra \(the syncs never removed them: '[0-9a-f-]{36} \(Task \d+\)', .*; 12 missing \(the syncs never added them: 't01\.2', /,
     );
     child.kill('SIGINT');
     expect(await exited).toBe(0);

@@ -82,7 +82,7 @@ for (const target of databaseTargets()) {
         actual: { project: 'Orchard' },
         expected: { project: 'Garden' },
       });
-      expect(body.error).toMatch(/^task: 4 changed \(the delta never updated them: 't01' project; /);
+      expect(body.error).toMatch(/^task: 4 changed \(the syncs never updated them: 't01' project; /);
     }, 60_000);
 
     it('verifies on a schedule (verifyEverySeconds), once per interval, only after a sync', async () => {

@@ -161,7 +161,12 @@ export async function verifySource(ctx: VerifyContext, source: SourceRow): Promi
   } catch (error) {
     failure = safeMessage(error);
   }
-  const summary = outcome?.drifted ? outcome.types.filter(hasDrift).map(describeDrift).join('; ') : null;
+  const summary = outcome?.drifted
+    ? outcome.types
+        .filter(hasDrift)
+        .map((d) => describeDrift(d, 'the syncs'))
+        .join('; ')
+    : null;
   await ctx.workspace.driver.query(
     `INSERT INTO weft_host_runs (id, source_id, kind, status, mode, started_at, finished_at, duration_ms,
        pages, error, progress)
