@@ -21,6 +21,7 @@ describe('docs/first-app.md', () => {
       'src/app.ts',
       'src/tracker.ts',
       'test/app.test.ts',
+      'test/drift.test.ts',
       'src/main.ts',
     ]);
     for (const [, file, code] of blocks) expect(`${code}\n`, file).toBe(template(file!));

@@ -26,6 +26,7 @@ describe('weft init', () => {
       'src/app.ts',
       'src/main.ts',
       'test/app.test.ts',
+      'test/drift.test.ts',
       'cassettes/app.json',
       'Dockerfile',
       'README.md',

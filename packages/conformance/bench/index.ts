@@ -1,9 +1,10 @@
 // Times one full conformance run against the reference app serving 5,000 rows in 3 types,
 // pages of 500. Prints one line: measured time, target and their ratio (below 1 is good).
-// Then the scale line (bench/scale.ts): the kit at 100k and 1M rows, rows/s and peak RSS.
+// Then the scale line (bench/scale.ts): the kit at 100k and 1M rows, rows/s and peak RSS; and the
+// kit's peak RSS with and without --drift at 100k rows.
 import { runConformance } from '../src/index.js';
 import { ACCOUNT, ACTIONS_FIXTURE, startReferenceApp } from '../test/fixtures/reference-app.js';
-import { benchKitScale } from './scale.js';
+import { benchKitDrift, benchKitScale } from './scale.js';
 
 const TARGET_S = 5;
 const counts = { user: 1000, project: 500, issue: 3500 };
@@ -30,3 +31,4 @@ try {
 }
 
 if (!(await benchKitScale())) process.exitCode = 1;
+if (!(await benchKitDrift())) process.exitCode = 1;

@@ -18,13 +18,17 @@ export interface ScaleRun {
 const CHILD = fileURLToPath(new URL('./scale-child.ts', import.meta.url));
 
 /** Runs the kit in a child process against a scale app of `rows` items (served by this process). */
-export async function runKitAt(rows: number): Promise<ScaleRun> {
+export async function runKitAt(rows: number, drift = false): Promise<ScaleRun> {
   const app = await startScaleApp({ rows });
   try {
     // The app answers from this process while the child runs, so the child must not block it.
-    const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', CHILD, app.url], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--expose-gc', CHILD, app.url, ...(drift ? ['--drift'] : [])],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -74,6 +78,22 @@ export async function benchKitScale(): Promise<boolean> {
   return ok;
 }
 
+/**
+ * The kit's peak memory with and without `--drift` (its three extra syncs keep digests of ids and
+ * values, never rows) at BENCH_KIT_DRIFT_ROWS rows (default 100,000).
+ */
+export async function benchKitDrift(): Promise<boolean> {
+  const rows = Number(process.env.BENCH_KIT_DRIFT_ROWS ?? 100_000);
+  const without = await runKitAt(rows);
+  const withDrift = await runKitAt(rows, true);
+  const mb = (b: number) => Math.round(b / 2 ** 20);
+  console.log(
+    `bench conformance-drift: ${label(rows)} rows, peak RSS without --drift ${mb(without.maxRss)} MB (${without.seconds.toFixed(1)} s), with --drift ${mb(withDrift.maxRss)} MB (${withDrift.seconds.toFixed(1)} s); peak ratio ${(withDrift.maxRss / without.maxRss).toFixed(2)}, target 1.2`,
+  );
+  return without.failed.length === 0 && withDrift.failed.length === 0;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (!(await benchKitScale())) process.exitCode = 1;
+  if (!(await benchKitDrift())) process.exitCode = 1;
 }

@@ -79,6 +79,8 @@ const entries = {
   'delta.sync-action': ['delta', 'delta rows carry `__syncAction` SET or REMOVE'],
   'delta.remove-id': ['delta', 'REMOVE rows carry an id'],
 
+  'drift.rows': ['drift', 'the delta loses nothing: its result equals a fresh full sync (`drift`)'],
+
   'datalist.response': ['datalist', 'datalist answers {items: [{title, value}]}'],
   'datalist.not-datalist': ['datalist', 'a datalist request for a non-datalist field answers in time'],
   'datalist.absent-depends-on': ['datalist', 'datalist without `dependsOn` answers in time'],

@@ -1,7 +1,7 @@
 /**
  * weft-conformance <app-url> [--account <json|file>] [--filter <json|file>] [--actions <file>]
  *   [--auth <id>] [--max-pages N] [--timeout <ms>] [--concurrency N] [--now <iso>]
- *   [--last-synchronized-at <iso>] [--strict] [--json] [--no-color]
+ *   [--last-synchronized-at <iso>] [--drift] [--drift-wait <s>] [--strict] [--json] [--no-color]
  *
  * Exit status: 0 when no check failed (warnings allowed unless --strict), 1 when a check failed,
  * 2 on usage errors or when the run could not happen (nothing listens at the URL).
@@ -27,6 +27,9 @@ const usage = (program: string) => `usage: ${program} <app-url> [options]
   --now <iso>             the current time for date filters and lastSynchronizedAt
   --last-synchronized-at <iso>
                           lastSynchronizedAt of the delta sync (default: now minus one day)
+  --drift                 check that the delta loses nothing: full sync, delta since it,
+                          full sync again; the delta's result must equal the second full sync
+  --drift-wait <s>        with --drift: wait s seconds before the delta, to change the upstream
   --strict                warnings fail too (for CI)
   --json                  print the report as JSON (nothing else on stdout)
   --no-color              no ANSI colours
@@ -125,6 +128,15 @@ function progressReporter(stderr: CliIo['stderr']): {
   };
   return {
     onProgress(e) {
+      if (e.kind === 'drift-wait') {
+        // Always shown: the user acts on it.
+        if (tty && dirty) stderr.write('\r\u001b[K');
+        stderr.write(
+          `drift: full sync done; change the upstream now, the delta sync starts in ${e.seconds} s\n`,
+        );
+        dirty = false;
+        return;
+      }
       if (e.kind === 'group') {
         if (tty) write(`checking ${e.group}…`);
         return;
@@ -186,6 +198,8 @@ export async function runConformanceCli(
         concurrency: { type: 'string' },
         now: { type: 'string' },
         'last-synchronized-at': { type: 'string' },
+        drift: { type: 'boolean', default: false },
+        'drift-wait': { type: 'string' },
         strict: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         'no-color': { type: 'boolean', default: false },
@@ -224,6 +238,13 @@ export async function runConformanceCli(
       if (Number.isNaN(Date.parse(since)))
         throw new UsageError(`--last-synchronized-at: not an ISO date: '${since}'`);
       options.lastSynchronizedAt = since;
+    }
+    if (values.drift) options.drift = true;
+    const wait = values['drift-wait'];
+    if (wait !== undefined) {
+      if (!values.drift) throw new UsageError('--drift-wait: only with --drift');
+      if (!/^\d+(\.\d+)?$/.test(wait)) throw new UsageError(`--drift-wait: expected seconds, got '${wait}'`);
+      options.driftWaitSeconds = Number(wait);
     }
     if (values.strict) options.strict = true;
     json = values.json;

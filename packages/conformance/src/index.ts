@@ -3,6 +3,13 @@
  * reports every departure from the spec, as checks with stable ids (see README).
  */
 export { DEFAULT_ACCOUNT_NAME, SYSTEM_IDS, serviceAccount } from './account.js';
+export {
+  type CheckDriftOptions,
+  checkDrift,
+  DriftError,
+  type DriftReport,
+  type DriftTarget,
+} from './check-drift.js';
 export { CHECK_IDS, CHECKS, type CheckId } from './catalog.js';
 export { type CliIo, EXIT, runConformanceCli } from './cli-main.js';
 export { AppUnreachableError, ConformanceOptionsError } from './errors.js';

@@ -1,4 +1,4 @@
-import { appRequests } from '@weft/sync-engine';
+import { appRequests, type TypeDrift } from '@weft/sync-engine';
 import { randomUUID } from 'node:crypto';
 import { serviceAccount } from './account.js';
 import { checkAbsentKeys } from './checks/absent-keys.js';
@@ -6,6 +6,7 @@ import { checkActions, checkMissingArgs } from './checks/actions.js';
 import { checkConfig } from './checks/config.js';
 import { checkConfigProbes } from './checks/config-probes.js';
 import { checkDatalistProbes, checkDatalists } from './checks/datalist.js';
+import { checkDrift } from './checks/drift.js';
 import { checkDescriptor, type DescriptorInfo } from './checks/descriptor.js';
 import { checkActionErrors, checkSyncErrors } from './checks/errors.js';
 import { checkFilterValidate } from './checks/filter.js';
@@ -44,6 +45,7 @@ const GROUP_ORDER: CheckGroup[] = [
   'filter',
   'data',
   'delta',
+  'drift',
   'webhooks',
   'actions',
   'oauth',
@@ -94,6 +96,10 @@ export async function runConformance(
       : toDate('lastSynchronizedAt', options.lastSynchronizedAt)
   ).toISOString();
   const strict = options.strict === true;
+  const driftWait = options.driftWaitSeconds ?? 0;
+  if (!Number.isFinite(driftWait) || driftWait < 0)
+    throw new ConformanceOptionsError(`driftWaitSeconds must be a number of seconds, got ${driftWait}`);
+  let drift: TypeDrift[] | undefined;
 
   const started = performance.now();
   const ctx = new Context(url, timeoutMs, options.onProgress);
@@ -195,6 +201,13 @@ export async function runConformance(
             new Set(config.types.filter((t) => full.get(t)?.[key] || delta.get(t)?.[key]));
           checkSyncActionField(ctx, schema, seen('sawRemove'), seen('sawAction'));
         }
+        if (options.drift) {
+          ctx.progress({ kind: 'group', group: 'drift' });
+          drift = await checkDrift(
+            { ...env, operationId: randomUUID() },
+            { waitSeconds: driftWait, onWait: (seconds) => ctx.progress({ kind: 'drift-wait', seconds }) },
+          );
+        }
         if (config.webhooks) {
           ctx.progress({ kind: 'group', group: 'webhooks' });
           await checkWebhooks(ctx, config.types, syncFilter, stored);
@@ -241,6 +254,7 @@ export async function runConformance(
     durationMs: Math.round(performance.now() - started),
   };
   if (info?.timeLimitMs !== undefined) report.appTimeLimitMs = info.timeLimitMs;
+  if (drift) report.drift = drift;
   return report;
 }
 

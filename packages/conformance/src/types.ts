@@ -1,3 +1,5 @@
+import type { TypeDrift } from '@weft/sync-engine';
+
 /** Public types of the conformance kit. */
 
 export type CheckGroup =
@@ -8,6 +10,7 @@ export type CheckGroup =
   | 'schema'
   | 'data'
   | 'delta'
+  | 'drift'
   | 'datalist'
   | 'filter'
   | 'actions'
@@ -97,6 +100,8 @@ export interface ConformanceReport {
   summary: ConformanceSummary;
   sync: Record<string, TypeSyncReport>;
   durationMs: number;
+  /** Per type, with the `drift` option: what the delta lost (counts and a few rows of each kind). */
+  drift?: TypeDrift[];
 }
 
 /** One entry of an actions fixture: an action to execute and what should happen. */
@@ -110,7 +115,9 @@ export interface ActionFixture {
 export type ProgressEvent =
   | { kind: 'group'; group: CheckGroup }
   | { kind: 'check'; check: Check }
-  | { kind: 'sync'; phase: 'data' | 'delta'; typeId: string; page: number; items: number; done: boolean };
+  | { kind: 'sync'; phase: 'data' | 'delta'; typeId: string; page: number; items: number; done: boolean }
+  /** `drift`: the wait between the first full sync and the delta began; change the upstream now */
+  | { kind: 'drift-wait'; seconds: number };
 
 export interface ConformanceOptions {
   /** Account fields sent to the app (`fields` of /validate, `account` elsewhere). */
@@ -143,4 +150,11 @@ export interface ConformanceOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** How many types are synced at the same time (default 4). */
   concurrency?: number;
+  /**
+   * Check that the delta loses nothing (`drift.rows`, see docs/drift.md): a full sync, the delta
+   * since it, a second full sync; the delta's result must equal the second full sync.
+   */
+  drift?: boolean;
+  /** With `drift`: seconds to wait between the first full sync and the delta, to change the upstream. */
+  driftWaitSeconds?: number;
 }

@@ -8,15 +8,8 @@ export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} chars)`;
 }
 
-/** JSON with object keys sorted, so that two deep-equal values give the same text. */
-export function stableStringify(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(value[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'undefined';
-}
+// One canonical JSON for the kit and the engine's drift digests.
+export { stableStringify } from '@weft/sync-engine';
 
 /** A short, readable rendering of a value for reasons. */
 export function show(value: unknown, max = 80): string {

@@ -5,6 +5,13 @@
  * conformanceSuite('my app', () => ({ url: server.url, account: { apiKey: 'test' }, strict: true }));
  */
 import { describe, it } from 'vitest';
+export {
+  type CheckDriftOptions,
+  checkDrift,
+  DriftError,
+  type DriftReport,
+  type DriftTarget,
+} from './check-drift.js';
 import { formatReport } from './format.js';
 import { runConformance } from './run.js';
 import type { ConformanceOptions, ConformanceReport } from './types.js';

@@ -66,3 +66,7 @@ export {
 } from './reader/index.js';
 export { appRequests, type DataRequestBody, type WebhookScope } from './requests.js';
 export { type ItemAction, itemAction, splitItems } from './split-items.js';
+export * from './drift/index.js';
+export { HashMap64 } from './hashes/hash-map.js';
+export { hashId } from './hashes/id-hash.js';
+export { stableStringify } from './hashes/stable-stringify.js';

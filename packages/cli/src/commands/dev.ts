@@ -16,6 +16,7 @@ import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { AppProcess } from './dev-app-process.js';
 import { devSource } from './dev-source.js';
+import { verifyOnce } from './dev-verify.js';
 
 interface DevOptions {
   account?: string;
@@ -25,6 +26,7 @@ interface DevOptions {
   interval?: string;
   sync?: boolean;
   watch?: boolean;
+  verify?: boolean;
 }
 
 function jsonArg(io: CliIo, name: string, value: string | undefined): Record<string, unknown> | undefined {
@@ -168,6 +170,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
           `${run.error?.startsWith('Sync failed') ? run.error : `Sync failed: ${run.error}`}\n`,
         );
     }
+    if (options.verify) await verifyOnce(ws, source.id, io);
     io.stdout.write('Ready. Ctrl-C stops the workspace.\n');
     await new Promise<void>((done) => {
       process.once('SIGINT', () => done());
@@ -197,6 +200,10 @@ export const devCommand: WeftCommand = {
       .option('--interval <seconds>', 'sync again every so many seconds')
       .option('--no-sync', 'do not run the first sync')
       .option('--no-watch', 'do not restart (and sync again) the app when its files change')
+      .option(
+        '--verify',
+        'after the sync, check that the workspace holds what a full sync would (docs/drift.md)',
+      )
       .addHelpText(
         'after',
         `
@@ -207,6 +214,7 @@ WEFT_SECRET_KEY (encrypts stored accounts), WEFT_APP_PORT.
 Examples:
   weft dev src/main.ts
   weft dev http://localhost:3101 --auth token --account '{"token":"..."}'
+  weft dev src/main.ts --verify
   weft dev http://localhost:3101 --types book,author --filter '{"published":"last 3 years"}'
 
 Exit status: 0 ok, 1 the workspace or the app failed to start, 2 usage error (0 also after Ctrl-C).`,

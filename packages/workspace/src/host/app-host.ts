@@ -40,6 +40,8 @@ import {
   safeMessage,
 } from './sync-run.js';
 import { AccountFlows, appFailure, SYSTEM_KEYS } from './account-flows.js';
+import { verifySource } from './verify-run.js';
+import { createVerifySchedule, dueVerifies, setVerifyEvery } from './verify-schedule.js';
 import type { OAuthSourceInput } from './oauth-pending.js';
 
 // The app host: the local workspace playing the service towards apps. Sources (an app by URL and
@@ -80,7 +82,10 @@ export interface AddSourceInput {
 
 export type UpdateSourceInput = Partial<
   Pick<AddSourceInput, 'types' | 'filter' | 'keepUnsynced' | 'intervalSeconds'>
->;
+> & {
+  /** verify the source on a schedule (verify-schedule.ts); null: never */
+  verifyEverySeconds?: number | null;
+};
 
 const badRequest = (message: string) => new WorkspaceError(400, 'bad-request', message);
 
@@ -147,6 +152,7 @@ export class AppHost {
 
   static async open(workspace: Workspace, options: AppHostOptions): Promise<AppHost> {
     await createHostTables(workspace.driver);
+    await createVerifySchedule(workspace.driver);
     const host = new AppHost(workspace, options);
     await host.startWorkers();
     return host;
@@ -406,6 +412,8 @@ export class AppHost {
         config.webhooks?.enabled === true,
       ],
     );
+    if (input.verifyEverySeconds !== undefined)
+      await setVerifyEvery(this.workspace.driver, id, input.verifyEverySeconds);
     const changed =
       JSON.stringify(types) !== JSON.stringify(source.types) ||
       JSON.stringify(filter) !== JSON.stringify(source.filter);
@@ -621,6 +629,18 @@ export class AppHost {
     return runView((await getRun(this.workspace.driver, runId)) as RunRow);
   }
 
+  /** Verify (verify-run.ts): a full sync into a shadow, compared with the workspace's rows; recorded as a run. */
+  async verify(id: string) {
+    const source = await this.source(id);
+    const ctx = {
+      workspace: this.workspace,
+      client: (url: string) => this.client(url),
+      account: (s: SourceRow) => this.account(s),
+      signal: this.stopping.signal,
+    };
+    return runView(await verifySource(ctx, source));
+  }
+
   /** Resolves once the run is no longer running (its jobs may run in any process). */
   async waitFor(runId: string): Promise<void> {
     const waiters = this.endWaiters.get(runId) ?? new Set<() => void>();
@@ -665,13 +685,19 @@ export class AppHost {
     const { rows } = await this.workspace.driver.query<{ id: string }>(
       `SELECT s.id FROM weft_host_sources s
         WHERE s.interval_seconds IS NOT NULL AND NOT EXISTS (
-          SELECT 1 FROM weft_host_runs r WHERE r.source_id = s.id AND r.kind <> 'webhook'
+          SELECT 1 FROM weft_host_runs r WHERE r.source_id = s.id AND r.kind NOT IN ('webhook', 'verify')
             AND (r.status = 'running' OR r.started_at > clock_timestamp() - make_interval(secs => s.interval_seconds)))`,
     );
     for (const { id } of rows) {
       await this.sync(id, { kind: 'scheduled' }).catch((e) => {
         // Another process started it meanwhile: nothing to do.
         if (!(e instanceof WorkspaceError && e.status === 409)) this.log('scheduled sync', e);
+      });
+    }
+    for (const id of await dueVerifies(this.workspace.driver)) {
+      if (this.closed) return;
+      await this.verify(id).catch((e) => {
+        if (!(e instanceof WorkspaceError && e.status === 409)) this.log('scheduled verify', e);
       });
     }
   }

@@ -23,7 +23,9 @@ const addSource = z.object({
   keepUnsynced: z.boolean().optional(),
   intervalSeconds: z.number().int().min(10).nullable().optional(),
 });
-const updateSource = addSource.pick({ types: true, filter: true, keepUnsynced: true, intervalSeconds: true });
+const updateSource = addSource
+  .pick({ types: true, filter: true, keepUnsynced: true, intervalSeconds: true })
+  .extend({ verifyEverySeconds: z.number().int().min(60).nullable().optional() });
 const datalist = z.object({ field: z.string().min(1), dependsOn: json.optional() });
 const oauthStart = addSource.omit({ authId: true, fields: true });
 // New account field values: absent or '' keeps the stored value, null clears an optional one.
@@ -88,6 +90,9 @@ export function hostRouter(host: AppHost): Router {
     const wait = req.query.wait === 'true' || req.query.wait === '1';
     const run = await host.sync(param(req, 'id'), { wait });
     res.status(wait ? 200 : 202).json(run);
+  });
+  router.post('/api/host/sources/:id/verify', async (req, res) => {
+    res.json(await host.verify(param(req, 'id')));
   });
   router.get('/api/host/sources/:id/runs', async (req, res) => {
     res.json(await host.runs(param(req, 'id')));

@@ -22,6 +22,8 @@ export interface SourceRow {
   webhook: Json | null;
   webhooks_enabled: boolean;
   created_at: string | Date;
+  /** verify-schedule.ts */
+  verify_every_seconds?: number | null;
 }
 
 export interface RunRow {
@@ -59,6 +61,7 @@ export function sourceView(s: SourceRow) {
     intervalSeconds: s.interval_seconds,
     webhooksEnabled: s.webhooks_enabled,
     webhook: s.webhook ? { id: s.webhook.id ?? null } : null,
+    verifyEverySeconds: s.verify_every_seconds ?? null,
     createdAt: iso(s.created_at),
   };
 }
@@ -79,6 +82,8 @@ export function runView(r: RunRow) {
     retries: r.retries,
     error: r.error,
     durationMs: r.duration_ms,
+    // A verify run (verify-run.ts): what drifted, per type.
+    ...(r.progress?.verify ? { verify: r.progress.verify } : {}),
   };
 }
 
@@ -109,7 +114,7 @@ export async function listRuns(q: Queryable, sourceId: string, limit = 50): Prom
 /** When the last successful sync of the source started: the `lastSynchronizedAt` of the next. */
 export async function lastSuccess(q: Queryable, sourceId: string): Promise<string | null> {
   const { rows } = await q.query<{ started_at: string | Date }>(
-    `SELECT started_at FROM weft_host_runs WHERE source_id = $1 AND status = 'succeeded' AND kind <> 'webhook'
+    `SELECT started_at FROM weft_host_runs WHERE source_id = $1 AND status = 'succeeded' AND kind NOT IN ('webhook', 'verify')
       ORDER BY started_at DESC LIMIT 1`,
     [sourceId],
   );

@@ -43,6 +43,7 @@ ${sources.map(
 <td>${s.account_name ?? '—'} <small>(${s.auth_id})</small></td><td>${(s.types as string[]).join(', ')}</td>
 <td>${s.interval_seconds ? `every ${s.interval_seconds} s` : 'manual'}</td><td>${s.webhooks_enabled ? 'on' : 'off'}</td>
 <td><form class="inline" method="post" action="/ui/sources/${s.id}/sync"><button>Sync now</button></form>
+<form class="inline" method="post" action="/ui/sources/${s.id}/verify"><button>Verify</button></form>
 ${s.auth_id === 'none' ? '' : html` <a href="/ui/sources/${s.id}/account">Re-authorise</a>`}</td></tr>`,
 )}</table>
 <h2>Sync runs <small>(live)</small></h2>

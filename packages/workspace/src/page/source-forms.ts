@@ -4,6 +4,7 @@ import { type Html, html } from './html.js';
 import { layout } from './layout.js';
 import { sendPage as send } from './send-page.js';
 import { sessionOf } from './session.js';
+import { verifyView } from './verify-view.js';
 
 // Adding a source and starting a sync from the page. The page does not run the app host itself:
 // it calls the host's JSON API (/api/host/...) on this same server over loopback, with the
@@ -234,6 +235,24 @@ export function sourceForms(outbound: OutboundPolicy): Router {
       layout(
         'Sync',
         html`<p class="error">${String(answer.body.message ?? 'The sync did not start')}</p><p><a href="/ui">Overview</a></p>`,
+      ),
+    );
+  });
+  router.post('/ui/sources/:id/verify', async (req, res) => {
+    const answer = await hostCall(
+      req,
+      tokenOf(res),
+      'POST',
+      `/api/host/sources/${encodeURIComponent(req.params.id)}/verify`,
+    );
+    if (answer.status !== 200) res.status(answer.status >= 400 && answer.status < 600 ? answer.status : 500);
+    send(
+      res,
+      layout(
+        'Verify',
+        answer.status === 200
+          ? verifyView(answer.body)
+          : html`<p class="error">${String(answer.body.message ?? 'The verify did not run')}</p><p><a href="/ui">Overview</a></p>`,
       ),
     );
   });

@@ -25,6 +25,23 @@ export async function startTracker(port = 0, host = '127.0.0.1'): Promise<Runnin
   };
 }
 
+/**
+ * Edits of the demo tracker, as its users would make them: for tests that change the upstream
+ * between two syncs (see test/drift.test.ts).
+ */
+export const trackerEdits = {
+  deleteTask(id: string): void {
+    const at = TASKS.findIndex((t) => t.id === id);
+    if (at < 0) return;
+    TASKS.splice(at, 1);
+    DELETIONS.push({ id, deletedAt: new Date().toISOString() });
+  },
+  renameTask(id: string, title: string): void {
+    const task = TASKS.find((t) => t.id === id);
+    if (task) Object.assign(task, { title, updatedAt: new Date().toISOString() });
+  },
+};
+
 function handle(req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://tracker');
   const send = (status: number, body: unknown) =>

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { HashList } from './hash-list.js';
 import { HashMap64 } from './hash-map.js';
 import { hashId } from './id-hash.js';
 
@@ -43,7 +42,7 @@ describe('HashMap64', () => {
   });
 });
 
-describe('hashId and HashList', () => {
+describe('hashId', () => {
   it('gives 64-bit hashes without collisions over 200,000 similar ids', () => {
     const seen = new Set<string>();
     for (let n = 0; n < 200_000; n++) {
@@ -53,17 +52,5 @@ describe('hashId and HashList', () => {
     expect(seen.size).toBe(200_000);
     expect(hashId('1')).toEqual(hashId(String(1)));
     expect(hashId('ab')).not.toEqual(hashId('ba'));
-  });
-
-  it('lists hashes in order, counting repeats', () => {
-    const list = new HashList();
-    for (let n = 0; n < 1_000; n++) list.push(`ref-${n % 10}`);
-    expect(list.length).toBe(1_000);
-    const got: string[] = [];
-    list.forEach((hi, lo) => {
-      got.push(`${hi}:${lo}`);
-    });
-    const { hi, lo } = hashId('ref-3');
-    expect(got[13]).toBe(`${hi}:${lo}`);
   });
 });
