@@ -3,12 +3,23 @@ import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
 
 // Random requests of a non-admin user to the data API: whatever they hold (unknown commands,
-// queries of random shape, paths and values deep or long), the answer is never a 5xx, and no
-// request gets more than its budgets allow.
+// queries of random shape, paths and values deep or long), the answer is never a 5xx, no request
+// gets more than its budgets allow, and no answer carries a value of the secured field.
 
 const T = 'fz/thing';
 const BUDGETS = { maxCommands: 200, maxResultRows: 50, requestTimeoutMs: 3_000, statementTimeoutMs: 2_000 };
-const FIELDS = ['svc/id', 'fz/name', 'fz/n', 'fz/next', 'fz/tags', 'nope/field', 'svc/public-id'];
+const FIELDS = [
+  'svc/id',
+  'fz/name',
+  'fz/n',
+  'fz/next',
+  'fz/secret',
+  'fz/tags',
+  'nope/field',
+  'svc/public-id',
+];
+/** in every row's secured field; a non-admin's answer must never hold it */
+const SECRET = 'SECRET-MARKER';
 const OPS = [
   '=',
   '!=',
@@ -64,6 +75,21 @@ const query = fc.record(
   },
   { requiredKeys: ['q/from'] },
 );
+// Well-formed reads, so that a leak would be found: the secured field asked for directly,
+// through the relation, in a filter or an order, beside open fields.
+const readQuery = fc.record({
+  'q/from': fc.constant(T),
+  'q/select': fc.subarray(['svc/id', 'fz/name', 'fz/secret', { 'fz/next': ['fz/secret', 'fz/name'] }], {
+    minLength: 1,
+  }),
+  'q/where': fc.constantFrom(undefined, ['q/starts-with', ['fz/secret'], '$a'], ['!=', ['fz/n'], '$b']),
+  'q/order-by': fc.constantFrom(undefined, [[['fz/secret'], 'q/asc']]),
+  'q/limit': fc.integer({ min: 1, max: 20 }),
+});
+const read = readQuery.map((query) => ({
+  command: 'svc.entity/query',
+  args: { query, params: { $a: SECRET, $b: -1 } },
+}));
 const command: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   cmd: fc.oneof(
     { depthSize: 'small' },
@@ -100,29 +126,39 @@ describeEachDatabase('data API fuzz: random non-admin requests stay within budge
     await h.ws.execute([
       {
         command: 'schema.type/create',
-        args: typeArgs(T, [
-          ['fz/n', 'svc/int'],
-          ['fz/next', T],
-        ]),
+        args: typeArgs(
+          T,
+          [
+            ['fz/n', 'svc/int'],
+            ['fz/next', T],
+            ['fz/secret', 'svc/text', { 'svc/secured?': true }],
+          ],
+          { 'svc/secured?': true },
+        ),
       },
     ]);
     await h.ws.execute(
       Array.from({ length: 60 }, (_, i) => ({
         command: 'svc.entity/create',
-        args: { type: T, entity: { 'fz/name': `thing ${i}`, 'fz/n': i } },
+        args: { type: T, entity: { 'fz/name': `thing ${i}`, 'fz/n': i, 'fz/secret': `${SECRET}-${i}` } },
       })),
     );
     token = (await h.ws.createUser({ name: 'Fuzzer' })).token;
   });
 
-  it('no 5xx, no result over maxResultRows, no request past its time budget', async () => {
+  it('no 5xx, no secured value, no result over maxResultRows, no request past its time budget', async () => {
     await fc.assert(
-      fc.asyncProperty(request, async (body) => {
+      // Each random request is followed by a well-formed read of the secured type as the same user.
+      fc.asyncProperty(request, read, async (body, after) => {
+        const readBack = await h.request('POST', '/api/commands', [after], token);
+        expect(readBack.status).toBe(200);
+        expect(JSON.stringify(readBack.body)).not.toContain(SECRET);
         const started = performance.now();
         const res = await h.request('POST', '/api/commands', body, token);
         const elapsed = performance.now() - started;
         expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBeLessThan(500);
         expect(res.body).toBeTypeOf('object');
+        expect(JSON.stringify(res.body)).not.toContain(SECRET);
         if (res.status !== 200) {
           expect(res.body).toMatchObject({ message: expect.any(String), code: expect.any(String) });
           return;
