@@ -7,7 +7,10 @@ import { type HostedWorkspace, SYSTEM_KEYS } from '@weft/workspace';
 import { type CliIo, UsageError } from '../io.js';
 
 type Json = Record<string, unknown>;
-type Source = Awaited<ReturnType<HostedWorkspace['apps']['addSource']>>;
+/** A source; `warnings` only when it was just added (what its answers needed taken leniently). */
+type Source = Omit<Awaited<ReturnType<HostedWorkspace['apps']['addSource']>>, 'warnings'> & {
+  warnings?: string[];
+};
 
 export interface DevSourceOptions {
   /** account field values, or OAuth tokens obtained elsewhere */
@@ -78,12 +81,18 @@ export async function devSource(
         `Account keys the authentication ${auth.id} does not declare are passed to the app as they are: ${extra.join(', ')}\n`,
       );
   }
-  return ws.apps.addSource({
+  const added = await ws.apps.addSource({
     url: appUrl,
     authId: auth.id,
     ...(account ? { fields: account } : {}),
     ...settings,
   });
+  // What the real service would take from the app although the protocol's tables would not.
+  if (added.warnings.length > 0)
+    io.stdout.write(
+      `The app's answers were read leniently, as the service reads them:\n${added.warnings.map((w) => `  ${w}\n`).join('')}`,
+    );
+  return added;
 }
 
 /** Starts the OAuth connection, prints where to authorize, and waits for the source the callback creates. */

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { DateRangeError, parseDateRange } from '@weft/date-range';
-import { AppCallError, AppClient, type RetryPolicy, type SyncEvent } from '@weft/sync-engine';
+import {
+  AppCallError,
+  AppClient,
+  formatWarning,
+  type ReaderWarning,
+  type RetryPolicy,
+  type SyncEvent,
+} from '@weft/sync-engine';
 import { WorkspaceError } from '../errors.js';
 import type { Workspace } from '../workspace.js';
 import { createHostTables } from './host-tables.js';
@@ -226,11 +233,12 @@ export class AppHost {
     }
   }
 
-  client(url: string): AppClient {
+  client(url: string, onWarning?: (warning: ReaderWarning) => void): AppClient {
     // The host reads parsed answers only: a page's raw text is dropped as soon as it is parsed.
     return new AppClient(url, {
       keepJsonText: false,
       ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
+      ...(onWarning ? { onWarning } : {}),
     });
   }
 
@@ -270,7 +278,11 @@ export class AppHost {
     } catch {
       throw badRequest('url must be an http(s) address');
     }
-    const client = this.client(url.toString());
+    // What the descriptor and config needed taken leniently is told with the new source, once.
+    const warnings: string[] = [];
+    const client = this.client(url.toString(), (w) => {
+      if (warnings.length < 40) warnings.push(formatWarning(w));
+    });
     const descriptor = await client.descriptor().catch((e) => {
       throw appFailure(e);
     });
@@ -353,7 +365,7 @@ export class AppHost {
     );
     const source = await this.source(id);
     if (source.webhooks_enabled) await this.installWebhookOrLog(source);
-    return sourceView(await this.source(id));
+    return { ...sourceView(await this.source(id)), warnings };
   }
 
   /** Date filters typed as phrases become {_min, _max}; other values pass as they are. */

@@ -84,10 +84,16 @@ for (const target of databaseTargets()) {
 
     it('registers as it is and syncs every field but the one it cannot read', async () => {
       const source = await ws.apps.addSource({ url: appUrl, fields: { key: 'k' } });
+      // What registration took leniently is told with the new source, where it was found.
+      expect(source.warnings).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^descriptor\.website: missing/)]),
+      );
       const run = await ws.apps.sync(source.id, { wait: true });
       expect(run).toMatchObject({ status: 'succeeded', pages: 1, rowsSet: 2 });
       expect(run.error).toContain('schema.task.owner: unknown relation cardinality "one-to-many"');
       expect(run.error).toContain('the field is left out');
+      // And what the data pages needed, once per type rather than once per page.
+      expect(run.error).toContain('task: data.pagination: missing: read as the last page');
       const [result] = await ws.execute([
         {
           command: 'svc.entity/query',

@@ -449,6 +449,8 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
     return r ? r : true;
   };
   const pageWarnings: string[] = [];
+  /** what the reader took leniently on this job's pages, said once per job rather than per page */
+  const readerSaid = new Set<string>();
   /** values coerced by this type's pages so far (recorded with each page) */
   const coerced: Record<string, number> = { ...current.coerced };
   const withCounts = (tp: TypeProgress): TypeProgress =>
@@ -534,6 +536,11 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
         page.hasNext && Date.now() - started < ctx.pageJobMs && !ctx.signal.aborted && !stopped.aborted;
       if (goOn) ahead = fetchPage(page.nextPageConfig);
       pageWarnings.length = 0;
+      for (const w of page.warnings) {
+        const text = `${job.type}: ${formatWarning(w)}`;
+        if (!readerSaid.has(text)) pageWarnings.push(text);
+        readerSaid.add(text);
+      }
       const { set, remove } = splitItems(page.items);
       const next = page.hasNext ? { page: at.page + 1, pagination: page.nextPageConfig } : undefined;
       // A page with rows to remove waits for the previous page (it may have created them).
@@ -547,7 +554,7 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
       // Its failure is seen where it is awaited; meanwhile it is no unhandled rejection.
       writing.catch(() => {});
       lastWrite = writing;
-      if (overlap && next && goOn) {
+      if (overlap && next && goOn && pageWarnings.length === 0) {
         // Written while the previous page's write ends, recorded after it (see above).
         if (!(await recorded())) {
           await writing.catch(() => {});
