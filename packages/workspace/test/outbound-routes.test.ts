@@ -66,6 +66,13 @@ describeEachDatabase('the outbound policy on files, pages and webhooks', (target
     expect(ok.status).toBe(200);
     expect(ok.body['svc/name']).toBe('report.txt');
     expect(source.seen.at(-1)).toMatchObject({ method: 'GET', headers: { authorization: 'Bearer k' } });
+    // A header of the caller's own for that source goes with the request, as the spec has it.
+    const keyed = await h.request('POST', '/api/files/from-url', {
+      url: `http://files.test:${source.port}/report.txt`,
+      headers: { 'x-source-key': 'k1' },
+    });
+    expect(keyed.status).toBe(200);
+    expect(source.seen.at(-1)).toMatchObject({ headers: { 'x-source-key': 'k1' } });
     const url = `http://files.test:${source.port}/x`;
     for (const body of [
       { url, method: 'POST' },
@@ -76,7 +83,7 @@ describeEachDatabase('the outbound policy on files, pages and webhooks', (target
     ]) {
       const res = await h.request('POST', '/api/files/from-url', body);
       expect(res.status).toBe(400);
-      expect(res.body.message).toMatch(/method may only be GET|headers may only be/);
+      expect(res.body.message).toMatch(/method may only be GET|may not be sent to the source/);
     }
   });
 
