@@ -41,7 +41,7 @@ export interface SqlTablesOptions {
   /**
    * Whether a full sync of a table has the database write each page's items as JSON (one query,
    * spliced by core untouched) when the table allows it. Default: on PGlite (the embedded
-   * database, in the app's process: 0.96-1.03 of a plain SELECT against 0.62-0.76 reading rows),
+   * database, in a worker thread of the app: 0.96-1.03 of a plain SELECT against 0.62-0.76 reading rows),
    * not on a Postgres server (there it moves CPU from the app to the database and measured slower
    * than reading rows; see the README's Benchmark). Both ways send the same values.
    */
