@@ -65,16 +65,18 @@ for (const run of runs) {
       expect(query.items.length).toBeGreaterThanOrEqual(books.items.length);
     });
 
-    it.runIf(run.name === 'pglite')('opens the cluster again in a new worker, keeping its data', async () => {
-      await db.sql(
-        `UPDATE members SET name = 'Written before the restart' WHERE code = (SELECT min(code) FROM members)`,
-      );
-      const before = db.embedded!.generation;
-      const page = await app.data('query', { account: db.account, filter: { query: ENDLESS } });
-      expect(page.status).toBe(400);
-      const members = await app.sync('members', { account: db.account });
-      expect(db.embedded!.generation).toBe(before + 1);
-      expect(members.items.map((m) => m.name)).toContain('Written before the restart');
-    });
+    // The embedded database only: a server cancels the statement and keeps its session.
+    if (run.name === 'pglite')
+      it('opens the cluster again in a new worker, keeping its data', async () => {
+        await db.sql(
+          `UPDATE members SET name = 'Written before the restart' WHERE code = (SELECT min(code) FROM members)`,
+        );
+        const before = db.embedded!.generation;
+        const page = await app.data('query', { account: db.account, filter: { query: ENDLESS } });
+        expect(page.status).toBe(400);
+        const members = await app.sync('members', { account: db.account });
+        expect(db.embedded!.generation).toBe(before + 1);
+        expect(members.items.map((m) => m.name)).toContain('Written before the restart');
+      });
   });
 }
