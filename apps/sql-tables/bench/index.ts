@@ -10,7 +10,8 @@
 //   SQL_BENCH_ROWS=100000 pnpm bench sql-tables     (default 1,000,000 rows)
 //   SQL_BENCH_ROUNDS=5 (default 3), SQL_BENCH_PAGE_SIZE=10000 (default: the app's page size)
 //   SQL_BENCH_BOTH_PATHS=0 syncs the default way only
-// Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL or DATABASE_URL is set (in a schema
+// Runs on PGlite as the app serves it (in a worker thread, `pglite`) and, for comparison, in the
+// app's own thread as it used to (`pglite-thread`; SQL_BENCH_PGLITE_THREAD=0 leaves it out), and on Postgres when WEFT_TEST_DATABASE_URL or DATABASE_URL is set (in a schema
 // of its own, dropped afterwards).
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -26,6 +27,7 @@ import { PAGE_SIZE, createSqlTablesApp } from '../src/app.js';
 import { type Database, pgliteDatabase, postgresDatabase } from '../src/database.js';
 import { databaseSource } from '../src/databases.js';
 import { initCluster, openCluster } from '../src/embedded.js';
+import { workerDatabase } from '../src/worker-database.js';
 import { readCatalog } from '../src/introspect.js';
 import { readRows } from '../src/read-rows.js';
 import { tableModels } from '../src/table-model.js';
@@ -57,6 +59,8 @@ const PLAIN = (schema: string) => `SELECT id, name, amount, active, updated_at F
 
 interface Target {
   driver: 'pglite' | 'postgres';
+  /** How the report names it: the driver, or `pglite-thread` for PGlite in this thread. */
+  label: string;
   schema: string;
   db: Database;
   /**
@@ -77,7 +81,7 @@ async function timed(run: () => Promise<unknown[][]>): Promise<{ rows: number; s
   return { rows, seconds: (performance.now() - started) / 1000 };
 }
 
-async function pgliteTarget(): Promise<Target> {
+async function pgliteTarget(inThread: boolean): Promise<Target> {
   // On disk, as the app's embedded database is kept: created and filled by processes of their
   // own, so that initdb's and the INSERT's memory are not this process's.
   const dir = mkdtempSync(join(tmpdir(), 'weft-sqlbench-'));
@@ -86,16 +90,17 @@ async function pgliteTarget(): Promise<Target> {
     stdio: 'inherit',
   });
   if (fill.status !== 0) throw new Error('filling the PGlite table failed');
-  const lite = await openCluster(dir);
-  const db = await pgliteDatabase(lite);
+  const lite = inThread ? await openCluster(dir) : null;
+  const db = lite ? await pgliteDatabase(lite) : await workerDatabase(dir);
   return {
     driver: 'pglite',
+    label: inThread ? 'pglite-thread' : 'pglite',
     schema: 'public',
     db,
     plainApart: false,
     plain: () => timed(() => db.queryArrays(PLAIN('public'))),
     cleanup: async () => {
-      await lite.close().catch(() => {});
+      await (lite ?? db).close().catch(() => {});
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -109,6 +114,7 @@ async function postgresTarget(url: string): Promise<Target> {
   await admin.query(TABLE(schema));
   return {
     driver: 'postgres',
+    label: 'postgres',
     schema,
     db: postgresDatabase(url),
     plainApart: true,
@@ -283,7 +289,7 @@ async function measure(target: Target): Promise<void> {
   ) => {
     const ratios = rates.map((s, i) => s / plains[i]!);
     console.log(
-      `bench ${name} ${target.driver}: weft ${Math.round(median(rates))} rows/s, plain SELECT ${Math.round(median(plains))} rows/s, ratio ${median(ratios).toFixed(2)}, peak RSS ${mb(peak)} MB`,
+      `bench ${name} ${target.label}: weft ${Math.round(median(rates))} rows/s, plain SELECT ${Math.round(median(plains))} rows/s, ratio ${median(ratios).toFixed(2)}, peak RSS ${mb(peak)} MB`,
     );
     console.log(
       `  (${ROWS} rows, pages of ${PAGE}; medians of ${ROUNDS} rounds, ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}; RSS ${mb(before)} MB before the first sync; CPU s per sync: app ${median(used.app).toFixed(2)}, fetcher ${median(used.fetcher).toFixed(2)} with its start-up)`,
@@ -391,8 +397,9 @@ if (driver === 'client') {
   const lite = await openCluster(process.argv[3]!);
   await lite.exec(TABLE('public'));
   await lite.close();
-} else if (driver === 'pglite' || driver === 'postgres') {
-  const target = driver === 'pglite' ? await pgliteTarget() : await postgresTarget(PG_URL!);
+} else if (driver === 'pglite' || driver === 'pglite-thread' || driver === 'postgres') {
+  const target =
+    driver === 'postgres' ? await postgresTarget(PG_URL!) : await pgliteTarget(driver === 'pglite-thread');
   try {
     await measure(target);
   } finally {
@@ -400,7 +407,11 @@ if (driver === 'client') {
     await target.cleanup().catch(() => {});
   }
 } else {
-  const drivers = PG_URL ? ['pglite', 'postgres'] : ['pglite'];
+  const drivers = [
+    'pglite',
+    ...(process.env.SQL_BENCH_PGLITE_THREAD === '0' ? [] : ['pglite-thread']),
+    ...(PG_URL ? ['postgres'] : []),
+  ];
   if (!PG_URL) console.log('bench sql-sync postgres: skipped (set WEFT_TEST_DATABASE_URL or DATABASE_URL)');
   let failed = false;
   for (const name of drivers) {

@@ -41,13 +41,26 @@ export interface SqlTablesOptions {
   /**
    * Whether a full sync of a table has the database write each page's items as JSON (one query,
    * spliced by core untouched) when the table allows it. Default: on PGlite (the embedded
-   * database, in the app's process: 0.96-1.03 of a plain SELECT against 0.62-0.76 reading rows),
+   * database, in a worker thread of the app: 0.96-1.03 of a plain SELECT against 0.62-0.76 reading rows),
    * not on a Postgres server (there it moves CPU from the app to the database and measured slower
    * than reading rows; see the README's Benchmark). Both ways send the same values.
    */
   jsonPages?: boolean;
   /** Time limit of one statement of the user's query, in ms; default {@link USER_QUERY_TIMEOUT_MS}. */
   queryTimeoutMs?: number;
+}
+
+/** Postgres's answer to a statement over `statement_timeout` (the worker's limit answers the same). */
+function isStatementTimeout(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === '57014' && /statement timeout/.test(e.message ?? '');
+}
+
+function queryTooSlow(timeoutMs: number): InvalidFilterError {
+  const limit = timeoutMs >= 1000 ? `${+(timeoutMs / 1000).toFixed(1)} s` : `${timeoutMs} ms`;
+  return new InvalidFilterError(
+    `Filter "query": the query ran longer than its time limit of ${limit} and was stopped; narrow it (a WHERE clause, fewer joins)`,
+  );
 }
 
 /** Filters as handlers receive them. */
@@ -102,13 +115,24 @@ export function createSqlTablesApp(options: SqlTablesOptions) {
     fn: (q: Queryable) => Promise<T>,
   ): Promise<T> {
     const asReader = await prepareReader(db, accountSchemas(account));
-    return db.readOnly(async (q) => {
-      await enterSandbox(q, asReader, options.queryTimeoutMs ?? USER_QUERY_TIMEOUT_MS);
-      await q.query(`SELECT set_config('search_path', $1, true)`, [
-        accountSchemas(account).map(ident).join(', '),
-      ]);
-      return fn(q);
-    });
+    const timeoutMs = options.queryTimeoutMs ?? USER_QUERY_TIMEOUT_MS;
+    try {
+      return await db.readOnly(
+        async (q) => {
+          await enterSandbox(q, asReader, timeoutMs);
+          await q.query(`SELECT set_config('search_path', $1, true)`, [
+            accountSchemas(account).map(ident).join(', '),
+          ]);
+          return fn(q);
+        },
+        { timeoutMs },
+      );
+    } catch (error) {
+      // Over its time limit (Postgres's timer on a server, the worker's on PGlite): the query's
+      // own fault, and it would be again, so a 400 the user reads rather than a retry later.
+      if (isStatementTimeout(error)) throw queryTooSlow(timeoutMs);
+      throw error;
+    }
   }
 
   /** Whether the filter lets this table's rows through. */

@@ -1,5 +1,5 @@
 // One small interface over the two drivers the app speaks: PGlite (Postgres compiled to
-// WebAssembly, in this process) and node-postgres (a real server over the network). Everything
+// WebAssembly; the app's embedded database runs it in a worker thread, worker-database.ts) and node-postgres (a real server over the network). Everything
 // else in the app talks to `Database` only.
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -15,6 +15,15 @@ export interface Queryable {
   queryArrays(sql: string, params?: unknown[]): Promise<unknown[][]>;
 }
 
+export interface ReadOnlyOptions {
+  /**
+   * Time limit of each statement, in ms, where the session's own `statement_timeout` cannot
+   * enforce it (the embedded PGlite, see worker-database.ts); a Postgres server enforces the
+   * limit the transaction sets and ignores this.
+   */
+  timeoutMs?: number;
+}
+
 export interface Database extends Queryable {
   /** Which driver answers: `pglite` or `postgres`. */
   readonly driver: 'pglite' | 'postgres';
@@ -22,7 +31,7 @@ export interface Database extends Queryable {
    * Runs `fn` in a READ ONLY transaction that is always rolled back: used for the user's own
    * query, which must never write, whatever it says.
    */
-  readOnly<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  readOnly<T>(fn: (q: Queryable) => Promise<T>, options?: ReadOnlyOptions): Promise<T>;
   close(): Promise<void>;
 }
 

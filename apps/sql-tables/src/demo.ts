@@ -1,11 +1,11 @@
-// The embedded demo database: PGlite (Postgres in WebAssembly, in this process) seeded with a
+// The embedded demo database: PGlite (Postgres in WebAssembly, in a worker thread) seeded with a
 // small lending library. Used when neither an account nor DATABASE_URL names a database, so the
 // app runs with no set-up. Its cluster lives in a temporary directory, removed on close.
-import { type Database, pgliteDatabase } from './database.js';
 import { DEMO_SEED } from './demo-seed.js';
 import { temporaryCluster } from './embedded.js';
+import type { WorkerDatabase } from './worker-database.js';
 
-export async function openDemoDatabase(): Promise<Database> {
+export async function openDemoDatabase(): Promise<WorkerDatabase> {
   const cluster = await temporaryCluster('weft-sql-tables-demo-');
   try {
     await cluster.db.exec(DEMO_SEED);
@@ -13,6 +13,6 @@ export async function openDemoDatabase(): Promise<Database> {
     await cluster.close();
     throw error;
   }
-  const db = await pgliteDatabase(cluster.db);
-  return { ...db, close: () => cluster.close() };
+  // Closing the demo removes its directory too.
+  return Object.assign(cluster.db, { close: () => cluster.close() });
 }

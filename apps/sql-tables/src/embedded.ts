@@ -1,5 +1,5 @@
 // The embedded database's storage: a PGlite cluster in a directory on disk, created by a child
-// process and then opened here. Opening an existing cluster skips initdb, whose garbage would
+// process and then opened in a worker thread (worker-database.ts). Opening an existing cluster skips initdb, whose garbage would
 // otherwise keep the serving process at 500-800 MB of RSS; on disk (not `memory://`) the data
 // is in files the operating system caches, not in the process's JavaScript memory. Figures in
 // the README.
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLITE_SETTINGS } from './pglite-settings.js';
+import { type WorkerDatabase, workerDatabase } from './worker-database.js';
 
 const INIT_SCRIPT = fileURLToPath(new URL('./init-cluster.ts', import.meta.url));
 /** tsx's loader by absolute URL, so the child finds it whatever the working directory. */
@@ -31,13 +32,14 @@ export async function initCluster(dir: string): Promise<void> {
   if (code !== 0) throw new Error(`creating the embedded database failed (exit ${code}): ${stderr.trim()}`);
 }
 
-/** Opens the cluster in `dir` (created by `initCluster`) with the app's settings. */
+/** Opens the cluster in `dir` (created by `initCluster`) with the app's settings, in this thread. */
 export function openCluster(dir: string): Promise<PGlite> {
   return PGlite.create(dir, { postgresqlconf: PGLITE_SETTINGS });
 }
 
 export interface TemporaryCluster {
-  db: PGlite;
+  /** The cluster, served by a worker thread. */
+  db: WorkerDatabase;
   dir: string;
   /** Closes the database and removes its directory. */
   close(): Promise<void>;
@@ -51,12 +53,14 @@ export async function temporaryCluster(prefix = 'weft-sql-tables-'): Promise<Tem
   process.once('exit', removeOnExit);
   try {
     await initCluster(dir);
-    const db = await openCluster(dir);
+    const db = await workerDatabase(dir);
+    // Kept apart: a caller may put this cluster's close() in the database's place (demo.ts).
+    const closeDb = db.close;
     return {
       db,
       dir,
       close: async () => {
-        await db.close().catch(() => {});
+        await closeDb().catch(() => {});
         process.off('exit', removeOnExit);
         await rm(dir, { recursive: true, force: true });
       },

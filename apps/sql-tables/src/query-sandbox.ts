@@ -1,5 +1,6 @@
 // Where the user's own query runs: a read-only transaction (database.ts), under a statement time
-// limit, and never as a superuser. A superuser session (the embedded database always is one, and
+// limit (`statement_timeout` on a server; on the embedded PGlite, where that timer cannot fire,
+// worker-database.ts ends the worker), and never as a superuser. A superuser session (the embedded database always is one, and
 // an admin may well connect to a server as one) switches to a role of its own for the query,
 // NOLOGIN and NOSUPERUSER, that may only read the account's schemas: superuser-only functions
 // (pg_ls_dir, pg_read_file, COPY ... TO PROGRAM, dblink ...) are refused to it. A session that is
@@ -48,14 +49,6 @@ async function grantReader(db: Database, schemas: readonly string[]): Promise<bo
     if (exists.rows.length === 0) continue;
     await db.query(`GRANT USAGE ON SCHEMA ${ident(schema)} TO ${READER_ROLE}`);
     await db.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${ident(schema)} TO ${READER_ROLE}`);
-  }
-  // The embedded database runs in this process: a sleeping query would stop the whole app, and
-  // its statement timeout cannot fire (see the README). The cluster is the app's own, so the
-  // sleep functions are taken from everyone but the superuser.
-  if (db.driver === 'pglite') {
-    await db.query(
-      `REVOKE EXECUTE ON FUNCTION pg_sleep(float8), pg_sleep_for(interval), pg_sleep_until(timestamptz) FROM PUBLIC`,
-    );
   }
   return true;
 }

@@ -1,12 +1,12 @@
-// The databases the tests run on: the embedded demo (PGlite, in this process) always, and a real
+// The databases the tests run on: the embedded demo (PGlite, in a worker thread) always, and a real
 // Postgres when WEFT_TEST_DATABASE_URL is set, seeded with the same demo in a schema of its own
 // that is dropped afterwards.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Database } from '../src/database.js';
 import { type DatabaseSource, databaseSource } from '../src/databases.js';
 import { DEMO_SEED } from '../src/demo-seed.js';
 import { openDemoDatabase } from '../src/demo.js';
+import type { WorkerDatabase } from '../src/worker-database.js';
 
 export interface TestDatabase {
   name: 'pglite' | 'postgres';
@@ -15,18 +15,21 @@ export interface TestDatabase {
   account: Record<string, string>;
   /** Runs SQL against the demo database (to change rows between syncs). */
   sql(text: string): Promise<void>;
+  /** On PGlite: the demo's worker, whose `generation` counts restarts. */
+  embedded?: WorkerDatabase;
   close(): Promise<void>;
 }
 
 export const PG_URL = process.env.WEFT_TEST_DATABASE_URL;
 
 export async function pgliteDemo(): Promise<TestDatabase> {
-  const demo: Promise<Database> = openDemoDatabase();
+  const demo: Promise<WorkerDatabase> = openDemoDatabase();
   const db = await demo;
   const source = databaseSource({ embedded: () => demo });
   return {
     name: 'pglite',
     source,
+    embedded: db,
     // Not empty: the service always sends system keys, and core answers an empty account with
     // the static config only.
     account: { schemas: 'public' },
