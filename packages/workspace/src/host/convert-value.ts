@@ -8,7 +8,7 @@ import type { Conversion } from './schema-mapping.js';
 // `note`, so a run can count what its app sends loosely.
 
 /** What a coercion was, as a run's warning names it. */
-export type Coercion = 'number sent as text' | 'boolean sent as text or number' | 'date without zero padding';
+export type Coercion = 'number sent as text' | 'boolean sent as a number' | 'date without zero padding';
 
 const TRUE_WORDS = new Set(['true', 'yes', 'on', '1', 'checked']);
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -137,7 +137,8 @@ export function convertValue(
     case 'bool':
       if (typeof value === 'boolean') return value;
       if (typeof value !== 'number' && typeof value !== 'string') return undefined;
-      note?.('boolean sent as text or number');
+      // text/boolean is a text field: "true"/"false" (and yes/on/checked) is its wire form, no coercion.
+      if (typeof value === 'number') note?.('boolean sent as a number');
       return typeof value === 'number' ? value !== 0 : TRUE_WORDS.has(value.trim().toLowerCase());
     case 'date':
       return toDay(value, note);

@@ -87,7 +87,7 @@ for (const target of databaseTargets()) {
           name: 'Hall',
           capacity: '120',
           rent: '99.5',
-          open: 'true',
+          open: 1,
           opened: '2024-3-5',
           since: '2024-3-5',
         },
@@ -155,7 +155,7 @@ for (const target of databaseTargets()) {
       expect(names(events[0]!['club/guests'])).toEqual(['Grace']);
 
       expect(run.error).toContain(
-        'club/venue: 5 values coerced as the service does (1 × club/capacity: number sent as text, 1 × club/open: boolean sent as text or number, 1 × club/opened: date without zero padding, 1 × club/rent: number sent as text, 1 × club/since: date without zero padding)',
+        'club/venue: 5 values coerced as the service does (1 × club/capacity: number sent as text, 1 × club/open: boolean sent as a number, 1 × club/opened: date without zero padding, 1 × club/rent: number sent as text, 1 × club/since: date without zero padding)',
       );
       expect(run.error).toContain(
         'club/event: 2 values coerced as the service does (1 × club/guests: many-to-many value sent as a JSON string, 1 × club/venue: to-one value sent as an array (first id kept))',
