@@ -12,6 +12,7 @@ import { type ClubState, clubState, serveClub } from './fixtures/club-app.js';
 import { hostApi } from './fixtures/host-api.js';
 import { startHostedOn } from './fixtures/hosted-on.js';
 import type { HostedWorkspace } from './start-hosted-workspace.js';
+import { logIn } from '../../test/support/page-session.js';
 
 const TOKEN = 'host-rules-admin-token';
 
@@ -182,6 +183,11 @@ for (const target of databaseTargets()) {
         'ui/label': 'Venue Id',
         'ui/hidden?': true,
       });
+      // Hidden as the service hides it: the page's table shows the relation, not its raw value.
+      const { cookie } = await logIn(ws.url, TOKEN);
+      const table = await (await fetch(`${ws.url}/ui/type?name=club/event`, { headers: { cookie } })).text();
+      expect(table).toContain('>club/venue<');
+      expect(table).not.toContain('club/venue-raw');
       // Three relations from event to member share the targetName "Events": three reverse fields.
       const reverse = catalog
         .type('club/member')

@@ -26,13 +26,17 @@ const DETAIL_ONLY = new Set(['svc/id', 'svc/creation-date', 'svc/modification-da
 
 /**
  * Fields shown as table columns: the public id and title first, then primitives and to-one
- * relations (not rich text, not collections; ids and dates are on the entity's own page).
+ * relations (not rich text, not collections; ids and dates are on the entity's own page). A field
+ * marked `ui/hidden?` (a relation's raw value, kept as the service keeps it) is on the entity's
+ * page only.
  */
 export function columns(catalog: Catalog, t: TypeDef): FieldDef[] {
   const title = titleField(t);
   const shown = t.fields.filter(
     (f) =>
-      !DETAIL_ONLY.has(f.name) && (f.kind === 'primitive' || (f.kind === 'one' && !isRichText(catalog, f))),
+      !DETAIL_ONLY.has(f.name) &&
+      f.meta['ui/hidden?'] !== true &&
+      (f.kind === 'primitive' || (f.kind === 'one' && !isRichText(catalog, f))),
   );
   const first = shown.filter((f) => f.name === 'svc/public-id' || f === title);
   return [...first, ...shown.filter((f) => !first.includes(f))];
