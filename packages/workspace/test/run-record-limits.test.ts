@@ -10,9 +10,15 @@ import { localSource } from './support/local-source.js';
 describeEachDatabase('run records keep a bounded excerpt of what an app said', (target) => {
   const h = useWorkspace(target);
   let reply: { status: number; body: string } = { status: 200, body: '{}' };
+  // The account is validated before the action runs: the account (auth: 'none') is not asked for,
+  // and only the action's own answer is the hostile one.
   const app = localSource((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body));
+    req.on('end', () => {
+      const action = (req.url ?? '').startsWith('/api/v1/automations/action/execute');
+      const { status, body } = action ? reply : { status: 404, body: '{"message":"not here"}' };
+      res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    });
   });
   beforeAll(async () => {
     await app.start();
@@ -26,7 +32,7 @@ describeEachDatabase('run records keep a bounded excerpt of what an app said', (
       name: `hostile ${Math.random()}`,
       trigger: 'created',
       type: 'r/thing',
-      action: { kind: 'app', url: app.url, action: 'a', args: {}, account: {} },
+      action: { kind: 'app', url: app.url, action: 'a', args: {}, account: { auth: 'none' } },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     await h.run('svc.entity/create', { type: 'r/thing', entity: {} });

@@ -52,8 +52,8 @@ const ENGINE = {
 };
 // Compiled once per process and handed to each thread (a compiled module is shared, not copied),
 // so a run does not compile the engine again.
-// (The project's TypeScript lib has WebAssembly's types but not its value.)
-type CompiledModule = WebAssembly.Module;
+// (Typed by hand: not every TypeScript setup that compiles this file has WebAssembly's types.)
+type CompiledModule = object & { readonly __compiledWasm?: never };
 const { compile } = (
   globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<CompiledModule> } }
 ).WebAssembly;

@@ -48,8 +48,9 @@ function limiter(perMinute: number, what: string, onlyFailures: boolean): Reques
 }
 
 /** For /ui: every request counts. */
-export const pageLimit = (limits: AddressLimits) => limiter(limits.pagesPerMinute, 'page requests', false);
+export const pageLimit = (limits: AddressLimits): RequestHandler =>
+  limiter(limits.pagesPerMinute, 'page requests', false);
 
 /** For /api, before the token lookup: only requests answered 401 count. */
-export const unknownTokenLimit = (limits: AddressLimits) =>
+export const unknownTokenLimit = (limits: AddressLimits): RequestHandler =>
   limiter(limits.unknownTokensPerMinute, 'requests with a missing or unknown token', true);
