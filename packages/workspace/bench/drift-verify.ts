@@ -3,55 +3,16 @@
 // compared with the stored rows). Prints both times and Verify's share of the sync's, target
 // 1.5 (ratio below 1 is good). WEFT_BENCH_VERIFY_ROWS sets N (default 100,000).
 import type { AddressInfo } from 'node:net';
-import { auth, createServer, defineApp, field, resume, silentLogger } from '@weft/core';
+import { createServer, silentLogger } from '@weft/core';
 import { openWorkspace } from '../src/index.js';
 import { AppHost } from '../src/host/app-host.js';
 import { SecretBox } from '../src/host/secret-box.js';
+import { bulkApp } from './bulk-app.js';
 
 const N = Number(process.env.WEFT_BENCH_VERIFY_ROWS ?? 100_000);
-const BATCH = 1000;
 const TARGET = 1.5;
 
-const app = defineApp({
-  id: 'verify-bench',
-  name: 'Verify bench',
-  version: '1.0.0',
-  description: 'many rows',
-  website: 'http://127.0.0.1/',
-  authentication: [auth.none({ name: 'None' })],
-  pageSize: BATCH,
-  sync: {
-    types: {
-      item: {
-        name: 'Items',
-        fields: {
-          id: field.id(),
-          name: field.title({ name: 'Name' }),
-          count: field.integer(),
-          amount: field.number(),
-          when: field.date(),
-          flag: field.bool(),
-          note: field.text(),
-        },
-        async *data({ cursor }) {
-          const start = (cursor as { at?: number } | undefined)?.at ?? 0;
-          for (let i = start; i < N; i++) {
-            yield {
-              id: `r${i}`,
-              name: `Row ${i}`,
-              count: i,
-              amount: (i % 1000) / 10,
-              when: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
-              flag: i % 2 === 0,
-              note: `note ${i % 97}`,
-            };
-            if ((i + 1) % BATCH === 0) yield resume({ at: i + 1 });
-          }
-        },
-      },
-    },
-  },
-});
+const app = bulkApp(N, 'verify-bench');
 
 const server = createServer(app, { logger: silentLogger }).listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));

@@ -13,58 +13,17 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { auth, createServer, defineApp, field, resume, silentLogger } from '@weft/core';
+import { createServer, silentLogger } from '@weft/core';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { type DatabaseOption, openWorkspace } from '../src/index.js';
 import { AppHost } from '../src/host/app-host.js';
 import { SecretBox } from '../src/host/secret-box.js';
+import { BATCH, bulkApp, row } from './bulk-app.js';
 
 const N = Number(process.env.WEFT_BENCH_HOST_ROWS ?? 20_000);
-const BATCH = 1000;
 
-const row = (i: number) => ({
-  id: `r${i}`,
-  name: `Row ${i}`,
-  count: i,
-  amount: (i % 1000) / 10,
-  when: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
-  flag: i % 2 === 0,
-  note: `note ${i % 97}`,
-});
-
-const app = defineApp({
-  id: 'bulk',
-  name: 'Bulk',
-  version: '1.0.0',
-  description: 'many rows',
-  website: 'http://127.0.0.1/',
-  authentication: [auth.none({ name: 'None' })],
-  pageSize: BATCH,
-  sync: {
-    types: {
-      item: {
-        name: 'Items',
-        fields: {
-          id: field.id(),
-          name: field.title({ name: 'Name' }),
-          count: field.integer(),
-          amount: field.number(),
-          when: field.date(),
-          flag: field.bool(),
-          note: field.text(),
-        },
-        async *data({ cursor }) {
-          const start = (cursor as { at?: number } | undefined)?.at ?? 0;
-          for (let i = start; i < N; i++) {
-            yield row(i);
-            if ((i + 1) % BATCH === 0) yield resume({ at: i + 1 });
-          }
-        },
-      },
-    },
-  },
-});
+const app = bulkApp(N);
 
 async function target(
   kind: 'pglite' | 'postgres',
