@@ -79,7 +79,7 @@ describeEachDatabase('event URL answers', (target) => {
     expect(await res.json()).toEqual({ challenge: 'abc' });
   });
 
-  it('answers an empty body when the app gives none, and refuses an informational status', async () => {
+  it('answers an empty body when the app gives none, and refuses a status that is not final', async () => {
     control.reply = { status: 204 };
     const empty = await post();
     expect(empty.status).toBe(204);
@@ -87,6 +87,9 @@ describeEachDatabase('event URL answers', (target) => {
     control.reply = { status: 102, body: 'wait' };
     const informational = await post();
     expect(informational.status).toBe(502);
-    expect(((await informational.json()) as { message: string }).message).toMatch(/informational/);
+    expect(((await informational.json()) as { message: string }).message).toMatch(/not a final HTTP status/);
+    control.reply = { status: 1000, body: 'no such status' };
+    const beyond = await post();
+    expect(beyond.status).toBe(502);
   });
 });

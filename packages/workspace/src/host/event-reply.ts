@@ -17,9 +17,12 @@ const EVENT_HEADERS = {
 
 export function sendEventReply(res: Response, reply: EventReply): void {
   res.set(EVENT_HEADERS);
-  // A 1xx is not a final answer: Node would hold the connection open for one.
-  if (reply.status < 200) {
-    res.status(502).json({ message: 'The app answered the event with an informational status' });
+  // A 1xx is not a final answer (Node would hold the connection open for one), and past 599 is no
+  // HTTP status at all (Node would throw).
+  if (!Number.isInteger(reply.status) || reply.status < 200 || reply.status > 599) {
+    res
+      .status(502)
+      .json({ message: 'The app answered the event with a status that is not a final HTTP status' });
     return;
   }
   res.status(reply.status);
