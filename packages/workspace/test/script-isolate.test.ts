@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { AUTHOR, BOOK, type Seeded, seedBookshelf, waitFor } from './support/bookshelf-seed.js';
 import { describeEachDatabase, useWorkspace } from './support/databases.js';
+import { plantSecrets } from './support/planted-secrets.js';
 
 // A script run by a real workspace (through the automations API and its job queue) against the
 // workspace's own services: the ways out of the old node:vm sandbox reach nothing, the workspace's
@@ -9,20 +10,7 @@ import { describeEachDatabase, useWorkspace } from './support/databases.js';
 
 const SECRET = 'script-isolate-secret-key-5f0e2c9a7b31d4';
 const ADMIN = 'script-isolate-admin-token-8c1d7e3a904b2f';
-const saved = { key: process.env.WEFT_SECRET_KEY, admin: process.env.WEFT_ADMIN_TOKEN };
-beforeAll(() => {
-  process.env.WEFT_SECRET_KEY = SECRET;
-  process.env.WEFT_ADMIN_TOKEN = ADMIN;
-});
-afterAll(() => {
-  for (const [name, value] of [
-    ['WEFT_SECRET_KEY', saved.key],
-    ['WEFT_ADMIN_TOKEN', saved.admin],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+plantSecrets(SECRET, ADMIN);
 
 const ESCAPES = `
   const found = [];

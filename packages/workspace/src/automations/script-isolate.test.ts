@@ -2,28 +2,16 @@
 // host object to climb, a loop is stopped at the time limit, allocations stop at the memory limit
 // (ArrayBuffers included) without the workspace's memory growing past it, and the engine starts
 // clean for every run.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_CALLS_IN_FLIGHT } from './script-guest.js';
 import { runScript, SCRIPT_MEMORY_BYTES, type ServiceImpl } from './script-runner.js';
+import { plantSecrets } from '../../test/support/planted-secrets.js';
 
 const SECRET = 'isolate-test-secret-key-0123456789abcdef';
 const ADMIN = 'isolate-test-admin-token-fedcba9876543210';
 const none = { svc: {}, http: {} };
 
-const saved = { key: process.env.WEFT_SECRET_KEY, admin: process.env.WEFT_ADMIN_TOKEN };
-beforeAll(() => {
-  process.env.WEFT_SECRET_KEY = SECRET;
-  process.env.WEFT_ADMIN_TOKEN = ADMIN;
-});
-afterAll(() => {
-  for (const [name, value] of [
-    ['WEFT_SECRET_KEY', saved.key],
-    ['WEFT_ADMIN_TOKEN', saved.admin],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+plantSecrets(SECRET, ADMIN);
 
 const leaks = (outcome: unknown) => {
   const text = JSON.stringify(outcome);
