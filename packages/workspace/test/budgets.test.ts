@@ -39,20 +39,24 @@ const query = (q: Record<string, unknown>, params: Record<string, unknown> = {})
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The type every suite here reads and writes: a text field and a relation to itself. */
+const createType = (h: ReturnType<typeof useWorkspace>) =>
+  h.ws.execute([
+    {
+      command: 'schema.type/create',
+      args: typeArgs(T, [
+        ['bg/text', 'svc/text'],
+        ['bg/next', T],
+      ]),
+    },
+  ]);
+
 describeEachDatabase('request budgets: sizes', (target) => {
   const h = useWorkspace(target, { budgets: { maxCommands: 50, maxResultRows: 5 } });
   let token: string;
 
   beforeAll(async () => {
-    await h.ws.execute([
-      {
-        command: 'schema.type/create',
-        args: typeArgs(T, [
-          ['bg/text', 'svc/text'],
-          ['bg/next', T],
-        ]),
-      },
-    ]);
+    await createType(h);
     token = await userToken(h);
   });
 
@@ -149,15 +153,7 @@ describeEachDatabase('request budgets: time and hang-ups', (target) => {
   let token: string;
 
   beforeAll(async () => {
-    await h.ws.execute([
-      {
-        command: 'schema.type/create',
-        args: typeArgs(T, [
-          ['bg/text', 'svc/text'],
-          ['bg/next', T],
-        ]),
-      },
-    ]);
+    await createType(h);
     token = await userToken(h);
   });
 
@@ -182,15 +178,7 @@ describeEachDatabase('request budgets: hang-ups', (target) => {
   let token: string;
 
   beforeAll(async () => {
-    await h.ws.execute([
-      {
-        command: 'schema.type/create',
-        args: typeArgs(T, [
-          ['bg/text', 'svc/text'],
-          ['bg/next', T],
-        ]),
-      },
-    ]);
+    await createType(h);
     token = await userToken(h);
   });
 
@@ -248,15 +236,7 @@ describeEachDatabase('request budgets: statements', (target) => {
   let token: string;
 
   beforeAll(async () => {
-    await h.ws.execute([
-      {
-        command: 'schema.type/create',
-        args: typeArgs(T, [
-          ['bg/text', 'svc/text'],
-          ['bg/next', T],
-        ]),
-      },
-    ]);
+    await createType(h);
     token = await userToken(h);
   });
 
