@@ -19,12 +19,12 @@ export type ActionOutcome = { ok: true; answer: unknown } | { ok: false; message
  * account as the app returned it (a refreshed token replaces the old one, as in a sync), or the
  * refusal to record.
  */
-async function validated(
+export async function validateActionAccount(
   appUrl: string,
   account: Record<string, unknown>,
   timeoutMs: number,
   signal?: AbortSignal,
-): Promise<{ account: Record<string, unknown> } | { refused: ActionOutcome }> {
+): Promise<{ account: Record<string, unknown> } | { refused: { ok: false; message: string; answer: null } }> {
   const client = new AppClient(appUrl, { timeoutMs });
   try {
     const authId =
@@ -49,6 +49,7 @@ async function validated(
   }
 }
 
+/** Validates the account, then runs the action with the account as the app returned it. */
 export async function runAppAction(
   appUrl: string,
   action: string,
@@ -57,9 +58,20 @@ export async function runAppAction(
   timeoutMs = 60_000,
   signal?: AbortSignal,
 ): Promise<ActionOutcome> {
-  const checked = await validated(appUrl, given, timeoutMs, signal);
+  const checked = await validateActionAccount(appUrl, given, timeoutMs, signal);
   if ('refused' in checked) return checked.refused;
-  const { account } = checked;
+  return executeAction(appUrl, action, args, checked.account, timeoutMs, signal);
+}
+
+/** POST <app>/api/v1/automations/action/execute with an account already validated. */
+export async function executeAction(
+  appUrl: string,
+  action: string,
+  args: Record<string, string>,
+  account: Record<string, unknown>,
+  timeoutMs = 60_000,
+  signal?: AbortSignal,
+): Promise<ActionOutcome> {
   const url = appUrl.replace(/\/+$/, '') + EXECUTE_PATH;
   let res: Response;
   try {

@@ -2,7 +2,7 @@ import { OutboundPolicy } from '../outbound/index.js';
 import type { Driver } from '../db/driver.js';
 import { runAnswerJson, runMessage } from '../host/run-record-limits.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { runAppAction } from './app-action.js';
+import { executeAction, validateActionAccount } from './app-action.js';
 import { currentUser, loadPrincipal } from './current-user.js';
 import { fillTemplate, loadEntities, scriptEntity } from './entity-shapes.js';
 import { runScript } from './script-runner.js';
@@ -129,17 +129,25 @@ export class AutomationWorker {
     if (rows.length === 0) return { ok: false, message: 'The entities no longer exist', answer: null };
     const action = automation.action;
     if (action.kind === 'app') {
-      // One call per entity, as the service runs an action once per triggering entity.
+      // The account is validated once for the run, then the action is called once per entity, as
+      // the service runs an action once per triggering entity.
+      const checked = await validateActionAccount(
+        action.url,
+        action.account,
+        this.appTimeoutMs,
+        this.abort.signal,
+      );
+      if ('refused' in checked) return checked.refused;
       const answers: unknown[] = [];
       for (const row of rows) {
         const args = Object.fromEntries(
           Object.entries(action.args).map(([k, t]) => [k, fillTemplate(t, catalog, type, row)]),
         );
-        const result = await runAppAction(
+        const result = await executeAction(
           action.url,
           action.action,
           args,
-          action.account,
+          checked.account,
           this.appTimeoutMs,
           this.abort.signal,
         );
