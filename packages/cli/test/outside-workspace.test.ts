@@ -1,6 +1,6 @@
-// The whole way a new user goes, outside this workspace: pack the packages, `weft init` an app in
-// a temporary folder, install it from the tarballs with npm, type-check it, run its tests, serve
-// it and run `weft check` against it. Slow (npm downloads the third-party packages), so it runs
+// The whole way a new user goes, outside this workspace: pack the packages, then type the
+// commands of docs/first-app.md in order in a temporary folder (scaffold, install from the
+// tarballs with npm, test, record, serve, `weft check`, `weft dev` and its page), and type-check. Slow (npm downloads the third-party packages), so it runs
 // in CI (CI=true) or with WEFT_E2E=1, and is skipped with a printed reason otherwise. Without
 // the npm registry it fails: the point is that a fresh install works.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,23 +9,23 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Pack, packAll } from '../scripts/pack-all.js';
-import { cleanEnv, exec, type Server, startServer } from './support/processes.js';
+import { exec } from './support/processes.js';
+import { type Running, type TutorialRun, tutorialCommands, tutorialRunner } from './support/tutorial.js';
 
 const enabled = process.env.CI === 'true' || process.env.WEFT_E2E === '1';
 if (!enabled) {
   console.log('outside-workspace e2e skipped: it runs with CI=true or WEFT_E2E=1 (npm registry needed)');
 }
 
-// `weft init` runs from this workspace's source (inside the workspace the built CLI would import
-// the other packages' sources); the packed CLI then runs from the app's node_modules (weft check).
-const WEFT_MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+// `weft init` runs through the checkout's bin, as the doc shows; the packed CLI then runs from the
+// app's node_modules (weft check, weft dev).
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const dir = mkdtempSync(join(tmpdir(), 'weft-e2e-'));
-const servers: Server[] = [];
+const running: TutorialRun[] = [];
 
 afterAll(async () => {
-  for (const server of servers) await server.stop();
+  for (const tutorial of running) await tutorial.stopAll();
   rmSync(dir, { recursive: true, force: true });
   // Stopping the servers and removing an npm-installed tree takes seconds on a loaded machine.
 }, 120_000);
@@ -63,48 +63,76 @@ describe.runIf(enabled)('weft outside the workspace', () => {
     );
     const packsDir = join(packs[0]!.file, '..');
 
-    const init = await time('init', () =>
-      exec(TSX, [WEFT_MAIN, 'init', 'tasks-app', '--from', packsDir], { cwd: dir }),
+    // docs/first-app.md, command by command, as a reader types them in an empty folder: the
+    // checkout variant of step 1 (weft is not on the registry yet), recording, the three
+    // terminals of step 5, then `weft dev` and its page (step 6).
+    const doc = readFileSync(new URL('../../../docs/first-app.md', import.meta.url), 'utf8');
+    const commands = tutorialCommands(doc, (block) => block.includes('npx @weft/cli init'));
+    expect(commands.map((c) => c.line)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/weft\.js init tasks-app --from/),
+        'npm install',
+        'npm test',
+        'npm run record',
+        'npm run tracker',
+        'npm start',
+        'npm run check',
+        'npx weft dev src/main.ts --account account.json',
+      ]),
     );
-    must('weft init', init);
+    const tutorial = tutorialRunner({
+      cwd: dir,
+      rewrite: (line) => line.replaceAll('~/weft', ROOT),
+      longRunning: [
+        { matches: /^npm run tracker$/, ready: /listening on http/, timeoutMs: 60_000 },
+        { matches: /^npm start$/, ready: /listening on http/, timeoutMs: 60_000 },
+        { matches: /weft dev /, ready: /^Ready\./m, timeoutMs: 240_000 },
+      ],
+    });
+    running.push(tutorial);
+    let dev: Running | undefined;
+    for (const command of commands) {
+      const result = await time(command.line, () => tutorial.run(command));
+      if ('code' in result) {
+        must(`"${command.step}": ${command.line}`, result);
+        if (command.line === 'npm run check') expect(result.stdout).toMatch(/0 failed/);
+      } else if (/weft dev /.test(command.line)) {
+        dev = result;
+      }
+    }
     const app = join(dir, 'tasks-app');
+    expect(tutorial.cwd()).toBe(app);
     const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
     expect(pkg.dependencies['@weft/core']).toMatch(/^file:.*weft-core-0\.1\.0\.tgz$/);
     expect(pkg.overrides['@weft/core']).toBe(pkg.dependencies['@weft/core']);
-
-    must(
-      'npm install',
-      await time('npm install', () =>
-        exec(NPM, ['install', '--no-audit', '--no-fund'], { cwd: app, timeoutMs: 150_000 }),
-      ),
-    );
     // What npm installed is the packed code, not this workspace's sources.
     const installed = JSON.parse(readFileSync(join(app, 'node_modules/@weft/core/package.json'), 'utf8'));
     expect(installed.exports['.'].default).toBe('./dist/index.js');
 
-    must('npm run typecheck', await time('typecheck', () => exec(NPM, ['run', 'typecheck'], { cwd: app })));
-    must('npm test', await time('npm test', () => exec(NPM, ['test'], { cwd: app })));
-
-    // Serve the app against the demo tracker, both on free ports, and check it with the packed CLI.
-    const checked = await time('weft check', async () => {
-      // tsx directly rather than `npm run`: stopping it then stops the server too.
-      const tsx = join(app, 'node_modules/.bin/tsx');
-      const tracker = await startServer(tsx, ['src/serve-tracker.ts'], {
-        cwd: app,
-        env: cleanEnv({ TRACKER_PORT: '0' }),
-      });
-      servers.push(tracker);
-      const served = await startServer(tsx, ['src/main.ts'], {
-        cwd: app,
-        env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', TRACKER_URL: tracker.url }),
-      });
-      servers.push(served);
-      return exec(join(app, 'node_modules/.bin/weft'), ['check', served.url, '--account', 'account.json'], {
-        cwd: app,
-      });
+    // weft dev synced the tracker's tasks into the workspace, and its page answers.
+    const output = dev!.output();
+    const workspaceUrl = /Workspace listening on (http:\/\/[\w.:-]+)/.exec(output)?.[1];
+    const token = /Admin token: (\S+)/.exec(output)?.[1];
+    expect(workspaceUrl, output).toBeDefined();
+    expect(token, output).toBeDefined();
+    const query = await fetch(`${workspaceUrl}/api/commands`, {
+      method: 'POST',
+      headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify([
+        {
+          command: 'svc.entity/query',
+          args: { query: { 'q/from': 'tasks/task', 'q/select': ['svc/id'], 'q/limit': 100 } },
+        },
+      ]),
     });
-    must('weft check', checked);
-    expect(checked.stdout).toMatch(/0 failed/);
+    const [answer] = (await query.json()) as [{ success: boolean; result: unknown[] }];
+    expect(answer.success, JSON.stringify(answer)).toBe(true);
+    expect(answer.result).toHaveLength(24);
+    const page = await fetch(`${workspaceUrl}/ui`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<form[^>]*action="\/ui\/login"/);
+
+    must('npm run typecheck', await time('typecheck', () => exec(NPM, ['run', 'typecheck'], { cwd: app })));
 
     // The packed CLI scaffolds too (its templates ship in the tarball).
     const packedInit = await exec(
@@ -123,5 +151,5 @@ describe.runIf(enabled)('weft outside the workspace', () => {
           ', ',
         )}; tarballs ${packs.map((p) => `${p.file.split(/[\\/]/).at(-1)} ${kb(p.bytes)}`).join(', ')}`,
     );
-  }, 300_000);
+  }, 600_000);
 });
