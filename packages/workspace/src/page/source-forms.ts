@@ -31,7 +31,7 @@ function selfUrl(req: Request): string {
   return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
 }
 
-async function hostCall(req: Request, token: string, method: string, path: string, body?: unknown) {
+export async function hostCall(req: Request, token: string, method: string, path: string, body?: unknown) {
   const res = await fetch(selfUrl(req) + path, {
     method,
     headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
