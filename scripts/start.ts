@@ -59,7 +59,12 @@ function startApps(): ChildProcess {
       : ['npx', ['-y', 'pnpm@10.34.8', 'run', 'start:apps']];
   // A process group of their own, so that stopping this script stops every app (pnpm does not
   // pass SIGTERM on to the apps it started).
-  return spawn(command, args, { cwd: ROOT, env, stdio: 'inherit', detached: true });
+  const apps = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Their output is passed on until this script stops them: then their pnpm reports the apps it
+  // sees killed ("ELIFECYCLE Command failed"), which is this script's doing, not a failure.
+  apps.stdout!.on('data', (chunk: Buffer) => stopping || process.stdout.write(chunk));
+  apps.stderr!.on('data', (chunk: Buffer) => stopping || process.stderr.write(chunk));
+  return apps;
 }
 
 /** Signals the apps' whole process group (pnpm does not pass signals on to the apps it started). */
@@ -135,11 +140,11 @@ async function sampleRule(ws: HostedWorkspace): Promise<ChatInbox | undefined> {
   return inbox;
 }
 
+let stopping = false;
+let stoppedAt = 0;
 const apps = startApps();
 let ws: HostedWorkspace | undefined;
 let inbox: ChatInbox | undefined;
-let stopping = false;
-let stoppedAt = 0;
 // Ctrl-C is safe from the first moment: the apps run in a process group of their own (the
 // terminal's SIGINT does not reach them), so this process stops them whenever it ends, also
 // before "Ready.". A second Ctrl-C does not wait for the workspace to close. Under `pnpm start`
