@@ -263,6 +263,37 @@ describe.runIf(CHROMIUM)('page in Chromium: reads like the service, automations'
       }
     }, 120_000);
 
+    it("chooses a source's types and filter among the app's own choices", async () => {
+      const page = await loggedIn();
+      try {
+        await page.click(`table#sources tr[data-source="${sourceId}"] a:has-text("Types and filter")`);
+        const boxes = page.locator('#source-settings input[name=type]');
+        expect(await boxes.evaluateAll((inputs) => inputs.map((i) => (i as { value: string }).value))).toEqual([
+          'genre',
+          'author',
+          'book',
+        ]);
+        // The genre filter offers the app's datalist (its 12 genres, and "any").
+        const genre = page.locator('#source-settings select[name="filter.genre"]');
+        const options = await genre.locator('option').allTextContents();
+        expect(options).toHaveLength(13);
+        await genre.selectOption({ label: options[3]! });
+        const value = await genre.inputValue();
+        await page.locator('#source-settings input[value=author]').uncheck();
+        await page.click('#source-settings button');
+        await page.waitForURL(`${ws.url}/ui`);
+        const [source] = await ws.apps.list();
+        expect(source).toMatchObject({ types: ['genre', 'book'], filter: { genre: value } });
+        // Nothing chosen is refused with the reason.
+        await page.goto(`${ws.url}/ui/sources/${sourceId}/settings`);
+        for (const box of await boxes.all()) await box.uncheck();
+        await page.click('#source-settings button');
+        expect(await page.locator('p.error').textContent()).toBe('Choose at least one type.');
+      } finally {
+        await page.context().close();
+      }
+    }, 60_000);
+
     it('removes a source after a confirm', async () => {
       const page = await loggedIn();
       try {

@@ -47,4 +47,6 @@ const formatTimes = (root) => {
   }
 };
 formatTimes(document);
+// live.js writes times into rows it updates; it formats them with this.
+globalThis.weftFormatTimes = formatTimes;
 `;

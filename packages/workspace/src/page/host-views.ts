@@ -49,7 +49,7 @@ ${sources.map(
 <td><form class="inline" method="post" action="/ui/sources/${s.id}/sync"><button>Sync now</button></form>
 <form class="inline" method="post" action="/ui/sources/${s.id}/verify"><button>Verify</button></form>
 ${s.auth_id === 'none' ? '' : html` <a href="/ui/sources/${s.id}/account">Re-authorise</a>`}
-<a href="/ui/sources/${s.id}/remove">Remove</a></td></tr>`,
+<a href="/ui/sources/${s.id}/settings">Types and filter</a> <a href="/ui/sources/${s.id}/remove">Remove</a></td></tr>`,
 )}</table></div>
 <h2>Sync runs <small>(live)</small></h2>
 <div class="scroll"><table id="sync-runs"><tr><th>source</th><th>kind</th><th>state</th><th>pages</th><th>rows set</th><th>removed</th><th>retries</th><th>error</th><th>started</th></tr>

@@ -29,6 +29,7 @@ import {
 } from './session.js';
 import { sourceForms } from './source-forms.js';
 import { sourceRemoval } from './source-remove.js';
+import { sourceSettings } from './source-settings.js';
 import { STYLE_CSS } from './style.js';
 
 // The workspace's page, server-rendered under /ui. Everything it reads goes through the
@@ -94,6 +95,7 @@ export function pageRouter(workspace: Workspace): Router {
 
   router.use(sourceForms(workspace.outbound));
   router.use(sourceRemoval());
+  router.use(sourceSettings());
 
   router.get('/ui/type', async (req, res) => {
     const catalog = await loadCatalog(workspace.driver);
