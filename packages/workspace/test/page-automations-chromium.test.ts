@@ -268,11 +268,9 @@ describe.runIf(CHROMIUM)('page in Chromium: reads like the service, automations'
       try {
         await page.click(`table#sources tr[data-source="${sourceId}"] a:has-text("Types and filter")`);
         const boxes = page.locator('#source-settings input[name=type]');
-        expect(await boxes.evaluateAll((inputs) => inputs.map((i) => (i as { value: string }).value))).toEqual([
-          'genre',
-          'author',
-          'book',
-        ]);
+        expect(
+          await boxes.evaluateAll((inputs) => inputs.map((i) => (i as { value: string }).value)),
+        ).toEqual(['genre', 'author', 'book']);
         // The genre filter offers the app's datalist (its 12 genres, and "any").
         const genre = page.locator('#source-settings select[name="filter.genre"]');
         const options = await genre.locator('option').allTextContents();
