@@ -66,12 +66,15 @@ export async function startChatInbox(ws: Workspace, port = 0): Promise<ChatInbox
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY) {
+      if (size <= MAX_BODY) chunks.push(chunk);
+      else if (!res.headersSent) {
+        // Answered at once; the rest is read and dropped, and the connection closed after.
+        res.setHeader('connection', 'close');
         answer(413, 'too large');
-        req.destroy();
-      } else chunks.push(chunk);
+      }
     });
     req.on('end', () => {
+      if (res.headersSent) return;
       let parsed: z.infer<typeof message>;
       try {
         parsed = message.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));

@@ -38,7 +38,7 @@ export async function ensureSampleRule(
       kind: 'app',
       url: options.chatNotifyUrl,
       action: 'send-message',
-      args: { text: 'New book: {{Title}} by {{Author.Name}}' },
+      args: { text: 'New book: {{Title}}' },
       account,
     },
   });
