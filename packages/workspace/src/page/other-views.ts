@@ -34,10 +34,10 @@ export async function webhooksView(driver: Driver, user: Principal): Promise<Htm
     `SELECT webhook_id::text AS webhook_id, http_status, elapsed_time, request_time FROM svc_webhook_runs
      ORDER BY id DESC LIMIT 100`,
   );
-  return html`<table id="webhooks"><tr><th>#</th><th>type</th><th>address</th><th>state</th><th>latest runs</th></tr>
+  return html`<div class="scroll"><table id="webhooks"><tr><th>#</th><th>type</th><th>address</th><th>state</th><th>latest runs</th></tr>
 ${hooks.map((h) => {
   const mine = runs.filter((r) => r.webhook_id === h.id).slice(0, 5);
   return html`<tr><td>${h.id}</td><td>${h.type_name}</td><td>${h.url}</td><td>${h.state}</td>
 <td>${mine.map((r) => html`${r.http_status} in ${r.elapsed_time} ms at ${time(r.request_time)}<br>`)}</td></tr>`;
-})}</table>`;
+})}</table></div>`;
 }
