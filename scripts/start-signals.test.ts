@@ -71,3 +71,39 @@ describe('pnpm start and Ctrl-C', () => {
     expect(allStopped, `still listening after the script ended:\n${out}`).toBe(true);
   }, 150_000);
 });
+
+describe('pnpm start and Ctrl-C, through pnpm', () => {
+  it('stops quietly: no "ELIFECYCLE Command failed" from pnpm after a Ctrl-C', async () => {
+    const busy = (await Promise.all(APP_PORTS.map(answers))).some(Boolean);
+    expect(busy, `a port of ${APP_PORTS.join(', ')} is already in use`).toBe(false);
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', WEFT_DATA_DIR: ':memory:' };
+    for (const key of Object.keys(env)) if (/^(VITEST|npm_)/.test(key)) delete env[key];
+    // pnpm in a process group of its own, as a terminal's foreground job: Ctrl-C is a SIGINT to
+    // the whole group (pnpm, the script, and whatever pnpm runs it through).
+    start = spawn('npx', ['-y', 'pnpm@10.34.8', 'start'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    start.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    start.stderr!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const exited = once(start, 'exit');
+    expect(await until(async () => out.includes('Workspace listening'), 120_000), out).toBe(true);
+    process.kill(-start.pid!, 'SIGINT');
+    await exited;
+    expect(out).toMatch(/SIGINT: stopping the sample apps/);
+    expect(out).not.toContain('ELIFECYCLE');
+    expect(out).not.toContain('Command failed');
+    const allStopped = await until(
+      async () => !(await Promise.all(APP_PORTS.map(answers))).some(Boolean),
+      20_000,
+    );
+    expect(allStopped, `still listening after pnpm ended:\n${out}`).toBe(true);
+  }, 180_000);
+});

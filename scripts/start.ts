@@ -14,6 +14,8 @@ import {
   type HostedWorkspace,
   startHostedWorkspace,
 } from '../packages/workspace/src/index.js';
+import { type ChatInbox, startChatInbox } from '../packages/workspace/src/quickstart/chat-inbox.js';
+import { ensureSampleRule } from '../packages/workspace/src/quickstart/sample-rule.js';
 import { registerOAuth2Source, type StartOAuth2, startOverHttp } from './start-oauth2.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -57,7 +59,12 @@ function startApps(): ChildProcess {
       : ['npx', ['-y', 'pnpm@10.34.8', 'run', 'start:apps']];
   // A process group of their own, so that stopping this script stops every app (pnpm does not
   // pass SIGTERM on to the apps it started).
-  return spawn(command, args, { cwd: ROOT, env, stdio: 'inherit', detached: true });
+  const apps = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Their output is passed on until this script stops them: then their pnpm reports the apps it
+  // sees killed ("ELIFECYCLE Command failed"), which is this script's doing, not a failure.
+  apps.stdout!.on('data', (chunk: Buffer) => stopping || process.stdout.write(chunk));
+  apps.stderr!.on('data', (chunk: Buffer) => stopping || process.stderr.write(chunk));
+  return apps;
 }
 
 /** Signals the apps' whole process group (pnpm does not pass signals on to the apps it started). */
@@ -115,20 +122,47 @@ async function register(ws: HostedWorkspace, source: Sample): Promise<void> {
   );
 }
 
+/** chat-notify, the action app the sample rule runs */
+const CHAT_NOTIFY_URL = 'http://localhost:3102';
+/** the local chat receiver's port (the apps have 3101-3106); any free one when it is taken */
+const INBOX_PORT = 3107;
+
+/** The chat receiver and the sample rule posting every new book to it (after the first sync). */
+async function sampleRule(ws: HostedWorkspace): Promise<ChatInbox | undefined> {
+  const inbox = await startChatInbox(ws, INBOX_PORT).catch(() => startChatInbox(ws, 0));
+  if (!(await waitFor(CHAT_NOTIFY_URL, apps))) {
+    console.error(`Chat notify did not answer at ${CHAT_NOTIFY_URL}; the sample rule is not set up.`);
+    return inbox;
+  }
+  const rule = await ensureSampleRule(ws, { chatNotifyUrl: CHAT_NOTIFY_URL, inboxUrl: inbox.url });
+  if (!rule) console.error('Bookshelf is not synced yet; the sample rule is added on a later start.');
+  else if (rule.created) console.log('Added the rule "New book to chat" (see Automations on the page).');
+  return inbox;
+}
+
+let stopping = false;
+let stoppedAt = 0;
 const apps = startApps();
 let ws: HostedWorkspace | undefined;
-let stopping = false;
+let inbox: ChatInbox | undefined;
 // Ctrl-C is safe from the first moment: the apps run in a process group of their own (the
 // terminal's SIGINT does not reach them), so this process stops them whenever it ends, also
-// before "Ready.". A second Ctrl-C does not wait for the workspace to close.
+// before "Ready.". A second Ctrl-C does not wait for the workspace to close. Under `pnpm start`
+// one Ctrl-C may arrive twice (from the terminal, and passed on by pnpm), so a repeat within a
+// second is the same one. A clean stop exits 0: pnpm says nothing then (any other code, or a
+// death by the signal, makes it print "ELIFECYCLE Command failed"); the package script `exec`s
+// node, so no shell in between dies of the signal either.
 const stop = async (signal: NodeJS.Signals) => {
   if (stopping) {
+    if (Date.now() - stoppedAt < 1000) return;
     killApps(apps, 'SIGKILL');
     process.exit(130);
   }
   stopping = true;
+  stoppedAt = Date.now();
   console.error(`\n${signal}: stopping the sample apps and the workspace (again to force)…`);
   killApps(apps, 'SIGTERM');
+  await inbox?.close().catch(() => {});
   await ws?.close().catch(() => {});
   process.exit(0);
 };
@@ -169,10 +203,21 @@ for (const source of SOURCES) {
   }
 }
 
+try {
+  inbox = await sampleRule(ws);
+} catch (error) {
+  console.error(`The sample rule: ${(error as Error).message}`);
+}
+
 console.log(`
 Ready. Open ${workspaceUrl}/ui/ and sign in with the admin token (WEFT_ADMIN_TOKEN, or the one printed
 when the workspace first started), or ask the data API:
   curl -s ${workspaceUrl}/api/commands -H "Authorization: Token <admin token>" \\
     -H 'content-type: application/json' -d '[{"command":"svc.schema/query"}]'
+A rule posts every new book to a local chat receiver; add a book, then see the message at
+${workspaceUrl}/ui/type?name=inbox%2Fmessage :
+  curl -s ${workspaceUrl}/api/commands -H "Authorization: Token <admin token>" \\
+    -H 'content-type: application/json' \\
+    -d '[{"command":"svc.entity/create","args":{"type":"bookshelf/book","entity":{"bookshelf/name":"My first book"}}}]'
 Check an app against the protocol: npx -y pnpm@10.34.8 weft check http://localhost:3101
 Ctrl-C stops everything.`);

@@ -79,6 +79,9 @@ describe.runIf(CHROMIUM)('page in Chromium', () => {
       await page.fill('input[name=url]', app.url);
       await page.click('form[action="/ui/sources/new"] button');
       await page.click('text=Add and validate');
+      // Then its types and filter (the app's defaults kept).
+      await page.waitForURL(/\/ui\/sources\/[^/]+\/settings/);
+      await page.click('#source-settings button');
       await page.waitForURL(`${ws.url}/ui`);
       expect(await page.locator('table#sources').textContent()).toContain('Bookshelf');
       await page.click('text=Sync now');

@@ -154,6 +154,15 @@ export function scriptServices(
       });
     },
     async addComment(type, id, comment, authorId, format) {
+      // As in the service, comments need the Comments extension on the parent type. Checked
+      // before anything is written, with a message that says what to do (the batch below would
+      // fail on the missing comment type with a bare "Unknown type").
+      const parent = (await loadCatalog(driver)).type(type);
+      if (!parent.byName.has('comments/comments'))
+        throw new Error(
+          `${parent.name} has no comments: install the Comments extension on it first (svc.app/install-mixins with comments/comments-mixin)`,
+        );
+      const text = str(comment, 'comment');
       const commentId = randomUUID();
       const secret = randomUUID();
       await run('svc.command/batch', {
@@ -180,7 +189,7 @@ export function scriptServices(
           },
         ],
       });
-      await writeDocument(driver, secret, str(comment, 'comment'), fmt(format));
+      await writeDocument(driver, secret, text, fmt(format));
       return { 'svc/id': commentId, 'comment/document-secret': secret };
     },
     async executeSingleCommand(command) {

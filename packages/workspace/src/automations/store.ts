@@ -7,6 +7,7 @@ import { jobQueueOf, sendInTransaction } from '../jobs/job-queue.js';
 import { loadCatalog } from '../schema/catalog.js';
 import type { SecretBox } from '../host/secret-box.js';
 import { automationBox } from './account-box.js';
+import type { z } from 'zod';
 import { type Automation, automationInput } from './definition.js';
 
 type Row = Record<string, unknown>;
@@ -72,7 +73,8 @@ async function sealLegacy(q: Queryable, rows: Row[]): Promise<void> {
   }
 }
 
-export async function createAutomation(q: Queryable, input: unknown): Promise<Automation> {
+/** The input checked: its shape, and its field against its type when the type exists. */
+async function checkedInput(q: Queryable, input: unknown): Promise<z.output<typeof automationInput>> {
   const parsed = automationInput.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -83,6 +85,11 @@ export async function createAutomation(q: Queryable, input: unknown): Promise<Au
   const catalog = await loadCatalog(q);
   const type = catalog.findType(a.type);
   if (type && a.field) catalog.field(type, a.field);
+  return a;
+}
+
+export async function createAutomation(q: Queryable, input: unknown): Promise<Automation> {
+  const a = await checkedInput(q, input);
   const id = randomUUID();
   const sealed = a.action.kind === 'app' ? boxOf(q).seal(a.action.account) : null;
   await q.query(
@@ -118,6 +125,49 @@ export async function getAutomation(q: Queryable, id: string): Promise<Automatio
   return toAutomation(rows[0], rows[0].account_enc ? boxOf(q) : undefined);
 }
 
+/**
+ * Replaces an automation's definition (its runs stay). An app action given without an account
+ * (`keepAccount`) keeps the sealed one, so an edit need not show or retype the secret.
+ */
+export async function updateAutomation(
+  q: Queryable,
+  id: string,
+  input: unknown,
+  options: { keepAccount?: boolean } = {},
+): Promise<Automation> {
+  const before = await getAutomation(q, id);
+  if (!before) throw notFound(`No automation ${id}`);
+  const a = await checkedInput(q, input);
+  if (a.action.kind === 'app' && options.keepAccount && before.action.kind === 'app')
+    a.action = { ...a.action, account: before.action.account };
+  const sealed = a.action.kind === 'app' ? boxOf(q).seal(a.action.account) : null;
+  await q.query(
+    `UPDATE weft_automations SET name = $2, trigger = $3, type_name = $4, field = $5, action = $6,
+       enabled = $7, account_enc = $8 WHERE id = $1`,
+    [
+      id,
+      a.name,
+      a.trigger,
+      a.type,
+      a.field ?? null,
+      JSON.stringify(storedAction(a.action)),
+      a.enabled,
+      sealed,
+    ],
+  );
+  return { ...a, id };
+}
+
+/** Turns a rule or button on or off; a rule that is off queues no runs, a button that is off is not offered. */
+export async function setAutomationEnabled(q: Queryable, id: string, enabled: boolean): Promise<void> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound(`No automation ${id}`);
+  const { rows } = await q.query(`UPDATE weft_automations SET enabled = $2 WHERE id = $1 RETURNING id`, [
+    id,
+    enabled,
+  ]);
+  if (rows.length === 0) throw notFound(`No automation ${id}`);
+}
+
 export async function deleteAutomation(q: Queryable, id: string): Promise<void> {
   if (!(await getAutomation(q, id))) throw notFound(`No automation ${id}`);
   await q.query(`DELETE FROM weft_automations WHERE id = $1`, [id]);
@@ -132,6 +182,7 @@ export async function queueButtonRun(
 ): Promise<number> {
   const a = await getAutomation(driver, automationId);
   if (a?.trigger !== 'button') throw notFound(`No button ${automationId}`);
+  if (!a.enabled) throw badRequest(`The button ${a.name} is turned off`, 'invalid-args');
   if (entityIds.length === 0 || entityIds.length > 1000)
     throw badRequest('Choose between 1 and 1000 entities', 'invalid-args');
   if (!entityIds.every((id) => /^[0-9a-f-]{36}$/i.test(id)))

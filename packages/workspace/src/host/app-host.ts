@@ -530,6 +530,16 @@ export class AppHost {
     await this.workspace.driver.query(`DELETE FROM weft_host_sources WHERE id = $1`, [id]);
   }
 
+  /** The app's config for a source's account: the types it offers and its filters (for the page's form). */
+  async config(id: string) {
+    const source = await this.source(id);
+    return this.client(source.url)
+      .config(this.account(source))
+      .catch((e) => {
+        throw appFailure(e);
+      });
+  }
+
   async datalist(id: string, field: string, dependsOn?: Json) {
     const source = await this.source(id);
     const client = this.client(source.url);

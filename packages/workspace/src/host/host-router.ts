@@ -82,6 +82,10 @@ export function hostRouter(host: AppHost): Router {
       .set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
       .send(source.logo);
   });
+  router.get('/api/host/sources/:id/config', async (req, res) => {
+    const config = await host.config(param(req, 'id'));
+    res.json({ types: config.types, filters: config.filters ?? [] });
+  });
   router.post('/api/host/sources/:id/datalist', body, async (req, res) => {
     const { field, dependsOn } = parse(datalist, req.body);
     res.json({ items: await host.datalist(param(req, 'id'), field, dependsOn) });

@@ -22,6 +22,8 @@ export const BODY_ROUTES: readonly BodyRoute[] = [
   { method: 'post', path: '/api/views/json-rpc', limit: 4 * MB },
   { method: 'post', path: '/api/automations', limit: 1 * MB },
   { method: 'post', path: '/api/automations/:id/run', limit: 1 * MB },
+  { method: 'put', path: '/api/automations/:id', limit: 1 * MB },
+  { method: 'patch', path: '/api/automations/:id', limit: 1 * KB },
   { method: 'post', path: '/api/files/from-url', limit: 64 * KB },
   { method: 'post', path: '/api/webhooks/v2', limit: 64 * KB },
   { method: 'post', path: '/api/tokens', limit: 16 * KB },

@@ -1,5 +1,6 @@
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { type EntityDetail, isRichText, PAGE_SIZE, type TableRequest, titleField } from './entity-queries.js';
+import { fieldLabel, isDateField, timeElement } from './format-cells.js';
 import { type Html, html } from './html.js';
 import { renderRichText } from './rich-text.js';
 
@@ -23,8 +24,15 @@ export function cell(catalog: Catalog, f: FieldDef, value: unknown): Html | stri
     if (Array.isArray(value)) return html`${value.map((v, i) => html`${i ? ', ' : ''}${link(v as Row)}`)}`;
     return link(value as Row);
   }
+  if (isDateField(f)) return timeElement(value);
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
+}
+
+/** A button the table offers on its chosen rows. */
+export interface TableButton {
+  id: string;
+  name: string;
 }
 
 export function tableView(
@@ -34,29 +42,41 @@ export function tableView(
   rows: Row[],
   hasNext: boolean,
   r: TableRequest,
+  buttons: TableButton[] = [],
 ): Html {
   const state = { sort: r.sort, desc: r.desc ? 1 : undefined, f: r.filterField, v: r.filterValue };
   const head = cols.map((f) => {
     const desc = r.sort === f.name && !r.desc ? 1 : undefined;
     const arrow = r.sort === f.name ? (r.desc ? ' ▼' : ' ▲') : '';
-    return html`<th><a href="${typeHref(t.name, { ...state, sort: f.name, desc, page: undefined })}">${f.name}${arrow}</a></th>`;
+    return html`<th title="${f.name}"><a href="${typeHref(t.name, { ...state, sort: f.name, desc, page: undefined })}">${fieldLabel(t, f)}${arrow}</a></th>`;
   });
+  // With buttons, each row has a box to choose it; the boxes belong to the buttons' form.
+  const choose = (row: Row) =>
+    buttons.length
+      ? html`<td><input type="checkbox" form="run-buttons" name="entity" value="${String(row['svc/id'])}" aria-label="choose"></td>`
+      : '';
   const body = rows.map(
     (row) =>
-      html`<tr>${cols.map((f) =>
+      html`<tr>${choose(row)}${cols.map((f) =>
         f.name === 'svc/public-id' || f === titleField(t)
           ? html`<td><a href="${entityHref(t.name, String(row['svc/id']))}">${cell(catalog, f, row[f.name]) || '(open)'}</a></td>`
           : html`<td>${cell(catalog, f, row[f.name])}</td>`,
       )}</tr>`,
   );
   const options = cols.map(
-    (f) => html`<option value="${f.name}" ${f.name === r.filterField ? 'selected' : ''}>${f.name}</option>`,
+    (f) =>
+      html`<option value="${f.name}" ${f.name === r.filterField ? 'selected' : ''}>${fieldLabel(t, f)}</option>`,
   );
+  const runForm = buttons.length
+    ? html`<form method="post" action="/ui/automations/run" id="run-buttons">Run on the chosen rows:
+${buttons.map((b) => html` <button name="automation" value="${b.id}">${b.name}</button>`)}</form>`
+    : '';
   return html`
 <form method="get" action="/ui/type"><input type="hidden" name="name" value="${t.name}">
 Filter <select name="f">${options}</select> <input name="v" value="${r.filterValue ?? ''}" placeholder="value (text: contains)">
 <button>Apply</button> <a href="${typeHref(t.name)}">clear</a></form>
-<table id="entities"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>
+${runForm}
+<div class="scroll"><table id="entities"><thead><tr>${buttons.length ? html`<th></th>` : ''}${head}</tr></thead><tbody>${body}</tbody></table></div>
 <p>Page ${r.page + 1} (${PAGE_SIZE} per page)
 ${r.page > 0 ? html` · <a rel="prev" href="${typeHref(t.name, { ...state, page: r.page - 1 })}">previous</a>` : ''}
 ${hasNext ? html` · <a rel="next" href="${typeHref(t.name, { ...state, page: r.page + 1 })}">next</a>` : ''}</p>`;
@@ -66,10 +86,10 @@ export function entityView(catalog: Catalog, t: TypeDef, detail: EntityDetail, b
   const rows = t.fields.map((f) => {
     if (isRichText(catalog, f)) {
       const md = detail.richText.get(f.name);
-      return html`<tr><th>${f.name}</th><td><div class="rich">${md ? renderRichText(md) : ''}</div></td></tr>`;
+      return html`<tr><th title="${f.name}">${fieldLabel(t, f)}</th><td><div class="rich">${md ? renderRichText(md) : ''}</div></td></tr>`;
     }
-    return html`<tr><th>${f.name}</th><td>${cell(catalog, f, detail.entity[f.name])}</td></tr>`;
+    return html`<tr><th title="${f.name}">${fieldLabel(t, f)}</th><td>${cell(catalog, f, detail.entity[f.name])}</td></tr>`;
   });
   return html`<p>Type <a href="${typeHref(t.name)}">${t.name}</a></p>${buttons}
-<table id="entity">${rows}</table>`;
+<div class="scroll"><table id="entity">${rows}</table></div>`;
 }

@@ -5,7 +5,7 @@ export function layout(title: string, body: Html): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title} · weft workspace</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<link rel="stylesheet" href="/ui/style.css"></head>
+<link rel="stylesheet" href="/ui/style.css"><script src="/ui/format.js" defer></script></head>
 <body><header><strong>weft workspace</strong><a href="/ui">Overview</a><a href="/ui/automations">Automations</a>
 <a href="/ui/webhooks">Webhooks</a>
 <form class="inline" method="post" action="/ui/logout"><button>Log out</button></form></header>

@@ -6,6 +6,20 @@ const setText = (row, selector, text) => {
   const cell = row.querySelector(selector);
   if (cell) cell.textContent = text == null ? '' : String(text);
 };
+// A time as the server renders it (<time datetime>), formatted by /ui/format.js when it is there.
+const setTime = (row, selector, iso) => {
+  const cell = row.querySelector(selector);
+  if (!cell || (cell.dataset.iso || '') === (iso || '')) return;
+  cell.dataset.iso = iso || '';
+  cell.replaceChildren();
+  if (!iso) return;
+  const time = document.createElement('time');
+  time.dateTime = iso;
+  time.title = iso;
+  time.textContent = iso;
+  cell.append(time);
+  if (globalThis.weftFormatTimes) globalThis.weftFormatTimes(cell);
+};
 const setBadge = (row, state) => {
   const badge = row.querySelector('.state .badge');
   if (badge) { badge.textContent = state; badge.className = 'badge ' + state; }
@@ -45,7 +59,8 @@ const addRunRow = (table, run) => {
   const badge = document.createElement('span');
   state.append(badge);
   row.append(cell('', run.id), cell('', run.name), state, cell('message'), cell('console'),
-    cell('', run.entities), cell('', run.created_at), cell('finished'));
+    cell('', run.entities), cell('queued'), cell('finished'));
+  setTime(row, '.queued', run.created_at);
   const header = table.querySelector('tr');
   if (header) header.after(row); else table.append(row);
   return row;
@@ -60,7 +75,7 @@ source.addEventListener('runs', (event) => {
     setBadge(row, run.state);
     setText(row, '.message', run.message);
     setConsole(row, run.console);
-    setText(row, '.finished', run.finished_at);
+    setTime(row, '.finished', run.finished_at);
   }
 });
 source.addEventListener('syncs', (event) => {

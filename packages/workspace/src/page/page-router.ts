@@ -12,7 +12,10 @@ import { html } from './html.js';
 import { hasHost, syncRunRows } from './host-views.js';
 import { layout, loginPage } from './layout.js';
 import { LIVE_JS } from './live.js';
-import { automationsView, overviewView, webhooksView } from './other-views.js';
+import { automationForms } from './automation-forms.js';
+import { automationsView, enabledButtons } from './automation-views.js';
+import { entityTitle, FORMAT_JS } from './format-cells.js';
+import { overviewView, webhooksView } from './other-views.js';
 import { pageHeaders, sendPage as send } from './send-page.js';
 import {
   clearSessionCookie,
@@ -25,6 +28,8 @@ import {
   setSessionCookie,
 } from './session.js';
 import { sourceForms } from './source-forms.js';
+import { sourceRemoval } from './source-remove.js';
+import { sourceSettings } from './source-settings.js';
 import { STYLE_CSS } from './style.js';
 
 // The workspace's page, server-rendered under /ui. Everything it reads goes through the
@@ -70,6 +75,9 @@ export function pageRouter(workspace: Workspace): Router {
   router.get('/ui/style.css', (_req, res) => {
     res.type('text/css').send(STYLE_CSS);
   });
+  router.get('/ui/format.js', (_req, res) => {
+    res.type('text/javascript').send(FORMAT_JS);
+  });
   router.use('/ui', requireSession(sessions, workspace.driver), requireFormToken);
 
   router.post('/ui/logout', (req, res) => {
@@ -86,6 +94,8 @@ export function pageRouter(workspace: Workspace): Router {
   });
 
   router.use(sourceForms(workspace.outbound));
+  router.use(sourceRemoval());
+  router.use(sourceSettings());
 
   router.get('/ui/type', async (req, res) => {
     const catalog = await loadCatalog(workspace.driver);
@@ -99,7 +109,8 @@ export function pageRouter(workspace: Workspace): Router {
       filterValue: str(req.query.v),
     };
     const { rows, hasNext } = await loadTablePage(workspace, userOf(res), catalog, t, r);
-    send(res, layout(t.name, tableView(catalog, t, columns(catalog, t), rows, hasNext, r)));
+    const buttons = await enabledButtons(workspace.driver, t.name);
+    send(res, layout(t.name, tableView(catalog, t, columns(catalog, t), rows, hasNext, r, buttons)));
   });
 
   router.get('/ui/entity', async (req, res) => {
@@ -110,16 +121,13 @@ export function pageRouter(workspace: Workspace): Router {
       ? await loadEntity(workspace, userOf(res), catalog, t, id)
       : undefined;
     if (!detail) throw new WorkspaceError(404, 'not-found', `No ${t.name} ${id}`);
-    const { rows: buttons } = await workspace.driver.query<{ id: string; name: string }>(
-      `SELECT id, name FROM weft_automations WHERE trigger = 'button' AND enabled AND type_name = $1 ORDER BY name`,
-      [t.name],
-    );
+    const buttons = await enabledButtons(workspace.driver, t.name);
     const forms = buttons.map(
       (b) => html`<form class="inline" method="post" action="/ui/automations/run">
 <input type="hidden" name="automation" value="${b.id}"><input type="hidden" name="entity" value="${id}">
 <button>${b.name}</button></form> `,
     );
-    const title = `${t.name} ${String(detail.entity['svc/public-id'] ?? id)}`;
+    const title = entityTitle(t, detail.entity);
     send(res, layout(title, entityView(catalog, t, detail, html`${forms}`)));
   });
 
@@ -134,6 +142,7 @@ export function pageRouter(workspace: Workspace): Router {
   router.get('/ui/automations', async (_req, res) => {
     send(res, layout('Automations', await automationsView(workspace.driver, userOf(res))));
   });
+  router.use(automationForms(workspace.driver));
   router.get('/ui/webhooks', async (_req, res) => {
     send(res, layout('Webhooks', await webhooksView(workspace.driver, userOf(res))));
   });

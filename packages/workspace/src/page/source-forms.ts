@@ -31,7 +31,7 @@ function selfUrl(req: Request): string {
   return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
 }
 
-async function hostCall(req: Request, token: string, method: string, path: string, body?: unknown) {
+export async function hostCall(req: Request, token: string, method: string, path: string, body?: unknown) {
   const res = await fetch(selfUrl(req) + path, {
     method,
     headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
@@ -212,7 +212,9 @@ export function sourceForms(outbound: OutboundPolicy): Router {
       authId: String(body.authId ?? ''),
       fields,
     });
-    if (answer.status === 201) return res.redirect(303, '/ui');
+    // Then its types and filter, as the service asks after an account is connected.
+    if (answer.status === 201)
+      return res.redirect(303, `/ui/sources/${encodeURIComponent(String(answer.body.id))}/settings?added=1`);
     res.status(answer.status === 404 ? 501 : 400);
     const message =
       answer.status === 404

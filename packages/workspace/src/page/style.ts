@@ -15,4 +15,8 @@ th{background:#e9edf4}th a{color:#1d2330}a{color:#2453a6}
 form.inline{display:inline}
 td.console pre{white-space:pre-wrap;max-height:240px;overflow:auto;margin:4px 0;font-size:12px}
 .notice{background:#d5f0dc;padding:8px 12px;border-radius:4px}
+.scroll{max-width:100%;overflow-x:auto;margin:8px 0 18px}.scroll>table{margin:0}
+td{max-width:32em;overflow-wrap:anywhere}
+form.stacked fieldset{border:1px solid #d9dde5;background:#fff;margin:10px 0;max-width:52em}
+form.stacked textarea,form.stacked input[size]{max-width:100%;box-sizing:border-box}
 `;
