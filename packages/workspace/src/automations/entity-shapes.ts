@@ -1,7 +1,14 @@
 import type { Principal } from '../auth/principal.js';
 import { executeCommands } from '../commands/dispatcher.js';
 import type { Driver } from '../db/driver.js';
-import { type Catalog, DOCUMENT_TYPE, type FieldDef, loadCatalog, type TypeDef } from '../schema/catalog.js';
+import {
+  type Catalog,
+  DOCUMENT_TYPE,
+  type FieldDef,
+  loadCatalog,
+  titleField,
+  type TypeDef,
+} from '../schema/catalog.js';
 
 type Row = Record<string, unknown>;
 
@@ -56,8 +63,6 @@ export function fieldKeys(t: TypeDef): Map<string, string> {
   keysCache.set(t, keys);
   return keys;
 }
-export const titleOf = (t: TypeDef): FieldDef | undefined =>
-  t.fields.find((f) => f.meta['ui/title?'] === true);
 
 function isDocument(catalog: Catalog, f: FieldDef) {
   return f.kind === 'one' && catalog.target(f).name === DOCUMENT_TYPE;
@@ -114,7 +119,7 @@ export function scriptEntity(catalog: Catalog, type: TypeDef, row: Row): Row {
     if (short !== key && !used.has(short)) aliases[short] = key;
     if (f.kind === 'one') {
       const target = catalog.target(f);
-      const title = titleOf(target);
+      const title = titleField(target);
       out[key] =
         v && typeof v === 'object'
           ? { Id: (v as Row)['svc/id'], Name: title ? ((v as Row)[title.name] ?? null) : null }
@@ -161,7 +166,7 @@ export function fillTemplate(template: string, catalog: Catalog, type: TypeDef, 
     const v = row[f.name];
     if (rest.length === 0) {
       if (f.kind === 'one' && v && typeof v === 'object') {
-        const title = titleOf(catalog.target(f));
+        const title = titleField(catalog.target(f));
         return text(title ? (v as Row)[title.name] : (v as Row)['svc/id']);
       }
       return text(v);

@@ -6,6 +6,7 @@ import {
   DOCUMENT_TYPE,
   type FieldDef,
   type TypeDef,
+  titleField,
 } from '../schema/catalog.js';
 import type { Workspace } from '../workspace.js';
 import type { Principal } from '../auth/principal.js';
@@ -16,8 +17,7 @@ import type { Principal } from '../auth/principal.js';
 export const PAGE_SIZE = 25;
 type Row = Record<string, unknown>;
 
-export const titleField = (t: TypeDef): FieldDef | undefined =>
-  t.fields.find((f) => f.meta['ui/title?'] === true);
+export { titleField };
 
 export const isRichText = (catalog: Catalog, f: FieldDef): boolean =>
   f.kind === 'one' && f.targetTypeId !== null && catalog.target(f).name === DOCUMENT_TYPE;
