@@ -63,8 +63,12 @@ function row(i: number, groups: string[]) {
 }
 
 const fmt = (n: number) => (n >= 1000 ? `${Math.round(n).toLocaleString('en-US')}` : n.toFixed(2));
-const line = (name: string, weft: string, baseline: string, base: string, ratio: number) =>
-  console.log(`bench ${name}: weft ${weft}, ${baseline} ${base}, ratio ${ratio.toFixed(2)}`);
+/** The write's ratio to COPY issue 27 asks for, on both engines. */
+const WRITE_TARGET = 0.75;
+const line = (name: string, weft: string, baseline: string, base: string, ratio: number, target?: number) =>
+  console.log(
+    `bench ${name}: weft ${weft}, ${baseline} ${base}, ratio ${ratio.toFixed(2)}${target === undefined ? '' : `, target ${target.toFixed(2)}`}`,
+  );
 
 /**
  * One POST over a kept-alive connection; `sent` resolves once the whole request is written, the
@@ -350,6 +354,7 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
       'COPY',
       `${fmt(copyRate)} rows/s`,
       weftRate / copyRate,
+      WRITE_TARGET,
     );
 
     // ---- reads ----
