@@ -4,7 +4,8 @@
 // wall-clock time, so on a busy machine its absolute figures run high; compare sides within one
 // run of this script, and take rates from the benchmark itself.
 //   npx tsx bench/profile-page.ts [weft-item|weft-batch|hand|hand-item|weft-validate|hand-validate] [seconds]
-// BENCH_PAGE sets the page size (1 isolates the per-request cost); PROFILE_TOP the rows shown.
+// BENCH_PAGE sets the page size (1 isolates the per-request cost); PROFILE_TOP the rows shown;
+// PROFILE_KEEP=1 keeps the .cpuprofile files (for call stacks, or Chrome DevTools) and prints where.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -85,7 +86,8 @@ async function profileServer(): Promise<{ profile: Profile; requests: number }> 
     return { profile: JSON.parse(files[0]) as Profile, requests: result.requests.total };
   } finally {
     child.kill();
-    rmSync(dir, { recursive: true, force: true });
+    if (process.env.PROFILE_KEEP) console.log(`profile kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 
