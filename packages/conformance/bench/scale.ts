@@ -15,6 +15,9 @@ export interface ScaleRun {
   warned: string[];
 }
 
+/** Issue 27's target for the kit's peak RSS at 1M rows. */
+const KIT_RSS_TARGET_MB = 200;
+
 const CHILD = fileURLToPath(new URL('./scale-child.ts', import.meta.url));
 
 /** Runs the kit in a child process against a scale app of `rows` items (served by this process). */
@@ -75,6 +78,12 @@ export async function benchKitScale(): Promise<boolean> {
   console.log(
     `bench conformance-scale: ${parts.join('; ')}${linearity}; peak RSS ${Math.round(peak / 2 ** 20)} MB, target 300 MB, ratio ${(peak / (300 * 2 ** 20)).toFixed(2)}`,
   );
+  // Issue 27's row: the kit's peak at the largest size (1M rows by default), full + delta.
+  if (last) {
+    console.log(
+      `bench kit-rss (${label(last.rows)} rows, full + delta): weft ${Math.round(last.maxRss / 2 ** 20)} MB, target ${KIT_RSS_TARGET_MB} MB, ratio ${(last.maxRss / (KIT_RSS_TARGET_MB * 2 ** 20)).toFixed(2)}`,
+    );
+  }
   return ok;
 }
 

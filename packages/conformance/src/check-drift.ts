@@ -9,7 +9,6 @@
  * });
  */
 import type { AppDefinition } from '@weft/core';
-import { testApp } from '@weft/core/testing';
 import {
   AppClient,
   type DeltaSummary,
@@ -67,7 +66,12 @@ export type DriftTarget = AppDefinition<any, any, any, any> | string | { url: st
  * the delta leaves (by the service's rules) must equal the second full sync, per id and value.
  */
 export async function checkDrift(app: DriftTarget, options: CheckDriftOptions = {}): Promise<DriftReport> {
-  const started = typeof app === 'string' || 'url' in app ? undefined : await testApp(app);
+  // Loaded only to start a definition: a kit run against a URL never loads core's server (Express,
+  // the OAuth clients), which took a third of the kit's resident memory at start.
+  const started =
+    typeof app === 'string' || 'url' in app
+      ? undefined
+      : await (await import('@weft/core/testing')).testApp(app);
   const url = typeof app === 'string' ? app : 'url' in app ? app.url : (started?.url as string);
   try {
     const client = new AppClient(url);

@@ -22,6 +22,7 @@ import { secretValues } from './secrets.js';
 import { TypeStore } from './store/type-store.js';
 import { resolveDateFilters } from './date-filter.js';
 import { ConformanceOptionsError } from './errors.js';
+import { boundHeap } from './heap-flags.js';
 import type {
   CheckGroup,
   ConformanceOptions,
@@ -101,6 +102,7 @@ export async function runConformance(
     throw new ConformanceOptionsError(`driftWaitSeconds must be a number of seconds, got ${driftWait}`);
   let drift: TypeDrift[] | undefined;
 
+  if (options.boundHeap !== false) boundHeap();
   const started = performance.now();
   const ctx = new Context(url, timeoutMs, options.onProgress);
   const sync: Record<string, TypeSyncReport> = {};

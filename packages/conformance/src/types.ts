@@ -151,6 +151,12 @@ export interface ConformanceOptions {
   /** How many types are synced at the same time (default 4). */
   concurrency?: number;
   /**
+   * Keep V8's old space near what the run holds (default true): it grows by half the live heap at
+   * most instead of up to four times. Process-wide (and never over a `--heap-growing-percent` the
+   * process was started with); `false` leaves V8's sizing alone.
+   */
+  boundHeap?: boolean;
+  /**
    * Check that the delta loses nothing (`drift.rows`, see docs/drift.md): a full sync, the delta
    * since it, a second full sync; the delta's result must equal the second full sync.
    */

@@ -82,6 +82,9 @@ const descriptor = {
 hand.get('/', (_req, res) => {
   res.json(descriptor);
 });
+hand.post('/validate', (_req, res) => {
+  res.json({ name: 'Public access' });
+});
 /** The weft per-item handler's generator as a hand-written app would write it, ended by a resume offset. */
 async function* issuesOneByOne(start: number) {
   for (let n = start; n < start + PAGE; n += 1) yield makeItem(n);

@@ -3,8 +3,9 @@
 // request by function, self and inclusive (a function and all it called). The profiler samples
 // wall-clock time, so on a busy machine its absolute figures run high; compare sides within one
 // run of this script, and take rates from the benchmark itself.
-//   npx tsx bench/profile-page.ts [weft-item|weft-batch|hand|hand-item] [seconds]
-// BENCH_PAGE sets the page size (1 isolates the per-request cost); PROFILE_TOP the rows shown.
+//   npx tsx bench/profile-page.ts [weft-item|weft-batch|hand|hand-item|weft-validate|hand-validate] [seconds]
+// BENCH_PAGE sets the page size (1 isolates the per-request cost); PROFILE_TOP the rows shown;
+// PROFILE_KEEP=1 keeps the .cpuprofile files (for call stacks, or Chrome DevTools) and prints where.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -32,6 +33,7 @@ const seconds = Number(process.argv[3] ?? 5);
 const shown = Number(process.env.PROFILE_TOP ?? 40);
 
 function requestBody(): unknown {
+  if (kind.endsWith('-validate')) return { id: 'none', fields: {} };
   const type = kind === 'weft-batch' || kind === 'hand' ? 'issue' : 'issueStream';
   if (kind.startsWith('hand')) {
     return { requestedType: type, types: [type], account: {}, filter: {}, pagination: { offset: 5000 } };
@@ -64,7 +66,7 @@ async function profileServer(): Promise<{ profile: Profile; requests: number }> 
     const [line] = (await once(child.stdout!, 'data')) as [Buffer];
     const ports = JSON.parse(line.toString()) as { weft: number; hand: number };
     const result = await autocannon({
-      url: `http://127.0.0.1:${kind.startsWith('hand') ? ports.hand : ports.weft}/api/v1/synchronizer/data`,
+      url: `http://127.0.0.1:${kind.startsWith('hand') ? ports.hand : ports.weft}${kind.endsWith('-validate') ? '/validate' : '/api/v1/synchronizer/data'}`,
       method: 'POST',
       body: JSON.stringify(requestBody()),
       headers: { 'content-type': 'application/json' },
@@ -84,7 +86,8 @@ async function profileServer(): Promise<{ profile: Profile; requests: number }> 
     return { profile: JSON.parse(files[0]) as Profile, requests: result.requests.total };
   } finally {
     child.kill();
-    rmSync(dir, { recursive: true, force: true });
+    if (process.env.PROFILE_KEEP) console.log(`profile kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { type Logger, auth, defineApp, field } from '../src/index.js';
+import { type Logger, auth, defineApp, field, input } from '../src/index.js';
 import { testApp } from '../src/testing/index.js';
-import { descriptorBase } from './fixtures/minimal.js';
+import { descriptorBase, emptyType } from './fixtures/minimal.js';
 
 // A data handler's abort signal is made when the handler first reads `ctx.signal` (it costs an
 // EventTarget per request otherwise). A handler that reads it late must still see what an
@@ -104,6 +104,68 @@ describe('a data handler that reads its signal late', () => {
       expect(seen.aborted).toBe(false);
       expect(seen.spread).toBe(true);
       expect(seen.keys).toContain('signal');
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('a validate handler that reads its signal late', () => {
+  function lateValidator(timeoutMs: number) {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const seen: { aborted?: boolean; reason?: string; spread?: boolean } = {};
+    const app = defineApp({
+      id: 'late-validate',
+      name: 'Late validate',
+      ...descriptorBase,
+      timeoutMs,
+      authentication: [
+        auth.fields({
+          id: 'token',
+          name: 'Token',
+          fields: { token: input.text({ name: 'Token' }) },
+          async validate(_account, ctx) {
+            await released;
+            seen.aborted = ctx.signal.aborted;
+            seen.reason = String(ctx.signal.reason);
+            seen.spread = { ...ctx }.signal === ctx.signal;
+            return { name: 'Someone' };
+          },
+        }),
+      ],
+      sync: { types: { t: emptyType } },
+    });
+    return { app, release, seen };
+  }
+
+  test('after the time limit: already aborted with the timeout', async () => {
+    const { app, release, seen } = lateValidator(150);
+    const running = await testApp(app);
+    try {
+      const res = await running.post('/validate', { id: 'token', fields: { token: 't' } });
+      expect(res.status).toBe(504);
+      release();
+      await expect.poll(() => seen.aborted).toBe(true);
+      expect(seen.reason).toContain('did not answer /validate within 150 ms');
+    } finally {
+      await running.close();
+    }
+  });
+
+  test('while the request is alive: not aborted, and a copy of the context carries it', async () => {
+    const { app, release, seen } = lateValidator(10_000);
+    const running = await testApp(app);
+    try {
+      release();
+      const res = await running.post('/validate', { id: 'token', fields: { token: 't' } });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ name: 'Someone' });
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(seen).toEqual({ aborted: false, reason: 'undefined', spread: true });
     } finally {
       await running.close();
     }

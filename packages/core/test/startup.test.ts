@@ -1,6 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { descriptorBase } from './fixtures/minimal.js';
-import { AppDefinitionError, auth, createRouter, field, input } from '../src/index.js';
+import { descriptorBase, emptyType } from './fixtures/minimal.js';
+import {
+  AppDefinitionError,
+  auth,
+  createRouter,
+  createServer,
+  defineApp,
+  field,
+  input,
+  silentLogger,
+} from '../src/index.js';
 
 describe('start-up validation', () => {
   test('a definition with several mistakes reports all of them by path', () => {
@@ -113,5 +122,26 @@ describe('start-up validation', () => {
         actions: { a: { name: 'A', args: {}, run: async () => {} } },
       } as never),
     ).toThrow('logo.file: cannot read "/nonexistent/logo.svg" (ENOENT)');
+  });
+});
+
+describe('createServer', () => {
+  test('adds the protocol routes to the application router itself, not inside a nested router', () => {
+    const server = createServer(
+      defineApp({
+        id: 'flat',
+        name: 'Flat',
+        ...descriptorBase,
+        authentication: [auth.none()],
+        sync: { types: { t: emptyType } },
+      }),
+      { logger: silentLogger, pageKeys: ['k'] },
+    );
+    // A nested router would be one layer named "router" holding the routes; each request then
+    // went through Express's dispatch twice.
+    const paths = (server.router.stack as Array<{ name: string; route?: { path: string } }>)
+      .map((layer) => layer.route?.path)
+      .filter(Boolean);
+    expect(paths).toEqual(expect.arrayContaining(['/', '/validate', '/api/v1/synchronizer/data']));
   });
 });

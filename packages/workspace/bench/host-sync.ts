@@ -2,7 +2,7 @@
 // synced into a fresh workspace, against the same rows written straight through the command API
 // in batches (what any client of the data API could do). Both on PGlite and, with
 // WEFT_TEST_DATABASE_URL, on Postgres. Peak RSS is sampled during the sync.
-// WEFT_BENCH_HOST_ROWS sets N (default 20,000).
+// WEFT_BENCH_HOST_ROWS sets N (default 50,000, the size issue 27's targets are stated for).
 //
 // The app runs in a process of its own, as a real app does (the service calls it over the
 // network): its CPU (making and serialising the rows) is not charged to the workspace process,
@@ -21,7 +21,9 @@ import { AppHost } from '../src/host/app-host.js';
 import { SecretBox } from '../src/host/secret-box.js';
 import { BATCH, bulkApp, row } from './bulk-app.js';
 
-const N = Number(process.env.WEFT_BENCH_HOST_ROWS ?? 20_000);
+const N = Number(process.env.WEFT_BENCH_HOST_ROWS ?? 50_000);
+/** The ratio to the bulk write issue 27 asks for, per engine. */
+const TARGET = { pglite: 0.9, postgres: 0.85 } as const;
 
 const app = bulkApp(N);
 
@@ -222,7 +224,7 @@ if (mode === 'app') {
         : '';
     const fmt = (v: number) => `${Math.round(v).toLocaleString('en')} rows/s`;
     console.log(
-      `bench host-sync ${kind} (${N.toLocaleString('en')} rows): weft ${fmt(host.rate)}, data API bulk write ${fmt(bulk.rate)}, ratio ${(host.rate / bulk.rate).toFixed(2)}${turns}`,
+      `bench host-sync ${kind} (${N.toLocaleString('en')} rows): weft ${fmt(host.rate)}, data API bulk write ${fmt(bulk.rate)}, ratio ${(host.rate / bulk.rate).toFixed(2)}, target ${TARGET[kind].toFixed(2)}${turns}`,
     );
     console.log(
       `bench host-sync ${kind} rows per CPU second of the workspace process${kind === 'postgres' ? ' (not the server)' : ''}: weft ${Math.round(host.cpuRate).toLocaleString('en')}, data API bulk write ${Math.round(bulk.cpuRate).toLocaleString('en')}, ratio ${(host.cpuRate / bulk.cpuRate).toFixed(2)}`,

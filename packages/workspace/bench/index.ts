@@ -8,10 +8,10 @@
 // What each side of the write comparison includes, timed in turns of 10,000 rows each:
 // - weft: the API's client runs in a process of its own, as a real client does: it makes the rows
 //   (the same `row` function), serialises batches of 1,000 creates, POSTs them one at a time over
-//   one kept-alive node:http connection, reads and parses every answer (each created entity comes
-//   back) and checks it. It makes the next batch while the current one is being answered, and
-//   parses an answer once the next batch is sent. The clock runs in this process from telling the
-//   client to write the 10,000 rows until it reports them written.
+//   a kept-alive node:http connection (a new one each turn), reads and parses every answer (each
+//   created entity comes back) and checks it. It makes the next batch while the current one is
+//   being answered, and parses an answer once the next batch is sent. The clock runs in this
+//   process from telling the client to write the 10,000 rows until it reports them written.
 // - COPY: in this process, making the same rows (`row`), printing them as CSV, and COPY FROM STDIN
 //   into the hand-made table (same columns and indexes as the workspace's) through the same driver
 //   (pg, or PGlite's own COPY), one COPY per 10,000 rows.
@@ -63,8 +63,12 @@ function row(i: number, groups: string[]) {
 }
 
 const fmt = (n: number) => (n >= 1000 ? `${Math.round(n).toLocaleString('en-US')}` : n.toFixed(2));
-const line = (name: string, weft: string, baseline: string, base: string, ratio: number) =>
-  console.log(`bench ${name}: weft ${weft}, ${baseline} ${base}, ratio ${ratio.toFixed(2)}`);
+/** The write's ratio to COPY issue 27 asks for, on both engines. */
+const WRITE_TARGET = 0.75;
+const line = (name: string, weft: string, baseline: string, base: string, ratio: number, target?: number) =>
+  console.log(
+    `bench ${name}: weft ${weft}, ${baseline} ${base}, ratio ${ratio.toFixed(2)}${target === undefined ? '' : `, target ${target.toFixed(2)}`}`,
+  );
 
 /**
  * One POST over a kept-alive connection; `sent` resolves once the whole request is written, the
@@ -130,6 +134,10 @@ function writeClient(): void {
     if (!r?.success || r.result?.length !== n) throw new Error(`batch failed: ${JSON.stringify(r?.error)}`);
   };
   const chunk = async (from: number, to: number) => {
+    // The connection sat idle while the COPY side ran, which on a loaded machine can outlast the
+    // server's keep-alive time: a request sent on it as the server closes it fails (ECONNRESET).
+    // A new connection per chunk of 10,000 rows: one connect per ten batches.
+    agent.destroy();
     const size = (start: number) => Math.min(to, start + BATCH) - start;
     let pending = post(agent, url, createBody(from, from + size(from), groups));
     for (let start = from; start < to; start += BATCH) {
@@ -350,6 +358,7 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
       'COPY',
       `${fmt(copyRate)} rows/s`,
       weftRate / copyRate,
+      WRITE_TARGET,
     );
 
     // ---- reads ----

@@ -1,6 +1,6 @@
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { PROTOCOL_PATHS } from '../protocol/paths.js';
-import { checkJsonDepth } from './json-depth.js';
+import { jsonBody } from './json-body.js';
 
 export const DEFAULT_BODY_LIMIT = '256kb';
 export const DEFAULT_LARGE_BODY_LIMIT = '10mb';
@@ -24,8 +24,7 @@ export function jsonBodies(options: {
   largeLimit: string | number;
   maxDepth: number;
 }): RequestHandler {
-  const verify = (_req: unknown, _res: unknown, buffer: Buffer) => checkJsonDepth(buffer, options.maxDepth);
-  const small = express.json({ limit: options.limit, type: () => true, verify });
-  const large = express.json({ limit: options.largeLimit, type: () => true, verify });
+  const small = jsonBody({ limit: options.limit, maxDepth: options.maxDepth });
+  const large = jsonBody({ limit: options.largeLimit, maxDepth: options.maxDepth });
   return (req, res, next) => (LARGE_BODY_PATHS.has(req.path) ? large : small)(req, res, next);
 }

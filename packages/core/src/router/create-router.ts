@@ -41,10 +41,22 @@ export function createRouter(
   definition: AppDefinition<any, any, any, any>,
   options: RouterOptions = {},
 ): Router {
+  return mountProtocol(express.Router({ caseSensitive: true, strict: true }), definition, options);
+}
+
+/**
+ * Adds the protocol's routes to `router`. `createServer` adds them to the application's own
+ * router (case-sensitive and strict like createRouter's): a router nested in it would cost every
+ * request a second pass of Express's dispatch.
+ */
+export function mountProtocol(
+  router: Router,
+  definition: AppDefinition<any, any, any, any>,
+  options: RouterOptions = {},
+): Router {
   const app = compileApp(definition as AppDefinition);
   const logger = options.logger ?? jsonLogger();
   const pageKeys = resolvePageKeys(options.pageKeys, logger);
-  const router = express.Router({ caseSensitive: true, strict: true });
   const kit: RouteKit = {
     router,
     app,

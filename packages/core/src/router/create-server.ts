@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import express, { type Express } from 'express';
 import type { AppDefinition } from '../define/app.js';
 import { clip } from '../logging/clip.js';
-import { createRouter } from './create-router.js';
+import { mountProtocol } from './create-router.js';
 import type { RouterOptions } from './router-options.js';
 
 /**
@@ -20,7 +20,8 @@ export function createServer(
   server.set('etag', false);
   server.set('case sensitive routing', true);
   server.set('strict routing', true);
-  server.use(createRouter(definition, options));
+  // The settings above are read when the application's router is first made, just below.
+  mountProtocol(server.router, definition, options);
   server.use((req, res) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.status(404).json({ message: `No such endpoint: ${clip(req.method, 20)} ${clip(req.path)}` });

@@ -10,6 +10,7 @@ import { collectSecrets, redact } from '../logging/redact.js';
 import type { CompiledApp } from '../startup/compile-app.js';
 import { parseBody } from './parse-body.js';
 import { type RequestScope, createRequestScope } from './request-context.js';
+import { sendJson } from './send-json.js';
 import type { RouterOptions } from './router-options.js';
 
 const MAX_MESSAGE = 1_000;
@@ -92,7 +93,8 @@ export function handle<S extends z.ZodType>(
         if (result.fileName) res.attachment(result.fileName);
         // Once headers are out an error can only cut the stream; pipeline destroys both ends.
         await pipeline(result.source, res);
-      } else res.json(result);
+      } else if (result === undefined) res.json(result);
+      else sendJson(res, result);
     } catch (error) {
       const answer = toErrorResponse(error, secrets);
       // A message may echo user input (an unknown 9 MB type name): never a 9 MB answer.

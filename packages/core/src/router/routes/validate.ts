@@ -2,6 +2,7 @@ import { BadRequestError, InvalidAccountError } from '../../errors/errors.js';
 import { PROTOCOL_PATHS, validateRequest } from '../../protocol/index.js';
 import { describeIssue } from '../../startup/describe-issue.js';
 import { handle } from '../handle.js';
+import { withLazySignal } from '../request-context.js';
 import type { RouteKit } from './route-kit.js';
 
 /** `POST /validate`: 200 `{name, ...fields to merge}`, or 401 for an invalid account. */
@@ -23,7 +24,7 @@ export function mountValidate({ router, app, options }: RouteKit): void {
       }
       const validate = auth.definition.validate;
       const result = validate
-        ? await validate(account, { signal: scope.signal, log: scope.log })
+        ? await validate(account, withLazySignal(scope, { log: scope.log }))
         : { name: auth.definition.name };
       if (!result || typeof result.name !== 'string') {
         throw new Error(`validate of authentication "${body.id}" returned no \`name\``);
