@@ -4,7 +4,6 @@
 // keeps serving until Ctrl-C. After a restart the source is pointed at the app again and synced
 // again, so a changed schema or data shows up without restarting weft dev. See docs/dev.md.
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import {
   configFromEnv,
@@ -16,6 +15,7 @@ import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { AppProcess } from './dev-app-process.js';
 import { devSource } from './dev-source.js';
+import { freePort } from './free-port.js';
 import { verifyOnce } from './dev-verify.js';
 
 interface DevOptions {
@@ -40,15 +40,6 @@ function jsonArg(io: CliIo, name: string, value: string | undefined): Record<str
     throw new UsageError(`--${name} must be a JSON object or a file holding one`);
   }
 }
-
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-    s.once('error', fail);
-  });
 
 function progressBar(io: CliIo, types: string[]) {
   const state = new Map<string, { pages: number; done: boolean }>(
