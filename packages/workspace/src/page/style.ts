@@ -15,4 +15,6 @@ th{background:#e9edf4}th a{color:#1d2330}a{color:#2453a6}
 form.inline{display:inline}
 td.console pre{white-space:pre-wrap;max-height:240px;overflow:auto;margin:4px 0;font-size:12px}
 .notice{background:#d5f0dc;padding:8px 12px;border-radius:4px}
+#exchanges pre{white-space:pre-wrap;word-break:break-all;max-height:240px;overflow:auto;margin:4px 0;font-size:12px}
+#exchanges tr.failed td.status{background:#f7d6d6}
 `;
