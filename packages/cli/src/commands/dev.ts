@@ -15,6 +15,7 @@ import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { AppProcess } from './dev-app-process.js';
 import { devSource } from './dev-source.js';
+import { showExchanges } from './dev-verbose.js';
 import { freePort } from './free-port.js';
 import { verifyOnce } from './dev-verify.js';
 
@@ -27,6 +28,7 @@ interface DevOptions {
   sync?: boolean;
   watch?: boolean;
   verify?: boolean;
+  verbose?: boolean;
 }
 
 function jsonArg(io: CliIo, name: string, value: string | undefined): Record<string, unknown> | undefined {
@@ -122,6 +124,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     const notice = everyInterfaceNotice(config.host);
     if (notice) io.stdout.write(`${notice}\n`);
     if (ws.generatedAdminToken) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
+    if (options.verbose) showExchanges(ws, io);
 
     // One source per app: found again by its URL, or by its name when a restarted app moved.
     const source = await devSource(
@@ -195,6 +198,10 @@ export const devCommand: WeftCommand = {
         '--verify',
         'after the sync, check that the workspace holds what a full sync would (docs/drift.md)',
       )
+      .option(
+        '--verbose',
+        "print each data request of a sync: request (secrets redacted), status, duration, items, warnings, the app's error body",
+      )
       .addHelpText(
         'after',
         `
@@ -206,6 +213,7 @@ Examples:
   weft dev src/main.ts
   weft dev http://localhost:3101 --auth token --account '{"token":"..."}'
   weft dev src/main.ts --verify
+  weft dev src/main.ts --verbose
   weft dev http://localhost:3101 --types book,author --filter '{"published":"last 3 years"}'
 
 Exit status: 0 ok, 1 the workspace or the app failed to start, 2 usage error (0 also after Ctrl-C).`,
