@@ -3,12 +3,14 @@
 // named like a secret), status, duration, items, the reader's warnings, and the app's error body
 // (clipped, the passcode it echoes redacted); listeners see the same records as they happen.
 // Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
-import { MAX_SUMMARY_TEXT } from '@weft/sync-engine';
+import { randomUUID } from 'node:crypto';
+import { type Exchange, MAX_SUMMARY_TEXT } from '@weft/sync-engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
 import { PASSCODE, serveExchangeApp } from '../../test/support/exchange-app.js';
 import { startHostedOn } from './fixtures/hosted-on.js';
-import { type RunExchange, runExchanges } from './run-exchanges.js';
+import { ExchangeRecorder, pruneExchanges, type RunExchange, runExchanges } from './run-exchanges.js';
+import { MAX_RUN_EXCHANGES, RUNS_WITH_EXCHANGES } from './run-record-limits.js';
 import type { HostedWorkspace } from './start-hosted-workspace.js';
 
 let app: Awaited<ReturnType<typeof serveExchangeApp>>;
@@ -77,5 +79,47 @@ for (const target of databaseTargets()) {
       expect(bad?.error_body?.length).toBeLessThan(MAX_SUMMARY_TEXT + 40);
       expect(JSON.stringify(rows)).not.toContain(PASSCODE);
     }, 60_000);
+
+    it('keeps at most MAX_RUN_EXCHANGES per run, for the latest RUNS_WITH_EXCHANGES runs of a source', async () => {
+      const [source] = await ws.apps.list();
+      const exchange: Exchange = {
+        method: 'POST',
+        path: '/api/v1/synchronizer/data',
+        status: 200,
+        isJson: true,
+        ms: 1,
+      };
+      const runs: string[] = [];
+      // Newer than the runs of the tests above, one second apart.
+      for (let i = 1; i <= RUNS_WITH_EXCHANGES + 1; i++) {
+        const id = randomUUID();
+        runs.push(id);
+        await ws.driver.query(
+          `INSERT INTO weft_host_runs (id, source_id, kind, status, started_at)
+           VALUES ($1, $2, 'manual', 'succeeded', clock_timestamp() + make_interval(secs => $3))`,
+          [id, source!.id, i],
+        );
+      }
+      const newest = new ExchangeRecorder(ws.driver, runs.at(-1) as string, []);
+      for (let page = 1; page <= MAX_RUN_EXCHANGES + 3; page++)
+        newest.add({ type: 'note', page }, exchange, { items: 1 });
+      await newest.flush();
+      const kept = await runExchanges(ws.driver, runs.at(-1) as string);
+      expect(kept).toHaveLength(MAX_RUN_EXCHANGES);
+      expect(kept.at(-1)?.page).toBe(MAX_RUN_EXCHANGES);
+      for (const id of runs.slice(0, -1)) {
+        const one = new ExchangeRecorder(ws.driver, id, []);
+        one.add({ type: 'note', page: 1 }, exchange, { items: 1 });
+        await one.flush();
+      }
+
+      await pruneExchanges(ws.driver, source!.id);
+      const { rows } = await ws.driver.query<{ run_id: string }>(
+        `SELECT DISTINCT run_id::text AS run_id FROM weft_host_run_exchanges`,
+      );
+      // The oldest of these and the runs of the tests above lost their exchanges, not their record.
+      expect(rows.map((r) => r.run_id).sort()).toEqual(runs.slice(1).sort());
+      expect((await ws.apps.runs(source!.id)).length).toBe(RUNS_WITH_EXCHANGES + 3);
+    }, 120_000);
   });
 }
