@@ -95,11 +95,17 @@ describe('weft invoke', () => {
   }, 60_000);
 
   it('an error the app answers exits 1 and is printed as the app sent it, the echoed token redacted', async () => {
-    const [human, json, badToken] = await Promise.all([
+    const gone = await serveShelf();
+    await gone.close();
+    const [human, json, badToken, noAnswer] = await Promise.all([
       weft(app.url, 'data', 'broken', '--account', account),
       weft(app.url, 'data', 'broken', '--account', account, '--json'),
       weft(app.url, 'validate', '--account', '{"token":"tok-wrong-value-9876"}'),
+      weft(gone.url, 'config'),
     ]);
+    expect(noAnswer.code).toBe(1);
+    expect(noAnswer.stdout).toMatch(/→ GET \/ no answer in \d+ ms \(request failed/);
+    expect(noAnswer.stderr).toContain('weft invoke: no answer from the app: GET /');
     expect(human.code).toBe(1);
     noSecret(human);
     expect(human.stdout).toMatch(/→ POST \/api\/v1\/synchronizer\/data 500 in \d+ ms/);

@@ -111,7 +111,10 @@ class Invocation {
       ...(last?.errorBody !== undefined ? { body: last.errorBody } : {}),
     };
     if (this.args.json) this.io.stdout.write(pretty(this.report));
-    else this.io.stderr.write(`weft invoke: the app answered an error: ${message}\n`);
+    else
+      this.io.stderr.write(
+        `weft invoke: ${error.status === 0 ? 'no answer from the app' : 'the app answered an error'}: ${message}\n`,
+      );
     return EXIT.findings;
   }
 
