@@ -45,7 +45,7 @@ export interface InvokeOptions {
   account?: string;
   auth?: string;
   types?: string;
-  filter: string[];
+  filter?: string[];
   since?: string;
   pages?: string;
   args?: string;
@@ -186,7 +186,7 @@ export function readInvokeArgs(
   const args: InvokeArgs = {
     target: isUrl ? { url: target } : { module: resolve(cwd, target) },
     operation: operationOf(operation, rest, options, cwd),
-    filter: readFilter(options.filter),
+    filter: readFilter(options.filter ?? []),
     json: options.json === true,
   };
   const account = readObject('account', options.account, cwd);

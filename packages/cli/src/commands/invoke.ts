@@ -8,7 +8,7 @@ import { freePort } from './free-port.js';
 import { type InvokeOptions, OPERATIONS, readInvokeArgs } from './invoke-args.js';
 import { invoke } from './invoke-run.js';
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 async function run(
   target: string,
@@ -45,9 +45,12 @@ export const invokeCommand: WeftCommand = {
       .argument('<operation>', OPERATIONS.join(' | '))
       .argument('[args...]', 'data <type> | datalist <field> | action <id>')
       .option('--account <json|file>', 'account field values, e.g. \'{"token":"..."}\'')
-      .option('--auth <id>', "the authentication (default: the account's, else the app's first)")
+      .option(
+        '--auth <id>',
+        "the authentication (default: the account's auth, else the app's first that is not none)",
+      )
       .option('--types <list>', 'the types sent as context, comma-separated')
-      .option('--filter <key=value>', 'a filter value (repeat it); date filters take phrases', collect, [])
+      .option('--filter <key=value>', 'a filter value (repeat it); date filters take phrases', collect)
       .option('--since <iso|phrase>', 'data: lastSynchronizedAt, e.g. 2026-11-01 or "yesterday"')
       .option('--pages <n>', 'data: stop after n pages (default: every page)')
       .option('--args <json|file>', 'action: the action arguments')
