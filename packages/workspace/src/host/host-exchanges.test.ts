@@ -78,6 +78,10 @@ for (const target of databaseTargets()) {
       expect(bad?.error_body).not.toContain(PASSCODE);
       expect(bad?.error_body?.length).toBeLessThan(MAX_SUMMARY_TEXT + 40);
       expect(JSON.stringify(rows)).not.toContain(PASSCODE);
+      // So has a verify's (a full sync into a shadow) that fails on the same page.
+      const verify = await ws.apps.verify(source!.id);
+      expect(verify.status).toBe('failed');
+      expect(verify.error).toContain('The shop refused passcode [redacted]');
     }, 60_000);
 
     it('keeps at most MAX_RUN_EXCHANGES per run, for the latest RUNS_WITH_EXCHANGES runs of a source', async () => {
@@ -119,7 +123,8 @@ for (const target of databaseTargets()) {
       );
       // The oldest of these and the runs of the tests above lost their exchanges, not their record.
       expect(rows.map((r) => r.run_id).sort()).toEqual(runs.slice(1).sort());
-      expect((await ws.apps.runs(source!.id)).length).toBe(RUNS_WITH_EXCHANGES + 3);
+      // two syncs and a verify above, and these
+      expect((await ws.apps.runs(source!.id)).length).toBe(RUNS_WITH_EXCHANGES + 4);
     }, 120_000);
   });
 }
