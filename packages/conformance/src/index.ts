@@ -11,6 +11,7 @@ export {
   type DriftTarget,
 } from './check-drift.js';
 export { CHECK_IDS, CHECKS, type CheckId } from './catalog.js';
+export { resolveDateFilters } from './date-filter.js';
 export { type CliIo, EXIT, runConformanceCli } from './cli-main.js';
 export { AppUnreachableError, ConformanceOptionsError } from './errors.js';
 export { type FormatOptions, formatReport } from './format.js';

@@ -70,3 +70,10 @@ export * from './drift/index.js';
 export { HashMap64 } from './hashes/hash-map.js';
 export { hashId } from './hashes/id-hash.js';
 export { stableStringify } from './hashes/stable-stringify.js';
+export {
+  accountSecrets,
+  type ExchangeSummary,
+  exchangeLine,
+  MAX_SUMMARY_TEXT,
+  summarizeExchange,
+} from './exchange-summary.js';

@@ -4,7 +4,6 @@
 // keeps serving until Ctrl-C. After a restart the source is pointed at the app again and synced
 // again, so a changed schema or data shows up without restarting weft dev. See docs/dev.md.
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import {
   configFromEnv,
@@ -16,6 +15,8 @@ import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { AppProcess } from './dev-app-process.js';
 import { devSource } from './dev-source.js';
+import { showExchanges } from './dev-verbose.js';
+import { freePort } from './free-port.js';
 import { verifyOnce } from './dev-verify.js';
 
 interface DevOptions {
@@ -27,6 +28,7 @@ interface DevOptions {
   sync?: boolean;
   watch?: boolean;
   verify?: boolean;
+  verbose?: boolean;
 }
 
 function jsonArg(io: CliIo, name: string, value: string | undefined): Record<string, unknown> | undefined {
@@ -40,15 +42,6 @@ function jsonArg(io: CliIo, name: string, value: string | undefined): Record<str
     throw new UsageError(`--${name} must be a JSON object or a file holding one`);
   }
 }
-
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-    s.once('error', fail);
-  });
 
 function progressBar(io: CliIo, types: string[]) {
   const state = new Map<string, { pages: number; done: boolean }>(
@@ -131,6 +124,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     const notice = everyInterfaceNotice(config.host);
     if (notice) io.stdout.write(`${notice}\n`);
     if (ws.generatedAdminToken) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
+    if (options.verbose) showExchanges(ws, io);
 
     // One source per app: found again by its URL, or by its name when a restarted app moved.
     const source = await devSource(
@@ -204,6 +198,10 @@ export const devCommand: WeftCommand = {
         '--verify',
         'after the sync, check that the workspace holds what a full sync would (docs/drift.md)',
       )
+      .option(
+        '--verbose',
+        "print each data request of a sync: request (secrets redacted), status, duration, items, warnings, the app's error body",
+      )
       .addHelpText(
         'after',
         `
@@ -215,6 +213,7 @@ Examples:
   weft dev src/main.ts
   weft dev http://localhost:3101 --auth token --account '{"token":"..."}'
   weft dev src/main.ts --verify
+  weft dev src/main.ts --verbose
   weft dev http://localhost:3101 --types book,author --filter '{"published":"last 3 years"}'
 
 Exit status: 0 ok, 1 the workspace or the app failed to start, 2 usage error (0 also after Ctrl-C).`,

@@ -3,6 +3,7 @@ import { checkCommand } from './check.js';
 import { dateRangeCommand } from './date-range.js';
 import { devCommand } from './dev.js';
 import { initCommand } from './init.js';
+import { invokeCommand } from './invoke.js';
 import { typesCommand } from './types.js';
 
 /** Every `weft` subcommand, in the order `weft --help` lists them. */
@@ -10,6 +11,7 @@ export const COMMANDS: readonly WeftCommand[] = [
   initCommand,
   checkCommand,
   devCommand,
+  invokeCommand,
   typesCommand,
   dateRangeCommand,
 ];

@@ -50,6 +50,7 @@ import { AccountFlows, appFailure, SYSTEM_KEYS } from './account-flows.js';
 import { verifySource } from './verify-run.js';
 import { createVerifySchedule, dueVerifies, setVerifyEvery } from './verify-schedule.js';
 import type { OAuthSourceInput } from './oauth-pending.js';
+import type { RunExchange } from './run-exchanges.js';
 
 // The app host: the local workspace playing the service towards apps. Sources (an app by URL and
 // an account), their sync settings, sync runs, and app webhooks. Everything it stores lives in
@@ -127,6 +128,7 @@ export class AppHost {
   /** aborted when this process stops: its jobs under way stop, and are tried again elsewhere */
   private readonly stopping = new AbortController();
   private readonly listeners = new Set<(sourceId: string, event: SyncEvent, totals: Json) => void>();
+  private readonly exchangeListeners = new Set<(sourceId: string, exchange: RunExchange) => void>();
   /** callers of waitFor in this process, by run: told when a job here ends the run */
   private readonly endWaiters = new Map<string, Set<() => void>>();
   /** OAuth connections and re-authorisation (account-flows.ts) */
@@ -178,6 +180,9 @@ export class AppHost {
         for (const l of this.listeners) l(sourceId, event, totals as unknown as Json);
       },
       signal,
+      exchanged: (sourceId, exchange) => {
+        for (const l of this.exchangeListeners) l(sourceId, exchange);
+      },
       ended: (runId) => {
         for (const wake of this.endWaiters.get(runId) ?? []) wake();
       },
@@ -246,6 +251,12 @@ export class AppHost {
   onProgress(listener: (sourceId: string, event: SyncEvent, totals: Json) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Each data request of a sync run in this process, as recorded with the run (`weft dev --verbose`). */
+  onExchange(listener: (sourceId: string, exchange: RunExchange) => void): () => void {
+    this.exchangeListeners.add(listener);
+    return () => this.exchangeListeners.delete(listener);
   }
 
   async source(id: string): Promise<SourceRow> {

@@ -1,4 +1,5 @@
 import type { Driver } from '../db/driver.js';
+import { RUN_EXCHANGES_TABLE } from './run-exchanges.js';
 
 // The app host's own tables, beside the workspace's: sources (an app, its encrypted account and
 // sync settings), sync runs (one row per run: its schema, per-type progress and totals, written
@@ -30,7 +31,8 @@ CREATE TABLE IF NOT EXISTS weft_host_links (
 export async function createHostTables(driver: Driver): Promise<void> {
   await driver.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(4242012)');
-    for (const statement of HOST_TABLES.split(';')
+    for (const statement of `${HOST_TABLES};${RUN_EXCHANGES_TABLE}`
+      .split(';')
       .map((s) => s.trim())
       .filter(Boolean))
       await tx.query(statement);

@@ -2,6 +2,7 @@ export { SYSTEM_KEYS } from './account-flows.js';
 export { type AddSourceInput, AppHost, type AppHostOptions, type UpdateSourceInput } from './app-host.js';
 export { entityId } from './entity-ids.js';
 export { hostRouter } from './host-router.js';
+export { type RunExchange, type RunExchangeRow, runExchanges } from './run-exchanges.js';
 export { mapSchema, namespaceFor } from './schema-mapping.js';
 export { SecretBox } from './secret-box.js';
 export {

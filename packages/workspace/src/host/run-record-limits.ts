@@ -19,3 +19,11 @@ export function runAnswerJson(answer: unknown): string {
   const bytes = Buffer.byteLength(json);
   return bytes <= MAX_RUN_ANSWER_BYTES ? json : JSON.stringify({ truncated: true, bytes });
 }
+
+/**
+ * Exchanges (data requests) recorded per sync run: past these the run's pages go on unrecorded,
+ * and the page says so. Each one's request and error body are clipped (MAX_SUMMARY_TEXT).
+ */
+export const MAX_RUN_EXCHANGES = 500;
+/** Runs per source whose exchanges are kept: older runs keep their totals, not their exchanges. */
+export const RUNS_WITH_EXCHANGES = 20;

@@ -5,9 +5,11 @@ import {
   formatWarning,
   type RetryPolicy,
   retryDelay,
+  type Exchange,
   type SyncEvent,
   splitItems,
 } from '@weft/sync-engine';
+import { redact } from '@weft/core';
 import { runMessage } from './run-record-limits.js';
 import type { Queryable } from '../db/driver.js';
 import type { JobQueue } from '../jobs/job-queue.js';
@@ -17,6 +19,7 @@ import { applyFieldLabels, wantedLabels } from './field-labels.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
 import { getRun, getSource, type RunRow, type SourceRow } from './source-store.js';
 import { callError } from './run-errors.js';
+import { ExchangeRecorder, pruneExchanges, type RunExchange, sourceSecrets } from './run-exchanges.js';
 import {
   removeRows,
   removeUnsent,
@@ -105,6 +108,8 @@ export interface SyncContext {
     totals: { pages: number; rowsSet: number; rowsRemoved: number },
   ): void;
   signal: AbortSignal;
+  /** a page's data request was answered (or not), as recorded with the run (run-exchanges.ts) */
+  exchanged?(sourceId: string, exchange: RunExchange): void;
   /** a run ended (succeeded or failed) in this process: whoever waits for it here looks at once */
   ended?(runId: string): void;
   /** how long a page job goes on reading pages before it hands over to a new job (well under its expiry) */
@@ -168,11 +173,27 @@ export async function failRun(ctx: SyncContext, runId: string, error: unknown): 
     `UPDATE weft_host_runs SET status = 'failed', finished_at = clock_timestamp(),
        duration_ms = (extract(epoch FROM clock_timestamp() - started_at) * 1000)::int, error = $2
      WHERE id = $1 AND status = 'running'`,
-    [runId, safeMessage(error)],
+    [runId, await runErrorMessage(ctx, runId, error)],
   );
   stops.delete(runId);
   await settleLinks(ctx, runId);
   ctx.ended?.(runId);
+}
+
+/**
+ * The run's error as stored and logged: safeMessage with the source's account secrets redacted,
+ * since an app may echo them in its error.
+ */
+export async function runErrorMessage(ctx: SyncContext, runId: string, error: unknown): Promise<string> {
+  const message = safeMessage(error);
+  try {
+    const run = await getRun(ctx.workspace.driver, runId);
+    const source = run && (await getSource(ctx.workspace.driver, run.source_id));
+    return source ? redact(message, sourceSecrets(source, ctx.account(source))) : message;
+  } catch {
+    // no account to read (removed meanwhile): nothing of it to redact
+    return message;
+  }
 }
 
 /**
@@ -320,6 +341,7 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
     throw callError('schema', e);
   });
   const schema = read.value;
+  await pruneExchanges(ctx.workspace.driver, source.id);
   // Reverse fields made by earlier syncs keep their names (see mapSchema).
   const partners = await existingPartners(
     ctx.workspace,
@@ -362,7 +384,7 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
 
 type DataPage = Awaited<ReturnType<AppClient['data']>>;
 /** A page asked for ahead of time: its answer or its error, never an unhandled rejection. */
-type Fetched = Promise<{ page: DataPage } | { error: unknown }>;
+type Fetched = Promise<({ page: DataPage } | { error: unknown }) & { exchange?: Exchange }>;
 
 /**
  * The page job: reads the type's pages one after another, each written and then recorded in one
@@ -413,9 +435,16 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
   const account = ctx.account(source);
   const typeIds = (run.progress as RunProgress).typeIds ?? source.types;
   const started = Date.now();
+  const exchanges = new ExchangeRecorder(
+    ctx.workspace.driver,
+    run.id,
+    sourceSecrets(source, account),
+    ctx.exchanged && ((exchange) => ctx.exchanged?.(source.id, exchange)),
+  );
+  // The outcome keeps its exchange, recorded with the run.
   const fetchPage = (pagination: Json | null): Fetched =>
     client
-      .data(
+      .dataPage(
         {
           requestedType: job.type,
           types: typeIds,
@@ -427,10 +456,13 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
             : null,
           operationId: run.id,
         },
-        ctx.signal,
+        { signal: ctx.signal },
       )
       .then(
-        (page) => ({ page }),
+        (outcome) =>
+          outcome.kind === 'page'
+            ? { page: outcome.page, exchange: outcome.exchange }
+            : { error: outcome.error, exchange: outcome.exchange },
         (error: unknown) => ({ error }),
       );
 
@@ -516,6 +548,7 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
       const fetched = await (ahead ?? fetchPage(at.pagination));
       ahead = undefined;
       if ('error' in fetched) {
+        if (!ctx.signal.aborted) exchanges.add({ type: job.type, page: at.page }, fetched.exchange, fetched);
         if (!(await recorded())) return;
         const { error } = fetched;
         if (ctx.signal.aborted || !(error instanceof AppCallError) || !error.retryable) throw error;
@@ -525,6 +558,10 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
         return;
       }
       const { page } = fetched;
+      exchanges.add({ type: job.type, page: at.page }, fetched.exchange, {
+        items: page.items.length,
+        warnings: page.warnings.map(formatWarning),
+      });
       if (page.hasNext && JSON.stringify(page.nextPageConfig) === JSON.stringify(at.pagination)) {
         throw new AppCallError(
           'POST /api/v1/synchronizer/data: its nextPageConfig asks again for the same page (paging loop)',
@@ -670,6 +707,7 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
     // A job that throws still lets its last write and record land before the error fails the run.
     await lastWrite?.catch(() => {});
     await recording?.catch(() => {});
+    await exchanges.flush();
   }
 }
 

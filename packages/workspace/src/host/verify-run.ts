@@ -9,11 +9,13 @@ import {
   readType,
   type TypeDrift,
 } from '@weft/sync-engine';
+import { redact } from '@weft/core';
 import { WorkspaceError } from '../errors.js';
 import type { Workspace } from '../workspace.js';
 import { entityId } from './entity-ids.js';
 import { mapSchema } from './schema-mapping.js';
 import { getRun, type RunRow, type SourceRow } from './source-store.js';
+import { sourceSecrets } from './run-exchanges.js';
 import { safeMessage } from './sync-run.js';
 import { comparedType } from './verify-values.js';
 
@@ -159,7 +161,8 @@ export async function verifySource(ctx: VerifyContext, source: SourceRow): Promi
   try {
     outcome = await compare(ctx, source, runId);
   } catch (error) {
-    failure = safeMessage(error);
+    // An app may echo the account in its error: its secrets are redacted before it is kept.
+    failure = redact(safeMessage(error), sourceSecrets(source, ctx.account(source)));
   }
   const summary = outcome?.drifted
     ? outcome.types

@@ -13,7 +13,7 @@ import {
   SYNC_START,
   type StartJob,
   type SyncContext,
-  safeMessage,
+  runErrorMessage,
   startRun,
 } from '../host/sync-run.js';
 import type { Job } from './job-queue.js';
@@ -72,10 +72,14 @@ export async function registerSyncJobs(
         // Stopping: the job is failed and tried again (by another process, or this one restarted).
         if (ctx.signal.aborted) throw error;
         if (transient(error) && job.retryCount < job.retryLimit) {
-          options.log(`sync run ${job.data.runId}: ${safeMessage(error)} (tried again)`);
+          options.log(
+            `sync run ${job.data.runId}: ${await runErrorMessage(ctx, job.data.runId, error)} (tried again)`,
+          );
           throw error;
         }
-        options.log(`sync run ${job.data.runId} failed: ${safeMessage(error)}`);
+        options.log(
+          `sync run ${job.data.runId} failed: ${await runErrorMessage(ctx, job.data.runId, error)}`,
+        );
         await failRun(ctx, job.data.runId, error);
       }
     };

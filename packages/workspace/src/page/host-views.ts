@@ -52,12 +52,13 @@ ${s.auth_id === 'none' ? '' : html` <a href="/ui/sources/${s.id}/account">Re-aut
 <a href="/ui/sources/${s.id}/settings">Types and filter</a> <a href="/ui/sources/${s.id}/remove">Remove</a></td></tr>`,
 )}</table></div>
 <h2>Sync runs <small>(live)</small></h2>
-<div class="scroll"><table id="sync-runs"><tr><th>source</th><th>kind</th><th>state</th><th>pages</th><th>rows set</th><th>removed</th><th>retries</th><th>error</th><th>started</th></tr>
+<div class="scroll"><table id="sync-runs"><tr><th>source</th><th>kind</th><th>state</th><th>pages</th><th>rows set</th><th>removed</th><th>retries</th><th>error</th><th>started</th><th></th></tr>
 ${runs.map(
   (
     r,
   ) => html`<tr data-sync="${r.id}"><td>${r.source} ${shortId(r.source_id)}</td><td>${r.kind}${r.mode ? html` (${r.mode})` : ''}</td>
 <td class="state">${badge(String(r.status))}</td><td class="pages">${r.pages}</td><td class="rows">${r.rows_set}</td>
-<td class="removed">${r.rows_removed}</td><td>${r.retries}</td><td class="message">${r.error}</td><td>${timeElement(r.started_at)}</td></tr>`,
+<td class="removed">${r.rows_removed}</td><td>${r.retries}</td><td class="message">${r.error}</td><td>${timeElement(r.started_at)}</td>
+<td><a class="exchanges" href="/ui/runs/${r.id}">exchanges</a></td></tr>`,
 )}</table></div><script src="/ui/live.js"></script>`;
 }

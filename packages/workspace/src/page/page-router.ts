@@ -8,6 +8,7 @@ import type { Workspace } from '../workspace.js';
 import { LoginTokens, refuseCrossOrigin, requireFormToken } from './csrf.js';
 import { columns, loadEntity, loadTablePage, type TableRequest } from './entity-queries.js';
 import { entityView, tableView } from './entity-views.js';
+import { runExchangesView } from './exchange-view.js';
 import { html } from './html.js';
 import { hasHost, syncRunRows } from './host-views.js';
 import { layout, loginPage } from './layout.js';
@@ -143,6 +144,15 @@ export function pageRouter(workspace: Workspace): Router {
     send(res, layout('Automations', await automationsView(workspace.driver, userOf(res))));
   });
   router.use(automationForms(workspace.driver));
+  router.get('/ui/runs/:id', async (req, res) => {
+    const id = req.params.id;
+    const view =
+      /^[0-9a-f-]{36}$/i.test(id) && (await hasHost(workspace.driver))
+        ? await runExchangesView(workspace.driver, id)
+        : undefined;
+    if (!view) throw new WorkspaceError(404, 'not-found', `No sync run ${id.slice(0, 40)}`);
+    send(res, layout('Sync run', view));
+  });
   router.get('/ui/webhooks', async (_req, res) => {
     send(res, layout('Webhooks', await webhooksView(workspace.driver, userOf(res))));
   });

@@ -19,4 +19,6 @@ td.console pre{white-space:pre-wrap;max-height:240px;overflow:auto;margin:4px 0;
 td{max-width:32em;overflow-wrap:anywhere}
 form.stacked fieldset{border:1px solid #d9dde5;background:#fff;margin:10px 0;max-width:52em}
 form.stacked textarea,form.stacked input[size]{max-width:100%;box-sizing:border-box}
+#exchanges pre{white-space:pre-wrap;word-break:break-all;max-height:240px;overflow:auto;margin:4px 0;font-size:12px}
+#exchanges tr.failed td.status{background:#f7d6d6}
 `;

@@ -1,0 +1,151 @@
+import { clip, redact } from '@weft/core';
+import {
+  AppCallError,
+  accountSecrets,
+  type Exchange,
+  type ExchangeSummary,
+  MAX_SUMMARY_TEXT,
+  summarizeExchange,
+} from '@weft/sync-engine';
+import type { Driver, Queryable } from '../db/driver.js';
+import { isSecretField } from './account-flows.js';
+import { MAX_RUN_EXCHANGES, RUNS_WITH_EXCHANGES } from './run-record-limits.js';
+import type { SourceRow } from './source-store.js';
+
+// Every data request of a sync run as it went: the request (account secrets redacted), the
+// status, how long it took, the items it brought, the reader's warnings, and the app's error body
+// when it answered one. Kept in the workspace's own database, bounded (run-record-limits.ts), for
+// the page (a table per run) and `weft dev --verbose` (the same lines as they happen).
+
+type Json = Record<string, unknown>;
+
+export const RUN_EXCHANGES_TABLE = `
+CREATE TABLE IF NOT EXISTS weft_host_run_exchanges (
+  run_id uuid NOT NULL REFERENCES weft_host_runs(id) ON DELETE CASCADE,
+  seq bigserial, at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  type text NOT NULL, page integer NOT NULL, method text NOT NULL, path text NOT NULL,
+  request text, status integer, duration_ms integer NOT NULL, items integer,
+  warnings jsonb NOT NULL DEFAULT '[]', error_body text, failure text,
+  PRIMARY KEY (run_id, seq))`;
+
+/** One recorded exchange, as the page and `weft dev --verbose` show it. */
+export interface RunExchange extends ExchangeSummary {
+  runId: string;
+  type: string;
+  page: number;
+  /** items of the page; absent when it brought none (an error, a `tryLater`) */
+  items?: number;
+  warnings: string[];
+}
+
+/** The values of the source's account never shown: secret-named keys and its password fields. */
+export function sourceSecrets(source: SourceRow, account: Json): string[] {
+  const auths = (source.descriptor as { authentication?: { fields?: { id: string; type: string }[] }[] })
+    .authentication;
+  const secretFields = (auths ?? []).flatMap((a) => (a.fields ?? []).filter(isSecretField).map((f) => f.id));
+  return accountSecrets(account, secretFields);
+}
+
+/**
+ * Records a page job's exchanges one after another without holding up its pages: `add` queues a
+ * record, `flush` waits for those queued. Recording never fails the sync: an exchange that could
+ * not be stored is only missing from the table.
+ */
+export class ExchangeRecorder {
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly driver: Driver,
+    private readonly runId: string,
+    private readonly secrets: string[],
+    private readonly shown?: (exchange: RunExchange) => void,
+  ) {}
+
+  add(
+    at: { type: string; page: number },
+    exchange: Exchange | undefined,
+    outcome: { items?: number; warnings?: string[]; error?: unknown } = {},
+  ): void {
+    if (!exchange) return;
+    const summary = summarizeExchange(exchange, this.secrets);
+    // A 2xx answer the reader could not read (or a paging loop): what was wrong is shown instead.
+    if (summary.errorBody === undefined && outcome.error instanceof AppCallError)
+      summary.errorBody = clip(redact(outcome.error.message, this.secrets), MAX_SUMMARY_TEXT);
+    const record: RunExchange = {
+      ...summary,
+      runId: this.runId,
+      type: at.type,
+      page: at.page,
+      ...(outcome.items !== undefined ? { items: outcome.items } : {}),
+      warnings: outcome.warnings ?? [],
+    };
+    try {
+      this.shown?.(record);
+    } catch {
+      // a listener's failure is not the sync's
+    }
+    this.chain = this.chain.then(() => insertExchange(this.driver, record).catch(() => {}));
+  }
+
+  flush(): Promise<void> {
+    return this.chain;
+  }
+}
+
+async function insertExchange(db: Queryable, r: RunExchange): Promise<void> {
+  await db.query(
+    `INSERT INTO weft_host_run_exchanges
+       (run_id, type, page, method, path, request, status, duration_ms, items, warnings, error_body, failure)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
+      WHERE (SELECT count(*) FROM weft_host_run_exchanges WHERE run_id = $1) < $13`,
+    [
+      r.runId,
+      r.type,
+      r.page,
+      r.method,
+      r.path,
+      r.request ?? null,
+      r.status ?? null,
+      r.ms,
+      r.items ?? null,
+      JSON.stringify(r.warnings),
+      r.errorBody ?? null,
+      r.failure ?? null,
+      MAX_RUN_EXCHANGES,
+    ],
+  );
+}
+
+/** Exchanges of the source's runs older than its RUNS_WITH_EXCHANGES latest are dropped. */
+export async function pruneExchanges(db: Queryable, sourceId: string): Promise<void> {
+  await db.query(
+    `DELETE FROM weft_host_run_exchanges WHERE run_id IN (
+       SELECT id FROM weft_host_runs WHERE source_id = $1 ORDER BY started_at DESC OFFSET $2)`,
+    [sourceId, RUNS_WITH_EXCHANGES],
+  );
+}
+
+export interface RunExchangeRow {
+  type: string;
+  page: number;
+  method: string;
+  path: string;
+  request: string | null;
+  status: number | null;
+  duration_ms: number;
+  items: number | null;
+  warnings: string[];
+  error_body: string | null;
+  failure: string | null;
+  at: string | Date;
+}
+
+/** A run's recorded exchanges, in the order they happened. */
+export async function runExchanges(db: Queryable, runId: string): Promise<RunExchangeRow[]> {
+  const { rows } = await db.query<RunExchangeRow>(
+    `SELECT type, page, method, path, request, status, duration_ms, items, warnings, error_body, failure, at
+       FROM weft_host_run_exchanges WHERE run_id = $1 ORDER BY seq`,
+    [runId],
+  );
+  return rows;
+}
