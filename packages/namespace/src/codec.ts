@@ -136,7 +136,8 @@ export class NamespaceCodec {
     if (!isObject(entity)) return entity;
     const out: Obj = {};
     for (const [key, value] of Object.entries(entity)) {
-      const info = svcType === undefined ? undefined : this.#field(svcType, this.#svc(key), overlay);
+      const info =
+        svcType === undefined ? undefined : this.#field(svcType, this.#svc(key) as string, overlay);
       out[this.name(key) as string] =
         info?.kind === 'value' ? value : this.#refValue(info?.target, value, overlay);
     }
