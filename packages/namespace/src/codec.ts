@@ -150,6 +150,14 @@ export class NamespaceCodec {
     return { ...body, effects: body.effects.map((e) => this.#effect(e)) };
   }
 
+  /**
+   * A view, or the params or result of a view call: every key is a name or the caller's word,
+   * never a value (a view's name is its title).
+   */
+  view(value: unknown): unknown {
+    return this.#metaValue(value);
+  }
+
   /** A webhook record (or the body that creates one): its `type`. */
   webhook(webhook: unknown): unknown {
     return isObject(webhook) && typeof webhook.type === 'string'

@@ -27,7 +27,20 @@ const ANSWERS: { method: string; path: RegExp; encode: Encode }[] = [
     encode: (c, b) => (Array.isArray(b) ? b.map((u) => c.entity('svc/user', u)) : b),
   },
   { method: 'POST', path: /^\/api\/users$/, encode: (c, b) => c.entity(undefined, b) },
+  {
+    method: 'POST',
+    path: /^\/api\/views\/json-rpc$/,
+    encode: (c, b) => (isRpcAnswer(b) ? { ...b, result: c.view(b.result) } : b),
+  },
 ];
+
+const isRpcAnswer = (b: unknown): b is { result: unknown } =>
+  typeof b === 'object' && b !== null && 'result' in b;
+
+const withParams = (body: unknown, map: (params: unknown) => unknown) =>
+  typeof body === 'object' && body !== null && 'params' in body
+    ? { ...body, params: map((body as { params: unknown }).params) }
+    : body;
 
 /** The middleware for `namespace`, mounted on /api after the bodies are parsed; none for svc. */
 export function namespaceBoundary(namespace: Namespace, q: Queryable): RequestHandler | undefined {
@@ -54,6 +67,8 @@ export function namespaceBoundary(namespace: Namespace, q: Queryable): RequestHa
         return;
       }
       if (req.method === 'POST' && req.path === '/webhooks/v2') req.body = codecs.in.webhook(req.body);
+      if (req.method === 'POST' && req.path === '/views/json-rpc')
+        req.body = withParams(req.body, (p) => codecs.in.view(p));
       const route = ANSWERS.find(
         (a) => a.method === req.method && a.path.test(req.originalUrl.split('?')[0]!),
       );
