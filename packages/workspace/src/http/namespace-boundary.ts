@@ -15,6 +15,8 @@ type Encode = (codec: NamespaceCodec, body: unknown) => unknown;
 // renamed. Request bodies with names: the commands and a new webhook's type.
 const ANSWERS: { method: string; path: RegExp; encode: Encode }[] = [
   { method: 'POST', path: /^\/api\/files(\/from-url)?$/, encode: (c, b) => c.entity('svc/file', b) },
+  // the schema as a plain GET (when served): the same object as …schema/query answers
+  { method: 'GET', path: /^\/api\/schema$/, encode: (c, b) => c.schema(b) },
   {
     method: 'GET',
     path: /^\/api\/webhooks\/v2$/,
