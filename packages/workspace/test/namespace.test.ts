@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config.js';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
@@ -152,6 +153,46 @@ describeEachDatabase('the namespace setting: fibery', (target) => {
       'fibery/content-type': expect.any(String),
       'fibery/secret': expect.any(String),
     });
+  });
+
+  it('takes and answers webhooks, users and views in fibery names', async () => {
+    const hook = await h.request('POST', '/api/webhooks/v2', {
+      url: 'http://127.0.0.1:9/x',
+      type: 'fibery/user',
+    });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(200);
+    expect(hook.body.type).toBe('fibery/user');
+    const hooks = (await h.request('GET', '/api/webhooks/v2')).body;
+    expect(hooks.find((w: any) => w.id === hook.body.id).type).toBe('fibery/user');
+    expect((await h.request('DELETE', `/api/webhooks/v2/${hook.body.id}`)).status).toBe(200);
+
+    const users = (await h.request('GET', '/api/users')).body;
+    expect(users[0]).toMatchObject({ 'fibery/id': expect.any(String), 'user/name': expect.any(String) });
+
+    const id = randomUUID();
+    const created = await h.request('POST', '/api/views/json-rpc', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'create-views',
+      params: {
+        views: [
+          {
+            'fibery/id': id,
+            'fibery/name': 'svc/board',
+            'fibery/type': 'board',
+            'fibery/meta': {},
+            'fibery/container-app': { 'fibery/id': randomUUID() },
+          },
+        ],
+      },
+    });
+    expect(created.body.result).toEqual([
+      expect.objectContaining({
+        'fibery/id': id,
+        'fibery/name': 'svc/board',
+        'fibery/public-id': expect.any(String),
+      }),
+    ]);
   });
 
   it('delivers webhooks in fibery names', async () => {
