@@ -66,6 +66,8 @@ export class NamespaceCodec {
   readonly #prefixes: [string, string];
   readonly #text: RegExp;
   readonly #lookup: FieldLookup | undefined;
+  /** by type (svc spelling, '' for unknown), each key's new name and field */
+  readonly #keys = new Map<string, Map<string, [string, FieldInfo | undefined]>>();
 
   constructor(
     readonly from: Namespace,
@@ -134,14 +136,31 @@ export class NamespaceCodec {
   /** An entity of type `svcType` (or one whose type is unknown): keys renamed, data kept. */
   entity(svcType: string | undefined, entity: unknown, overlay?: Overlay): unknown {
     if (!isObject(entity)) return entity;
+    // rows of one type repeat the same keys: each key's new name and field is found once
+    const keys = this.#keysOf(svcType);
+    const made = svcType === undefined ? undefined : overlay?.get(svcType);
     const out: Obj = {};
-    for (const [key, value] of Object.entries(entity)) {
-      const info =
-        svcType === undefined ? undefined : this.#field(svcType, this.#svc(key) as string, overlay);
-      out[this.name(key) as string] =
-        info?.kind === 'value' ? value : this.#refValue(info?.target, value, overlay);
+    for (const key of Object.keys(entity)) {
+      const value = entity[key];
+      let known = keys.get(key);
+      if (!known) {
+        const field = svcType === undefined ? undefined : this.#lookup?.(svcType, this.#svc(key) as string);
+        known = [this.name(key) as string, field];
+        keys.set(key, known);
+      }
+      const info = made?.get(this.#svc(key) as string) ?? known[1];
+      out[known[0]] = info?.kind === 'value' ? value : this.#refValue(info?.target, value, overlay);
     }
     return out;
+  }
+
+  #keysOf(svcType: string | undefined): Map<string, [string, FieldInfo | undefined]> {
+    let keys = this.#keys.get(svcType ?? '');
+    if (!keys) {
+      keys = new Map();
+      this.#keys.set(svcType ?? '', keys);
+    }
+    return keys;
   }
 
   /** A webhook delivery: its effects' command names, types, fields and values' keys. */
