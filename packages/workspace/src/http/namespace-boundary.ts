@@ -12,7 +12,7 @@ import { catalogLookup } from '../schema/field-lookup.js';
 type Encode = (codec: NamespaceCodec, body: unknown) => unknown;
 
 // The JSON answers that carry names, by route; every other answer only has its error message
-// renamed. Request bodies with names: the commands and a new webhook's type.
+// renamed. Request bodies with names: the commands, a new webhook's type and view calls' params.
 const ANSWERS: { method: string; path: RegExp; encode: Encode }[] = [
   { method: 'POST', path: /^\/api\/files(\/from-url)?$/, encode: (c, b) => c.entity('svc/file', b) },
   // the schema as a plain GET (when served): the same object as …schema/query answers
@@ -60,7 +60,12 @@ export function namespaceBoundary(namespace: Namespace, q: Queryable): RequestHa
         // res.json, which ends here too
         res.send = (body?: unknown) => {
           if (typeof body !== 'string') return send(body);
-          const parsed: unknown = JSON.parse(body);
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(body);
+          } catch {
+            return send(body);
+          }
           return send(
             JSON.stringify(res.statusCode >= 400 ? out.errorBody(parsed) : out.results(commands, parsed)),
           );
