@@ -11,6 +11,13 @@ import type { Namespace } from './namespace.js';
 //
 // The codec walks one way (from -> to). The workspace builds one per direction for a setting other
 // than svc; with svc it builds none, so the default costs nothing.
+//
+// Why a codec at the boundaries rather than the word threaded through as a constant: weft spells
+// `svc/` some 650 times in 50-odd files (tables, the query compiler, builtins, the app host,
+// scripts, tests), and every one would have to take the setting and keep taking it; one database
+// would hold different names under different settings. Renaming at the HTTP boundary (and in the
+// client, and in webhook deliveries) keeps one spelling inside, touches nothing on the default
+// path, and puts the rules of what is a name in one place, where they can be property-tested.
 
 /** What a field holds, its type and field named as weft names them inside (svc spelling). */
 export type FieldInfo = { kind: 'value' } | { kind: 'ref'; target: string | undefined };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config.js';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
@@ -105,6 +106,37 @@ describeEachDatabase('the namespace setting: fibery', (target) => {
         'ns/owner': { 'fibery/id': h.ws.adminUserId, 'user/name': 'Admin' },
       },
     ]);
+  });
+
+  it('property: any text or JSON value written through fibery names is read back unchanged', async () => {
+    const nameLike = fc.constantFrom('svc/x', 'fibery/id', 'svc.entity/query', 'svc', '"svc/id"');
+    const text = fc.oneof(fc.string({ maxLength: 30 }), nameLike);
+    const json = fc.dictionary(
+      fc.oneof(fc.string({ maxLength: 10 }), nameLike),
+      fc.oneof(text, fc.integer()),
+      {
+        maxKeys: 4,
+      },
+    );
+    await fc.assert(
+      fc.asyncProperty(text, json, async (name, data) => {
+        const created = await h.run('fibery.entity/create', {
+          type: 'ns/Note',
+          entity: { 'ns/name': name, 'ns/data': data },
+        });
+        const [row] = await h.run('fibery.entity/query', {
+          query: {
+            'q/from': 'ns/Note',
+            'q/select': ['ns/name', 'ns/data'],
+            'q/where': ['=', ['fibery/id'], '$id'],
+            'q/limit': 1,
+          },
+          params: { $id: created['fibery/id'] },
+        });
+        expect(row).toEqual({ 'ns/name': name, 'ns/data': data });
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('runs a fibery.command/batch and names errors in fibery', async () => {
