@@ -124,6 +124,18 @@ for (const target of databaseTargets()) {
         expect(body[1].result).toEqual([
           { 'user/name': 'Ada', 'tasker/owned-tasks': [{ 'tasker/name': 'Write the report' }] },
         ]);
+
+        // a second sync keeps the reverse fields it made on the user type, under the same names
+        const again = await api('POST', `/api/host/sources/${added.body.id}/syncs?wait=true`);
+        expect(again.body.status, again.body.error).toBe('succeeded');
+        const schema = await api('POST', '/api/commands', [{ command: n('svc.schema/query'), args: {} }]);
+        const users = schema.body[0].result[n('svc/types')].find(
+          (t: any) => t[n('svc/name')] === n('svc/user'),
+        );
+        const reverse = users[n('svc/fields')]
+          .map((f: any) => f[n('svc/name')])
+          .filter((f: string) => f.startsWith('tasker/'));
+        expect(reverse.sort()).toEqual(['tasker/owned-tasks', 'tasker/reviewing', 'tasker/watched']);
       }, 60_000);
     });
   }
