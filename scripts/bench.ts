@@ -14,8 +14,13 @@ for (const dir of ['packages', 'apps']) {
     if (run.status !== 0) failed = true;
   }
 }
-// Benchmarks beside a package's own index (the workspace's app host sync, and its Verify).
-for (const entry of ['packages/workspace/bench/host-sync.ts', 'packages/workspace/bench/drift-verify.ts']) {
+// Benchmarks beside a package's own index (the workspace's app host sync, its Verify, and what
+// its fibery namespace costs).
+for (const entry of [
+  'packages/workspace/bench/host-sync.ts',
+  'packages/workspace/bench/drift-verify.ts',
+  'packages/workspace/bench/namespace.ts',
+]) {
   const name = entry.slice(entry.lastIndexOf('/') + 1, -'.ts'.length);
   if (!existsSync(entry) || (only.length > 0 && !only.includes(name))) continue;
   const run = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', entry], { stdio: 'inherit' });

@@ -1,5 +1,6 @@
 // The deployment's settings, from the environment, checked once at start-up with zod so that a
 // misconfigured deployment fails to start instead of failing every action.
+import { NamespaceSchema } from '@weft/client';
 import { z } from 'zod';
 import type { WorkspaceTarget } from './save-entity.js';
 
@@ -59,6 +60,8 @@ const envSchema = z.object({
       'WORKSPACE_URL must be an http(s) address',
     ),
   WORKSPACE_TOKEN: z.string().trim().optional(),
+  // `fibery` when WORKSPACE_URL is the real service; weft's local workspace speaks svc by default
+  WORKSPACE_NAMESPACE: NamespaceSchema.optional().or(z.literal('').transform(() => undefined)),
 });
 
 /** Reads the configuration; throws an Error whose message names the bad variable (never a secret). */
@@ -67,8 +70,15 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DispatchCon
   if (!parsed.success) {
     throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   }
-  const { SMTP_URL, MAIL_FROM, DISPATCH_TOKEN, HTTP_ALLOW_PRIVATE, WORKSPACE_URL, WORKSPACE_TOKEN } =
-    parsed.data;
+  const {
+    SMTP_URL,
+    MAIL_FROM,
+    DISPATCH_TOKEN,
+    HTTP_ALLOW_PRIVATE,
+    WORKSPACE_URL,
+    WORKSPACE_TOKEN,
+    WORKSPACE_NAMESPACE,
+  } = parsed.data;
   if (Boolean(WORKSPACE_URL) !== Boolean(WORKSPACE_TOKEN)) {
     throw new Error('WORKSPACE_URL and WORKSPACE_TOKEN go together: set both, or neither');
   }
@@ -78,7 +88,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DispatchCon
     ...(DISPATCH_TOKEN ? { token: DISPATCH_TOKEN } : {}),
     allowPrivateNetworks: HTTP_ALLOW_PRIVATE === 'true' || HTTP_ALLOW_PRIVATE === '1',
     ...(WORKSPACE_URL && WORKSPACE_TOKEN
-      ? { workspace: { url: WORKSPACE_URL, token: WORKSPACE_TOKEN } }
+      ? {
+          workspace: {
+            url: WORKSPACE_URL,
+            token: WORKSPACE_TOKEN,
+            ...(WORKSPACE_NAMESPACE ? { namespace: WORKSPACE_NAMESPACE } : {}),
+          },
+        }
       : {}),
   };
 }

@@ -1,12 +1,14 @@
 // The `save-entity` action: creates or updates an entity of the workspace the automation runs in,
 // through @weft/client (rate budget, batching and the service's own error messages included).
 import { ActionError, TryLaterError } from '@weft/core';
-import { createWorkspaceClient, WorkspaceError } from '@weft/client';
+import { createWorkspaceClient, type Namespace, WorkspaceError } from '@weft/client';
 
 /** Where the deployment writes: the workspace's address and an API token of it. */
 export interface WorkspaceTarget {
   url: string;
   token: string;
+  /** what the workspace calls the service's namespace: `fibery` for the real service (default svc) */
+  namespace?: Namespace;
 }
 
 export interface SaveEntityArgs {
@@ -55,7 +57,11 @@ export async function saveEntity(target: WorkspaceTarget, args: SaveEntityArgs):
   const fields = parseFieldLines(args.fields);
   const id = args.id?.trim();
   // Every client for the same token shares one rate budget in this process.
-  const client = createWorkspaceClient({ url: target.url, token: target.token });
+  const client = createWorkspaceClient({
+    url: target.url,
+    token: target.token,
+    ...(target.namespace ? { namespace: target.namespace } : {}),
+  });
   try {
     const saved = id
       ? await client.entities.update(type, { ...fields, 'svc/id': id })

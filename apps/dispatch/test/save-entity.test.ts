@@ -111,3 +111,57 @@ describe('dispatch: field lines and configuration', () => {
     expect(configFromEnv({}).workspace).toBeUndefined();
   });
 });
+
+describe('dispatch: save-entity into a workspace that speaks fibery (WORKSPACE_NAMESPACE)', () => {
+  let fibery: RunningWorkspace;
+  let fiberyApp: TestApp;
+
+  beforeAll(async () => {
+    fibery = await startWorkspace({
+      rateLimit: 0,
+      adminToken: token,
+      webhooks: false,
+      log: () => {},
+      namespace: 'fibery',
+    });
+    await createWorkspaceClient({ url: fibery.url, token, namespace: 'fibery' }).schema.createType({
+      name: 'Tracker/Task',
+      titleField: 'Tracker/name',
+    });
+    const config = configFromEnv({
+      WORKSPACE_URL: fibery.url,
+      WORKSPACE_TOKEN: token,
+      WORKSPACE_NAMESPACE: 'fibery',
+    });
+    fiberyApp = await testApp(createDispatchApp({ workspace: config.workspace! }));
+  }, 60_000);
+  afterAll(async () => {
+    await fiberyApp?.close();
+    await fibery?.close();
+  });
+
+  it('creates the entity through the fibery names, and refuses a namespace it does not know', async () => {
+    const created = await fiberyApp.execute('save-entity', {
+      type: 'Tracker/Task',
+      fields: 'Tracker/name: Ship it',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const res = await fetch(`${fibery.url}/api/commands`, {
+      method: 'POST',
+      headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify([
+        {
+          command: 'fibery.entity/query',
+          args: {
+            query: { 'q/from': 'Tracker/Task', 'q/select': ['fibery/id', 'Tracker/name'], 'q/limit': 5 },
+          },
+        },
+      ]),
+    });
+    const [answer] = (await res.json()) as { result: Record<string, unknown>[] }[];
+    expect(answer!.result).toEqual([{ 'fibery/id': expect.any(String), 'Tracker/name': 'Ship it' }]);
+    expect(() =>
+      configFromEnv({ WORKSPACE_URL: fibery.url, WORKSPACE_TOKEN: token, WORKSPACE_NAMESPACE: 'acme' }),
+    ).toThrow(/WORKSPACE_NAMESPACE/);
+  });
+});

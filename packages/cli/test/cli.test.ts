@@ -41,10 +41,18 @@ describe('weft: help, version, exit statuses', () => {
   });
 
   it('answers 2 to usage errors', async () => {
-    for (const argv of [[], ['nope'], ['init', '--template', 'mobile'], ['date-range'], ['check']]) {
+    for (const argv of [
+      [],
+      ['nope'],
+      ['init', '--template', 'mobile'],
+      ['date-range'],
+      ['check'],
+      ['dev', 'http://127.0.0.1:9', '--namespace', 'acme'],
+    ]) {
       const io = capture();
       expect(await run(argv, io), argv.join(' ')).toBe(2);
       expect(io.err(), argv.join(' ')).not.toBe('');
+      if (argv.includes('--namespace')) expect(io.err()).toMatch(/--namespace must be one of svc, fibery/);
     }
   });
 });

@@ -52,7 +52,16 @@ describe('weft init', () => {
   it('depends on local tarballs with --from, overriding every weft package', () => {
     const packs = join(root, 'packs');
     mkdirSync(packs);
-    for (const name of ['cli', 'client', 'conformance', 'core', 'date-range', 'sync-engine', 'workspace']) {
+    for (const name of [
+      'cli',
+      'client',
+      'conformance',
+      'core',
+      'date-range',
+      'namespace',
+      'sync-engine',
+      'workspace',
+    ]) {
       writeFileSync(join(packs, `weft-${name}-${CLI_VERSION}.tgz`), '');
     }
     writeFileSync(join(packs, 'weft-core-0.0.1.tgz'), '');
@@ -65,6 +74,7 @@ describe('weft init', () => {
       '@weft/conformance',
       '@weft/core',
       '@weft/date-range',
+      '@weft/namespace',
       '@weft/sync-engine',
       '@weft/workspace',
     ]);
@@ -78,7 +88,16 @@ describe('weft init', () => {
     // must not meet them (it failed with ERR_UNKNOWN_FILE_EXTENSION for date-range's src/index.ts).
     const packs = join(root, 'bin-packs');
     mkdirSync(packs);
-    for (const name of ['cli', 'client', 'conformance', 'core', 'date-range', 'sync-engine', 'workspace']) {
+    for (const name of [
+      'cli',
+      'client',
+      'conformance',
+      'core',
+      'date-range',
+      'namespace',
+      'sync-engine',
+      'workspace',
+    ]) {
       writeFileSync(join(packs, `weft-${name}-${CLI_VERSION}.tgz`), '');
     }
     const bin = fileURLToPath(new URL('../bin/weft.js', import.meta.url));

@@ -1,5 +1,6 @@
 // createWorkspaceClient: one object for the whole data API of a workspace (the real service or
 // the local one), with the rate budget and batching built in.
+import { codecsFor, type Namespace, parseNamespace } from '@weft/namespace';
 import { processBudgetStore } from './budget/memory-budget-store.js';
 import type { BudgetStore, RateLimit } from './budget/budget-store.js';
 import { budgetFor } from './budget/rate-budget.js';
@@ -50,6 +51,12 @@ export interface WorkspaceClientOptions {
   onEvent?: (event: TransportEvent) => void;
   /** A fetch implementation (default: the global one). */
   fetch?: typeof fetch;
+  /**
+   * The word the workspace uses for the service's namespace: `svc` (default, as weft's local
+   * workspace speaks by default) or `fibery` (the real service). The client's own API always
+   * names things in `svc`; it renames them on the way to the workspace and back.
+   */
+  namespace?: Namespace;
 }
 
 /**
@@ -83,8 +90,9 @@ function buildClient<S>(options: WorkspaceClientOptions) {
     timeoutMs: options.timeoutMs ?? 30_000,
     onEvent: options.onEvent,
   });
-  const channel = new CommandChannel(transport, { maxBatch: Math.max(1, options.maxBatch ?? 100) });
-  const ctx: ClientContext = { transport, channel };
+  const names = codecsFor(parseNamespace(options.namespace, 'namespace'));
+  const channel = new CommandChannel(transport, { maxBatch: Math.max(1, options.maxBatch ?? 100), names });
+  const ctx: ClientContext = { transport, channel, names };
   const documents = documentsApi(ctx);
 
   const runQuery = (compiled: CompiledQuery) =>

@@ -1,3 +1,4 @@
+export { NAMESPACES, type Namespace, NamespaceSchema } from '@weft/namespace';
 export { createWorkspaceClient, type WorkspaceClient, type WorkspaceClientOptions } from './client.js';
 export { WorkspaceError, type WorkspaceErrorKind, redact } from './errors.js';
 export type { BudgetStore, RateLimit } from './budget/budget-store.js';

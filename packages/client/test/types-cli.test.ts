@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createWorkspaceClient } from '../src/index.js';
 import { main } from '../src/types-gen/cli.js';
+import { runTypesCommand } from '../src/types-gen/run-types-command.js';
 import { useLocalWorkspace } from './support/workspace.js';
 
 const local = useLocalWorkspace();
@@ -92,5 +93,44 @@ export const wrong = client.query('Shop/Order').select('Name', 'Totl');
     } finally {
       if (previous !== undefined) process.env.WEFT_TOKEN = previous;
     }
+  });
+});
+
+describe('weft-types against a workspace that speaks fibery', () => {
+  const fibery = useLocalWorkspace({ namespace: 'fibery' });
+
+  beforeAll(async () => {
+    const client = createWorkspaceClient({
+      url: fibery.url,
+      token: fibery.token,
+      rateLimit: false,
+      namespace: 'fibery',
+    });
+    await client.schema.createType({ name: 'Desk/Ticket', titleField: 'Desk/Name' });
+  });
+
+  test('reads the schema with --namespace fibery and names things as the client presents them', async () => {
+    const env = { WEFT_TOKEN: fibery.token };
+    const out = join(dir, 'fibery-types.ts');
+    const written = await runTypesCommand({ url: fibery.url, out, env, cwd: dir, namespace: 'fibery' });
+    expect(written.exitCode, written.message).toBe(0);
+    const source = await readFile(out, 'utf8');
+    expect(source).toContain('(namespace fibery)');
+    expect(source).toContain("'Desk/Ticket': {");
+    expect(source).toContain("'svc/id': { kind: 'primitive'; value: string");
+    // WEFT_NAMESPACE is the default of --namespace
+    const fromEnv = await runTypesCommand({
+      url: fibery.url,
+      out,
+      env: { ...env, WEFT_NAMESPACE: 'fibery' },
+      cwd: dir,
+    });
+    expect(fromEnv.exitCode, fromEnv.message).toBe(0);
+    // read as svc, the fibery schema is not one the generator knows
+    expect((await runTypesCommand({ url: fibery.url, out, env, cwd: dir })).exitCode).toBe(1);
+    expect(await runTypesCommand({ url: fibery.url, out, env, cwd: dir, namespace: 'acme' })).toEqual({
+      exitCode: 2,
+      message: '--namespace must be one of svc, fibery, got "acme"',
+    });
   });
 });

@@ -165,7 +165,7 @@ describe('schema: the type/subType pairs the service takes', () => {
         cardinality: 'many-to-one',
         kind: 'native',
         name: 'Owner',
-        targetType: 'svc/user',
+        targetType: 'fibery/user',
         targetName: 'Tasks',
         targetFieldId: 'user/email',
       },

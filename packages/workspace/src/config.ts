@@ -1,3 +1,4 @@
+import { namespaceFromEnv } from '@weft/namespace';
 import { budgetsFromEnv } from './commands/budgets.js';
 import type { DatabaseOption } from './db/open-driver.js';
 import { OutboundPolicy } from './outbound/index.js';
@@ -48,6 +49,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv) {
     addressLimits,
     database,
     outbound: OutboundPolicy.optionsFromEnv(env),
+    namespace: namespaceFromEnv(env),
     ...(env.WEFT_ADMIN_TOKEN ? { adminToken: env.WEFT_ADMIN_TOKEN } : {}),
   };
 }

@@ -5,6 +5,7 @@ import { startWorkspace } from './start-workspace.js';
 const config = configFromEnv(process.env);
 const workspace = await startWorkspace(config);
 console.log(`Workspace listening on ${workspace.url}`);
+if (workspace.namespace !== 'svc') console.log(`The data API speaks the ${workspace.namespace} namespace`);
 const notice = everyInterfaceNotice(config.host);
 if (notice) console.log(notice);
 if (workspace.generatedAdminToken) console.log(`Admin token: ${workspace.adminToken}`);

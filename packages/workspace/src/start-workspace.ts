@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hardenServer, type StartOptions } from '@weft/core';
+import type { Namespace } from '@weft/namespace';
 import type { Router } from 'express';
 import type { RequestBudgets } from './commands/budgets.js';
 import type { DatabaseOption } from './db/open-driver.js';
@@ -47,6 +48,11 @@ export interface StartWorkspaceOptions {
   log?: (message: string, error?: unknown) => void;
   /** seals automations' app accounts (see openWorkspace) */
   box?: SecretBox;
+  /**
+   * The word callers use for the service's namespace: `svc` (default, as the spec writes it) or
+   * `fibery` (as the real service does). See docs/workspace.md, "The namespace".
+   */
+  namespace?: Namespace;
   /** adds routes and a part to close first (the app host: see host/start-dev-workspace.ts) */
   extend?: (workspace: Workspace) => Promise<{ router: Router; close(): Promise<void> }>;
 }
@@ -71,6 +77,7 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     ...(options.log ? { log: options.log } : {}),
     ...(options.box ? { box: options.box } : {}),
     ...(options.budgets ? { budgets: options.budgets } : {}),
+    ...(options.namespace ? { namespace: options.namespace } : {}),
   });
   const extension = options.extend
     ? await options.extend(workspace).catch(async (error) => {

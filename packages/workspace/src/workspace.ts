@@ -9,6 +9,7 @@ import { capHeapGrowth } from './db/heap-growth.js';
 import { type DatabaseOption, openDriver } from './db/open-driver.js';
 import { outsideRequest } from './db/request-scope.js';
 import { SecretBox } from './host/secret-box.js';
+import { DEFAULT_NAMESPACE, type Namespace } from '@weft/namespace';
 import { JobQueue, type JobQueueOptions } from './jobs/job-queue.js';
 import { ensureBuiltinTypes } from './schema/builtins.js';
 import { createToken, generateToken, hashToken } from './tokens/token-store.js';
@@ -39,6 +40,8 @@ export interface OpenWorkspaceOptions {
   outbound?: OutboundOptions;
   /** what one request to the data API may ask (commands/budgets.ts); unset ones keep their defaults */
   budgets?: Partial<RequestBudgets>;
+  /** the word callers use for the service's namespace (default svc; see docs/workspace.md, "The namespace") */
+  namespace?: Namespace;
 }
 
 export interface Workspace {
@@ -51,6 +54,8 @@ export interface Workspace {
   readonly admin: Principal;
   /** what one request to the data API may ask */
   readonly budgets: RequestBudgets;
+  /** the word callers use for the service's namespace; inside, the workspace always speaks svc */
+  readonly namespace: Namespace;
   /**
    * Runs commands as `user` (default: the admin), exactly like POST /api/commands. With
    * `createResults: false` a create of a type that nothing listens to (no webhook, no automation)
@@ -77,6 +82,7 @@ export interface Workspace {
 export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise<Workspace> {
   const log = options.log ?? ((message, error) => console.error(message, error ?? ''));
   const budgets: RequestBudgets = { ...DEFAULT_BUDGETS, ...options.budgets };
+  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   const driver = await openDriver(options.database ?? { kind: 'memory' }, {
     statementTimeoutMs: budgets.statementTimeoutMs,
   });
@@ -125,7 +131,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
     const webhooks =
       options.webhooks === false
         ? undefined
-        : new WebhookWorker(driver, options.webhooks ?? {}, log, outbound);
+        : new WebhookWorker(driver, options.webhooks ?? {}, log, outbound, namespace);
     webhooks?.start();
     const jobs = await JobQueue.open(driver, options.jobs ?? {}, log);
     const automations = await new AutomationWorker(driver, jobs, { outbound }, log).start();
@@ -136,6 +142,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       generatedAdminToken: boot.generated,
       admin,
       budgets,
+      namespace,
       webhooks,
       outbound,
       jobs,

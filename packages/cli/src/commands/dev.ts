@@ -11,6 +11,7 @@ import {
   type HostedWorkspace,
   startHostedWorkspace,
 } from '@weft/workspace';
+import { parseNamespace } from '@weft/namespace';
 import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { AppProcess } from './dev-app-process.js';
@@ -29,6 +30,7 @@ interface DevOptions {
   watch?: boolean;
   verify?: boolean;
   verbose?: boolean;
+  namespace?: string;
 }
 
 function jsonArg(io: CliIo, name: string, value: string | undefined): Record<string, unknown> | undefined {
@@ -103,6 +105,13 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     throw new UsageError('--interval must be a whole number of seconds, 10 or more');
 
   const env = { ...io.env };
+  if (options.namespace !== undefined) {
+    try {
+      env.WEFT_NAMESPACE = parseNamespace(options.namespace, '--namespace');
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
   if (!env.DATABASE_URL && !env.WEFT_DATA_DIR) env.WEFT_DATA_DIR = resolve(io.cwd, '.weft');
   const config = configFromEnv(env as NodeJS.ProcessEnv);
   const keyDir =
@@ -121,6 +130,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
   try {
     ws = await startHostedWorkspace({ ...config, keyDir, log: (m) => io.stderr.write(`${m}\n`) });
     io.stdout.write(`Workspace listening on ${ws.url}\n`);
+    if (ws.namespace !== 'svc') io.stdout.write(`The data API speaks the ${ws.namespace} namespace\n`);
     const notice = everyInterfaceNotice(config.host);
     if (notice) io.stdout.write(`${notice}\n`);
     if (ws.generatedAdminToken) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
@@ -195,6 +205,10 @@ export const devCommand: WeftCommand = {
       .option('--no-sync', 'do not run the first sync')
       .option('--no-watch', 'do not restart (and sync again) the app when its files change')
       .option(
+        '--namespace <svc|fibery>',
+        "the word the data API uses for the service's namespace: fibery answers as the real service does (default: WEFT_NAMESPACE, else svc)",
+      )
+      .option(
         '--verify',
         'after the sync, check that the workspace holds what a full sync would (docs/drift.md)',
       )
@@ -207,13 +221,14 @@ export const devCommand: WeftCommand = {
         `
 Environment: PORT (workspace port, default 3100), HOST (its address, default 127.0.0.1),
 WEFT_ADMIN_TOKEN, WEFT_DATA_DIR (default .weft), DATABASE_URL (Postgres instead of PGlite),
-WEFT_SECRET_KEY (encrypts stored accounts), WEFT_APP_PORT.
+WEFT_SECRET_KEY (encrypts stored accounts), WEFT_APP_PORT, WEFT_NAMESPACE (svc or fibery).
 
 Examples:
   weft dev src/main.ts
   weft dev http://localhost:3101 --auth token --account '{"token":"..."}'
   weft dev src/main.ts --verify
   weft dev src/main.ts --verbose
+  weft dev src/main.ts --namespace fibery
   weft dev http://localhost:3101 --types book,author --filter '{"published":"last 3 years"}'
 
 Exit status: 0 ok, 1 the workspace or the app failed to start, 2 usage error (0 also after Ctrl-C).`,

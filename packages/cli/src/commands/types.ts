@@ -17,27 +17,35 @@ export const typesCommand: WeftCommand = {
       .option('-o, --out <file>', 'file to write, from the folder weft runs in', 'workspace-types.ts')
       .option('--name <name>', 'name of the generated interface', 'Workspace')
       .option('--token-env <variable>', 'environment variable holding the API token', 'WEFT_TOKEN')
+      .option(
+        '--namespace <svc|fibery>',
+        'the namespace the workspace speaks: fibery for the real service (default: WEFT_NAMESPACE, else svc)',
+      )
       .addHelpText(
         'after',
         `
 Examples:
   WEFT_TOKEN=... weft types http://localhost:3100
   WEFT_TOKEN=... weft types https://my.workspace.example --out src/workspace-types.ts --name Tracker
+  WEFT_TOKEN=... weft types https://acme.fibery.io --namespace fibery
 
 ${EXIT_HELP}`,
       )
-      .action(async (url: string, options: { out: string; name: string; tokenEnv: string }) => {
-        const result = await runTypesCommand({
-          url,
-          out: options.out,
-          name: options.name,
-          tokenEnv: options.tokenEnv,
-          env: io.env,
-          cwd: userFolder(io.env, io.cwd),
-        });
-        if (result.exitCode === 0) io.stdout.write(`${result.message}\n`);
-        else io.stderr.write(`weft types: ${result.message}\n`);
-        done(result.exitCode === 0 ? EXIT.ok : result.exitCode === 2 ? EXIT.usage : EXIT.findings);
-      });
+      .action(
+        async (url: string, options: { out: string; name: string; tokenEnv: string; namespace?: string }) => {
+          const result = await runTypesCommand({
+            url,
+            out: options.out,
+            name: options.name,
+            tokenEnv: options.tokenEnv,
+            ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+            env: io.env,
+            cwd: userFolder(io.env, io.cwd),
+          });
+          if (result.exitCode === 0) io.stdout.write(`${result.message}\n`);
+          else io.stderr.write(`weft types: ${result.message}\n`);
+          done(result.exitCode === 0 ? EXIT.ok : result.exitCode === 2 ? EXIT.usage : EXIT.findings);
+        },
+      );
   },
 };

@@ -11,7 +11,8 @@ export const TOOL_VERSIONS = {
 
 /**
  * The weft packages an app depends on, directly or through the CLI (`weft dev` brings the local
- * workspace and the sync engine, `weft types` the client), all at the CLI's own version.
+ * workspace and the sync engine, `weft types` the client, both the namespace codec), all at the
+ * CLI's own version.
  */
 export const WEFT_PACKAGES = [
   '@weft/core',
@@ -21,5 +22,6 @@ export const WEFT_PACKAGES = [
   '@weft/client',
   '@weft/workspace',
   '@weft/sync-engine',
+  '@weft/namespace',
 ] as const;
 export type WeftPackage = (typeof WEFT_PACKAGES)[number];

@@ -1,6 +1,7 @@
 // POST /api/commands, with same-tick coalescing: commands issued while the event loop is in one
 // turn are sent as one request (several, when more than `maxBatch`), and each caller gets back
 // its own element of the answer, or its own error.
+import type { NamespaceCodec } from '@weft/namespace';
 import { WorkspaceError } from '../errors.js';
 import type { Transport } from '../http/transport.js';
 import { type Command, isReadOnly, settle } from './command.js';
@@ -14,6 +15,8 @@ interface Pending {
 export interface CommandChannelOptions {
   /** Most commands in one request. 1 turns coalescing off. */
   maxBatch: number;
+  /** renames commands into the workspace's namespace and answers back (none for svc) */
+  names?: { in: NamespaceCodec; out: NamespaceCodec } | undefined;
 }
 
 export class CommandChannel {
@@ -40,12 +43,14 @@ export class CommandChannel {
 
   /** Sends these commands as one request now; resolves to the raw answer elements. */
   async send(commands: Command[]): Promise<unknown[]> {
-    const answer = await this.transport.json<unknown>({
+    const names = this.options.names;
+    const raw = await this.transport.json<unknown>({
       method: 'POST',
       path: '/api/commands',
-      json: commands,
+      json: names ? names.out.commands(commands) : commands,
       idempotent: commands.every(isReadOnly),
     });
+    const answer = names ? names.in.results(commands, raw) : raw;
     if (!Array.isArray(answer) || answer.length !== commands.length) {
       throw new WorkspaceError({
         kind: 'protocol',

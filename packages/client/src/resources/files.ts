@@ -68,17 +68,23 @@ export function filesApi(ctx: ClientContext) {
           source instanceof Readable ? source : Readable.fromWeb(source as WebReadableStream<Uint8Array>);
         body = { replayable: false, make: () => multipartStream(stream, name, contentType) };
       }
-      return ctx.transport.json<StoredFile>({ method: 'POST', path: '/api/files', body, idempotent: false });
+      return storedFile(
+        ctx,
+        ctx.transport.json({ method: 'POST', path: '/api/files', body, idempotent: false }),
+      );
     },
 
     /** The service fetches the file from `url` and stores it. */
     fromUrl(input: FromUrlInput): Promise<StoredFile> {
-      return ctx.transport.json<StoredFile>({
-        method: 'POST',
-        path: '/api/files/from-url',
-        json: input,
-        idempotent: false,
-      });
+      return storedFile(
+        ctx,
+        ctx.transport.json({
+          method: 'POST',
+          path: '/api/files/from-url',
+          json: input,
+          idempotent: false,
+        }),
+      );
     },
 
     /** The file's content as a Node stream (read it, or pipe it to disk). */
@@ -135,4 +141,10 @@ function multipartStream(
     body: Readable.toWeb(Readable.from(parts())) as unknown as NonNullable<RequestInit['body']>,
     contentType: `multipart/form-data; boundary=${boundary}`,
   };
+}
+
+/** A stored file's record, in svc names whatever the workspace's namespace. */
+async function storedFile(ctx: ClientContext, answer: Promise<unknown>): Promise<StoredFile> {
+  const file = await answer;
+  return (ctx.names ? ctx.names.in.entity('svc/file', file) : file) as StoredFile;
 }

@@ -9,8 +9,12 @@ export interface User {
 
 export function usersApi(ctx: ClientContext) {
   return {
-    list(): Promise<User[]> {
-      return ctx.transport.json({ method: 'GET', path: '/api/users', idempotent: true });
+    async list(): Promise<User[]> {
+      const users = await ctx.transport.json<User[]>({ method: 'GET', path: '/api/users', idempotent: true });
+      const names = ctx.names;
+      return names && Array.isArray(users)
+        ? (users.map((u) => names.in.entity('svc/user', u)) as User[])
+        : users;
     },
   };
 }

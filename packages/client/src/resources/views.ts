@@ -19,7 +19,7 @@ export function viewsApi(ctx: ClientContext) {
     const body = await ctx.transport.json<{ result?: T; error?: { message?: string; code?: number } }>({
       method: 'POST',
       path: '/api/views/json-rpc',
-      json: { jsonrpc: '2.0', id, method, params },
+      json: { jsonrpc: '2.0', id, method, params: ctx.names ? ctx.names.out.view(params) : params },
       idempotent,
     });
     if (body?.error) {
@@ -29,7 +29,7 @@ export function viewsApi(ctx: ClientContext) {
         serviceMessage: body.error.message ?? `JSON-RPC error ${body.error.code ?? ''}`.trim(),
       });
     }
-    return body?.result as T;
+    return (ctx.names ? ctx.names.in.view(body?.result) : body?.result) as T;
   }
   return {
     /** All views, or those with the given ids or public ids. */

@@ -18,12 +18,25 @@ export interface Webhook {
 export function webhooksApi(ctx: ClientContext) {
   return {
     /** Subscribes `url` to changes of entities of `type`. */
-    create(input: { url: string; type: string }): Promise<Webhook> {
-      return ctx.transport.json({ method: 'POST', path: '/api/webhooks/v2', json: input, idempotent: false });
+    async create(input: { url: string; type: string }): Promise<Webhook> {
+      const json = ctx.names ? ctx.names.out.webhook(input) : input;
+      const created = await ctx.transport.json({
+        method: 'POST',
+        path: '/api/webhooks/v2',
+        json,
+        idempotent: false,
+      });
+      return (ctx.names ? ctx.names.in.webhook(created) : created) as Webhook;
     },
     /** Every webhook, each with its latest 50 runs. */
-    list(): Promise<Webhook[]> {
-      return ctx.transport.json({ method: 'GET', path: '/api/webhooks/v2', idempotent: true });
+    async list(): Promise<Webhook[]> {
+      const list = await ctx.transport.json<Webhook[]>({
+        method: 'GET',
+        path: '/api/webhooks/v2',
+        idempotent: true,
+      });
+      const names = ctx.names;
+      return names && Array.isArray(list) ? (list.map((w) => names.in.webhook(w)) as Webhook[]) : list;
     },
     async delete(id: number): Promise<void> {
       await ctx.transport.send({ method: 'DELETE', path: `/api/webhooks/v2/${id}`, idempotent: true });

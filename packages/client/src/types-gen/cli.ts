@@ -4,7 +4,8 @@
 import { parseArgs } from 'node:util';
 import { runTypesCommand } from './run-types-command.js';
 
-const usage = 'usage: weft-types <url> [--out file.ts] [--name Workspace] [--token-env WEFT_TOKEN]';
+const usage =
+  'usage: weft-types <url> [--out file.ts] [--name Workspace] [--token-env WEFT_TOKEN] [--namespace svc|fibery]';
 
 export async function main(argv: string[]): Promise<number> {
   let parsed: ReturnType<typeof parse>;
@@ -24,6 +25,7 @@ export async function main(argv: string[]): Promise<number> {
     out: values.out ?? 'workspace-types.ts',
     name: values.name ?? 'Workspace',
     tokenEnv: values['token-env'] ?? 'WEFT_TOKEN',
+    ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
     env: process.env,
     cwd: process.cwd(),
   });
@@ -40,6 +42,7 @@ function parse(argv: string[]) {
       out: { type: 'string', short: 'o' },
       name: { type: 'string' },
       'token-env': { type: 'string' },
+      namespace: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

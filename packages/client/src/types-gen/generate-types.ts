@@ -110,8 +110,13 @@ export async function writeTypes(
   options: GenerateTypesOptions & Partial<WorkspaceClientOptions> = {},
 ): Promise<string> {
   const client = createWorkspaceClient({ ...options, url, token });
+  // read through the client, the schema is in svc names, as the client's callers use them
   const schema = await client.schema.query();
-  const source = generateTypes(schema, { ...options, source: options.source ?? new URL(url).origin });
+  const from = options.namespace && options.namespace !== 'svc' ? ` (namespace ${options.namespace})` : '';
+  const source = generateTypes(schema, {
+    ...options,
+    source: options.source ?? `${new URL(url).origin}${from}`,
+  });
   await writeFile(outFile, source);
   return source;
 }

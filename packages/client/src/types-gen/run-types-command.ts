@@ -2,6 +2,7 @@
 // token from the environment, resolve the output file, write the types, and say what happened.
 // Each front end keeps only its argument parsing and where it prints.
 import { isAbsolute, join } from 'node:path';
+import { type Namespace, parseNamespace } from '@weft/namespace';
 import { writeTypes } from './generate-types.js';
 
 export interface TypesCommandOptions {
@@ -17,6 +18,11 @@ export interface TypesCommandOptions {
   env: Record<string, string | undefined>;
   /** Folder a relative `out` is taken from. */
   cwd: string;
+  /**
+   * The namespace the workspace speaks (default: WEFT_NAMESPACE in `env`, else svc). The file
+   * names things as @weft/client presents them to its callers, in svc, whatever this is.
+   */
+  namespace?: string;
 }
 
 export interface TypesCommandResult {
@@ -35,8 +41,20 @@ export async function runTypesCommand(options: TypesCommandOptions): Promise<Typ
   const token = options.env[tokenEnv];
   if (!token) return { exitCode: 2, message: `set ${tokenEnv} to an API token of the workspace` };
   const file = isAbsolute(options.out) ? options.out : join(options.cwd, options.out);
+  let namespace: Namespace;
   try {
-    const source = await writeTypes(options.url, token, file, { interfaceName: options.name ?? 'Workspace' });
+    namespace =
+      options.namespace !== undefined
+        ? parseNamespace(options.namespace, '--namespace')
+        : parseNamespace(options.env.WEFT_NAMESPACE, 'WEFT_NAMESPACE');
+  } catch (error) {
+    return { exitCode: 2, message: (error as Error).message };
+  }
+  try {
+    const source = await writeTypes(options.url, token, file, {
+      interfaceName: options.name ?? 'Workspace',
+      namespace,
+    });
     // One line per type: the generator writes each type's key at two spaces of indent.
     const count = source.split('\n').filter((line) => /^ {2}'/.test(line)).length;
     return { exitCode: 0, message: `wrote ${count} types to ${file}`, file, count };

@@ -1,6 +1,7 @@
 // An Express handler for webhook deliveries: parses and validates the body, hands the typed
 // delivery (and each effect) to your code, and answers 200 only once your code has finished, so a
 // failure makes the service deliver again.
+import { codecsFor, type Namespace, parseNamespace } from '@weft/namespace';
 import express, { type Request, type RequestHandler, Router } from 'express';
 import type { AnySchema } from '../schema-types.js';
 import { parseDelivery, type WebhookDelivery, type WebhookEffect } from './delivery.js';
@@ -16,9 +17,15 @@ export interface WebhookReceiverOptions<S = AnySchema> {
   limit?: string;
   /** Told about failed handlers (the error itself; the request body is not passed on). */
   onError?: (error: unknown) => void;
+  /**
+   * The namespace the workspace delivers in (default svc); deliveries reach your code in svc
+   * names whatever it is, like the client's answers.
+   */
+  namespace?: Namespace;
 }
 
 export function webhookReceiver<S = AnySchema>(options: WebhookReceiverOptions<S>): RequestHandler {
+  const names = codecsFor(parseNamespace(options.namespace, 'namespace'));
   const router = Router();
   router.use(express.json({ limit: options.limit ?? '1mb' }));
   router.use(async (req, res) => {
@@ -28,7 +35,7 @@ export function webhookReceiver<S = AnySchema>(options: WebhookReceiverOptions<S
     }
     let delivery: WebhookDelivery<S>;
     try {
-      delivery = parseDelivery<S>(req.body);
+      delivery = parseDelivery<S>(names ? names.in.delivery(req.body) : req.body);
     } catch (error) {
       const issues = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues ?? [];
       const detail = issues.map((i) => `${i.path.map(String).join('.') || 'body'}: ${i.message}`).join('; ');

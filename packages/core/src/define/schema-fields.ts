@@ -75,14 +75,18 @@ export interface UserRelationOptions extends FieldOptions {
   cardinality?: 'many-to-one' | 'many-to-many';
   /** Name of the field on the user side. */
   targetName: string;
-  /** The workspace's user type; default `svc/user`. */
+  /** The workspace's user type; default `fibery/user`, as the real service names it. */
   targetType?: string;
   /** The user field matched with this field's value (an e-mail, case-sensitive); default `user/email`. */
   targetFieldId?: string;
 }
 
-/** The workspace's user type and its e-mail field, which native user relations match. */
-export const WORKSPACE_USER_TYPE = 'svc/user';
+/**
+ * The workspace's user type and its e-mail field, which native user relations match. Apps talk to
+ * the real service, so this is its name (`fibery/user`), whatever namespace a local workspace
+ * speaks; the local workspace's host takes it (and `svc/user`) as its own user type.
+ */
+export const WORKSPACE_USER_TYPE = 'fibery/user';
 export const WORKSPACE_USER_EMAIL_FIELD = 'user/email';
 
 function make<V>(spec: SchemaFieldDefinition['spec'], options: FieldOptions = {}): SchemaFieldDefinition<V> {

@@ -1,4 +1,5 @@
 import type { SchemaField, SchemaResponse } from '@weft/core/protocol';
+import { USER_TYPE } from '../schema/builtins.js';
 import { entityId } from './entity-ids.js';
 
 // How an app's schema becomes workspace types in the app's own namespace `<ns>`: type `<ns>/<type>`,
@@ -46,7 +47,10 @@ export type MappedField =
       many: boolean;
       targetAppType: string;
       targetType: string;
+      /** an app field id, or for a relation to the workspace's users one of their fields (`user/email`) */
       targetFieldId: string;
+      /** the target is the workspace's user type, not a synced type */
+      toUsers?: true;
       partnerName: string;
       partnerMany: boolean;
       relationId: string;
@@ -68,6 +72,14 @@ export interface MappedType {
 }
 
 export const SYNC_ACTION = '__syncAction';
+
+/**
+ * The names an app may give the workspace's user type as a relation's target: the real service's
+ * (`fibery/user`, which apps send: they talk to the real service) and, leniently, the spec's.
+ * Either lands on the workspace's own user type, whatever namespace the workspace speaks.
+ */
+const USER_TYPE_NAMES: ReadonlySet<string> = new Set(['fibery/user', USER_TYPE]);
+export const isUserTypeName = (appType: string) => USER_TYPE_NAMES.has(appType);
 
 const slug = (s: string) =>
   s
@@ -178,6 +190,13 @@ export function mapSchema(
       const known = partners.get(relationIdOf(sourceId, appType, appId));
       const target = field.relation && selected.includes(field.relation.targetType);
       if (known && target) reserved.get(typeName(field.relation?.targetType as string))?.add(known);
+      if (known && field.relation && isUserTypeName(field.relation.targetType)) {
+        if (!reserved.has(USER_TYPE)) {
+          reserved.set(USER_TYPE, new Set());
+          taken.set(USER_TYPE, new Set());
+        }
+        reserved.get(USER_TYPE)?.add(known);
+      }
     }
   /** relation fields whose raw field is named once every other field of its type is */
   const raws: { field: { name: string; rawName: string }; type: string }[] = [];
@@ -198,8 +217,13 @@ export function mapSchema(
       const base = { appId, name: fname };
       if (field.relation) {
         const r = field.relation;
-        if (!selected.includes(r.targetType)) continue;
-        const target = typeName(r.targetType);
+        const toUsers = isUserTypeName(r.targetType);
+        if (!toUsers && !selected.includes(r.targetType)) continue;
+        const target = toUsers ? USER_TYPE : typeName(r.targetType);
+        if (toUsers && !taken.has(target)) {
+          taken.set(target, new Set());
+          reserved.set(target, new Set());
+        }
         const targetNames = taken.get(target) as Set<string>;
         const relationId = relationIdOf(sourceId, appType, appId);
         // Many relations may share a targetName (Owner, Assigned By → "Tasks"): the first takes it,
@@ -223,6 +247,7 @@ export function mapSchema(
           partnerMany: r.cardinality !== 'one-to-one',
           relationId,
           rawName: '',
+          ...(toUsers ? { toUsers: true as const } : {}),
         };
         mapped.fields.push(relation);
         raws.push({ field: relation, type: name });

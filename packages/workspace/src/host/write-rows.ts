@@ -482,17 +482,19 @@ async function resolveGroup(
   const field = type?.fields.find((f) => f.name === first?.field);
   if (!type || !field || field.kind !== 'relation') return [];
   const target = ctx.types.get(field.targetAppType);
-  if (!target) return [];
-  // targetFieldId names the target field matched with the value; `id` is the row's own id.
+  if (!target && !field.toUsers) return [];
+  // targetFieldId names the target field matched with the value; `id` is the row's own id. A
+  // relation to the workspace's users names one of the user type's own fields (`user/email`).
   const values = [...new Set(rows.flatMap((r) => r.targets))];
   const toUuid = new Map<string, string>();
-  if (field.targetFieldId === 'id') {
+  if (target && field.targetFieldId === 'id') {
     for (const v of values) toUuid.set(v, entityId(ctx.sourceId, target.appType, v));
     const present = await existingIds(ctx.workspace, target.name, [...toUuid.values()]);
     for (const [v, u] of toUuid) if (!present.has(u)) toUuid.delete(v);
   } else {
-    const tf =
-      field.targetFieldId === target.titleField
+    const tf = !target
+      ? field.targetFieldId
+      : field.targetFieldId === target.titleField
         ? `${target.name.slice(0, target.name.indexOf('/'))}/name`
         : target.fields.find((f) => f.appId === field.targetFieldId)?.name;
     if (!tf) return [];
@@ -500,7 +502,7 @@ async function resolveGroup(
       const found = await query(
         ctx.workspace,
         {
-          'q/from': target.name,
+          'q/from': target ? target.name : field.targetType,
           'q/select': ['svc/id', tf],
           'q/where': ['q/in', [tf], '$v'],
           'q/limit': 'q/no-limit',

@@ -14,6 +14,7 @@ import { viewsRouter } from '../views/views-router.js';
 import { webhooksRouter } from '../webhooks/webhooks-router.js';
 import type { Workspace } from '../workspace.js';
 import { mountBodyParsers } from './body-routes.js';
+import { namespaceBoundary } from './namespace-boundary.js';
 import { closeIfBodyUnread } from './unread-body.js';
 
 export interface AppOptions {
@@ -51,6 +52,8 @@ export function createApp(workspace: Workspace, options: AppOptions): express.Ex
   app.use('/api', requireToken(workspace.driver));
   app.use('/api', rateLimit(workspace.driver, options.rateLimit));
   mountBodyParsers(app);
+  const boundary = namespaceBoundary(workspace.namespace, workspace.driver);
+  if (boundary) app.use('/api', boundary);
   app.use(commandsRouter(workspace));
   app.use(documentsRouter(workspace.driver));
   app.use(

@@ -11,6 +11,8 @@ import { createType, setFieldMeta, setTypeMeta } from './schema-store.js';
  */
 export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([
   'svc',
+  // the real service's word for svc (WEFT_NAMESPACE=fibery): taken, so the two never meet
+  'fibery',
   'ui',
   'q',
   'enum',

@@ -1,6 +1,9 @@
+import { codecsFor, DEFAULT_NAMESPACE, type Namespace, type NamespaceCodec } from '@weft/namespace';
 import type { Driver } from '../db/driver.js';
 import { PollingLoop } from '../db/polling-loop.js';
 import { OutboundPolicy, outboundFetch } from '../outbound/index.js';
+import { loadCatalog } from '../schema/catalog.js';
+import { catalogLookup } from '../schema/field-lookup.js';
 
 // Delivers queued webhook payloads. Deliveries live in svc_deliveries (written in the same
 // transaction as the change); a worker claims due ones with a lease (FOR UPDATE SKIP LOCKED, so
@@ -37,6 +40,7 @@ export class WebhookWorker {
   private readonly backoffMs: (failures: number) => number;
   private readonly timeoutMs: number;
   private readonly leaseMs: number;
+  private readonly codec: NamespaceCodec | undefined;
 
   constructor(
     private readonly driver: Driver,
@@ -44,7 +48,10 @@ export class WebhookWorker {
     private readonly log: (message: string, error?: unknown) => void,
     /** who may be delivered to: a subscription's address is checked when delivered, after DNS */
     private readonly outbound: OutboundPolicy = new OutboundPolicy({ allowPrivateNetworks: true }),
+    /** the namespace receivers read deliveries in (payloads are stored in svc) */
+    namespace: Namespace = DEFAULT_NAMESPACE,
   ) {
+    this.codec = codecsFor(namespace)?.out;
     this.loop = new PollingLoop(
       () => this.drain(),
       options.pollMs ?? 1000,
@@ -92,6 +99,11 @@ export class WebhookWorker {
     }
   }
 
+  private async inNamespace(body: unknown): Promise<unknown> {
+    if (!this.codec) return body;
+    return this.codec.withLookup(catalogLookup(await loadCatalog(this.driver))).delivery(body);
+  }
+
   private async deliver(d: Claimed): Promise<void> {
     const requestTime = new Date();
     const started = performance.now();
@@ -100,7 +112,7 @@ export class WebhookWorker {
       const res = await outboundFetch(this.outbound, d.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'weft-workspace-webhooks/2' },
-        body: JSON.stringify(d.body),
+        body: JSON.stringify(await this.inNamespace(d.body)),
         timeoutMs: this.timeoutMs,
         maxRedirects: 0,
       });
