@@ -50,6 +50,7 @@ import { AccountFlows, appFailure, SYSTEM_KEYS } from './account-flows.js';
 import { verifySource } from './verify-run.js';
 import { createVerifySchedule, dueVerifies, setVerifyEvery } from './verify-schedule.js';
 import type { OAuthSourceInput } from './oauth-pending.js';
+import { createLeaseColumns, DEFAULT_LEASE_SECONDS, RunLeases } from './run-lease.js';
 
 // The app host: the local workspace playing the service towards apps. Sources (an app by URL and
 // an account), their sync settings, sync runs, and app webhooks. Everything it stores lives in
@@ -73,6 +74,8 @@ export interface AppHostOptions {
   jobExpireSeconds?: number;
   /** how often a sync job (default 5) or a webhook-event job (default 3) is tried again after its process died or stopped; then its run fails */
   jobRetryLimit?: number;
+  /** how long a sync run stays this process' without a renewal before the next sync fails it (run-lease.ts); default 60 s */
+  runLeaseSeconds?: number;
 }
 
 export interface AddSourceInput {
@@ -133,11 +136,14 @@ export class AppHost {
   private readonly accounts: AccountFlows;
   /** callbacks that failed in this process, by state (see oauthFailure) */
   private readonly oauthFailures = new Map<string, string>();
+  /** the leases of the runs this process started or works on (run-lease.ts) */
+  private readonly leases: RunLeases;
 
   private constructor(workspace: Workspace, options: AppHostOptions) {
     this.workspace = workspace;
     this.options = options;
     this.log = options.log ?? ((m, e) => console.error(m, e ?? ''));
+    this.leases = new RunLeases(workspace.driver, options.runLeaseSeconds ?? DEFAULT_LEASE_SECONDS, this.log);
     this.accounts = new AccountFlows({
       driver: workspace.driver,
       box: options.box,
@@ -159,6 +165,7 @@ export class AppHost {
 
   static async open(workspace: Workspace, options: AppHostOptions): Promise<AppHost> {
     await createHostTables(workspace.driver);
+    await createLeaseColumns(workspace.driver);
     await createVerifySchedule(workspace.driver);
     const host = new AppHost(workspace, options);
     await host.startWorkers();
@@ -178,6 +185,7 @@ export class AppHost {
         for (const l of this.listeners) l(sourceId, event, totals as unknown as Json);
       },
       signal,
+      hold: (runId) => this.leases.hold(runId),
       ended: (runId) => {
         for (const wake of this.endWaiters.get(runId) ?? []) wake();
       },
@@ -623,6 +631,8 @@ export class AppHost {
     await this.workspace.driver.transaction(async (tx) => {
       // One run per source at a time, also across processes.
       await tx.query(`SELECT id FROM weft_host_sources WHERE id = $1 FOR UPDATE`, [id]);
+      // A run left by a process that stopped does not block this one (run-lease.ts).
+      await this.leases.failLapsed(tx, id);
       const { rows } = await tx.query(
         `SELECT 1 FROM weft_host_runs WHERE source_id = $1 AND status = 'running' AND kind <> 'webhook'`,
         [id],
@@ -630,12 +640,20 @@ export class AppHost {
       if (rows.length > 0)
         throw new WorkspaceError(409, 'conflict', 'A sync of this source is already running');
       await tx.query(
-        `INSERT INTO weft_host_runs (id, source_id, kind, status, last_synchronized_at)
-         VALUES ($1, $2, $3, 'running', $4)`,
-        [runId, id, options.kind ?? 'manual', await lastSuccess(tx, id)],
+        `INSERT INTO weft_host_runs (id, source_id, kind, status, last_synchronized_at, lease_owner, lease_until)
+         VALUES ($1, $2, $3, 'running', $4, $5, ${RunLeases.until('$6')})`,
+        [
+          runId,
+          id,
+          options.kind ?? 'manual',
+          await lastSuccess(tx, id),
+          this.leases.owner,
+          this.leases.seconds,
+        ],
       );
       await this.queue.send<StartJob>(SYNC_START, { runId }, { tx });
     });
+    this.leases.hold(runId);
     this.queue.wake(SYNC_START);
     if (options.wait) await this.waitFor(runId);
     return runView((await getRun(this.workspace.driver, runId)) as RunRow);
@@ -698,7 +716,9 @@ export class AppHost {
       `SELECT s.id FROM weft_host_sources s
         WHERE s.interval_seconds IS NOT NULL AND NOT EXISTS (
           SELECT 1 FROM weft_host_runs r WHERE r.source_id = s.id AND r.kind NOT IN ('webhook', 'verify')
-            AND (r.status = 'running' OR r.started_at > clock_timestamp() - make_interval(secs => s.interval_seconds)))`,
+            AND ((r.status = 'running' AND ${RunLeases.liveSql('r', '$1')})
+              OR r.started_at > clock_timestamp() - make_interval(secs => s.interval_seconds)))`,
+      [this.leases.owner],
     );
     for (const { id } of rows) {
       await this.sync(id, { kind: 'scheduled' }).catch((e) => {
@@ -722,5 +742,6 @@ export class AppHost {
     this.closed = true;
     if (abort) this.stopping.abort();
     for (const name of HOST_QUEUES) await this.queue.unwork(name);
+    await this.leases.close();
   }
 }

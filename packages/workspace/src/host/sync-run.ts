@@ -105,6 +105,8 @@ export interface SyncContext {
     totals: { pages: number; rowsSet: number; rowsRemoved: number },
   ): void;
   signal: AbortSignal;
+  /** this process works on the run: it keeps the run's lease until the run ends (run-lease.ts) */
+  hold?(runId: string): void;
   /** a run ended (succeeded or failed) in this process: whoever waits for it here looks at once */
   ended?(runId: string): void;
   /** how long a page job goes on reading pages before it hands over to a new job (well under its expiry) */
