@@ -9,12 +9,17 @@ import { resolve } from 'node:path';
 import {
   configFromEnv,
   everyInterfaceNotice,
+  generateToken,
   type HostedWorkspace,
   startHostedWorkspace,
 } from '@weft/workspace';
 import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
+import { type DataFolderLock, lockDataFolder } from './data-folder-lock.js';
 import { AppProcess } from './dev-app-process.js';
+import { checkAccountArgs, isFreshDataFolder } from './dev-preflight.js';
+import { readyLine } from './dev-ready.js';
+import { DEV_LEASE_SECONDS, syncWhenFree } from './dev-sync.js';
 import { devSource } from './dev-source.js';
 import { verifyOnce } from './dev-verify.js';
 
@@ -27,6 +32,7 @@ interface DevOptions {
   sync?: boolean;
   watch?: boolean;
   verify?: boolean;
+  newToken?: boolean;
 }
 
 function jsonArg(io: CliIo, name: string, value: string | undefined): Record<string, unknown> | undefined {
@@ -77,20 +83,12 @@ function progressBar(io: CliIo, types: string[]) {
 
 /** Syncs the source again after a restart; a sync still running (cut off by the restart) is waited for. */
 async function syncAgain(ws: HostedWorkspace, id: string, io: CliIo): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const run = await ws.apps.sync(id, { wait: true });
-      io.stdout.write(
-        run.status === 'succeeded'
-          ? `Synced again: ${run.rowsSet} rows (${run.rowsRemoved} removed)\n`
-          : `Sync after the restart failed: ${run.error}\n`,
-      );
-      return;
-    } catch (error) {
-      if ((error as { status?: number }).status !== 409 || attempt >= 60) throw error;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
+  const run = await syncWhenFree(ws, id);
+  io.stdout.write(
+    run.status === 'succeeded'
+      ? `Synced again: ${run.rowsSet} rows (${run.rowsRemoved} removed)\n`
+      : `Sync after the restart failed: ${run.error}\n`,
+  );
 }
 
 async function dev(target: string, options: DevOptions, io: CliIo): Promise<number> {
@@ -111,11 +109,23 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
 
   const env = { ...io.env };
   if (!env.DATABASE_URL && !env.WEFT_DATA_DIR) env.WEFT_DATA_DIR = resolve(io.cwd, '.weft');
+  if (options.newToken && env.WEFT_ADMIN_TOKEN)
+    throw new UsageError(
+      '--new-token: WEFT_ADMIN_TOKEN sets the admin token already; unset it to get a fresh one',
+    );
   const config = configFromEnv(env as NodeJS.ProcessEnv);
   const keyDir =
     env.WEFT_DATA_DIR && env.WEFT_DATA_DIR !== ':memory:'
       ? resolve(io.cwd, env.WEFT_DATA_DIR)
       : resolve(io.cwd, '.weft');
+  // The PGlite folder, when the workspace lives in one: one process at a time (data-folder-lock.ts).
+  const dataFolder = config.database.kind === 'pglite' ? resolve(io.cwd, config.database.dataDir) : undefined;
+  const freshFolder = isFreshDataFolder(dataFolder);
+  const lock: DataFolderLock | undefined = dataFolder
+    ? lockDataFolder(dataFolder, `weft dev ${target}`)
+    : undefined;
+  // A fresh admin token replaces the folder's stored one (the old one stops working).
+  const newToken = options.newToken ? generateToken() : undefined;
 
   let app: AppProcess | undefined;
   if (file) {
@@ -126,11 +136,20 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
   const appUrl = app ? app.url : target;
   let ws: HostedWorkspace | undefined;
   try {
-    ws = await startHostedWorkspace({ ...config, keyDir, log: (m) => io.stderr.write(`${m}\n`) });
+    // Arguments the first start needs are checked before the (slow) workspace boot.
+    if (freshFolder) await checkAccountArgs({ appUrl, target, auth: options.auth, account: fields });
+    ws = await startHostedWorkspace({
+      ...config,
+      ...(newToken ? { adminToken: newToken } : {}),
+      keyDir,
+      log: (m) => io.stderr.write(`${m}\n`),
+      hostOptions: { runLeaseSeconds: DEV_LEASE_SECONDS },
+    });
     io.stdout.write(`Workspace listening on ${ws.url}\n`);
     const notice = everyInterfaceNotice(config.host);
     if (notice) io.stdout.write(`${notice}\n`);
-    if (ws.generatedAdminToken) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
+    const printed = ws.generatedAdminToken || newToken !== undefined;
+    if (printed) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
 
     // One source per app: found again by its URL, or by its name when a restarted app moved.
     const source = await devSource(
@@ -156,7 +175,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
         if (sourceId === source.id && event.kind !== 'retry')
           bar.update(event.type, event.kind, Number(totals.rowsSet));
       });
-      const run = await ws.apps.sync(source.id, { wait: true });
+      const run = await syncWhenFree(ws, source.id);
       off();
       bar.end();
       if (run.status === 'succeeded') {
@@ -171,7 +190,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
         );
     }
     if (options.verify) await verifyOnce(ws, source.id, io);
-    io.stdout.write('Ready. Ctrl-C stops the workspace.\n');
+    io.stdout.write(readyLine(ws.url, printed ? 'printed' : env.WEFT_ADMIN_TOKEN ? 'env' : 'stored'));
     await new Promise<void>((done) => {
       process.once('SIGINT', () => done());
       process.once('SIGTERM', () => done());
@@ -180,6 +199,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
   } finally {
     await ws?.close();
     await app?.close();
+    lock?.release();
   }
 }
 
@@ -200,6 +220,7 @@ export const devCommand: WeftCommand = {
       .option('--interval <seconds>', 'sync again every so many seconds')
       .option('--no-sync', 'do not run the first sync')
       .option('--no-watch', 'do not restart (and sync again) the app when its files change')
+      .option('--new-token', 'print a fresh admin token for this data folder (the old one stops working)')
       .option(
         '--verify',
         'after the sync, check that the workspace holds what a full sync would (docs/drift.md)',
@@ -215,6 +236,7 @@ Examples:
   weft dev src/main.ts
   weft dev http://localhost:3101 --auth token --account '{"token":"..."}'
   weft dev src/main.ts --verify
+  weft dev src/main.ts --new-token
   weft dev http://localhost:3101 --types book,author --filter '{"published":"last 3 years"}'
 
 Exit status: 0 ok, 1 the workspace or the app failed to start, 2 usage error (0 also after Ctrl-C).`,
