@@ -50,6 +50,8 @@ import { AccountFlows, appFailure, SYSTEM_KEYS } from './account-flows.js';
 import { verifySource } from './verify-run.js';
 import { createVerifySchedule, dueVerifies, setVerifyEvery } from './verify-schedule.js';
 import type { OAuthSourceInput } from './oauth-pending.js';
+import { createFingerprintColumns, FULL_ASKED } from './schema-fingerprint.js';
+import { unsyncedTypes } from './unsynced-types.js';
 import { createLeaseColumns, DEFAULT_LEASE_SECONDS, RunLeases } from './run-lease.js';
 
 // The app host: the local workspace playing the service towards apps. Sources (an app by URL and
@@ -166,6 +168,7 @@ export class AppHost {
   static async open(workspace: Workspace, options: AppHostOptions): Promise<AppHost> {
     await createHostTables(workspace.driver);
     await createLeaseColumns(workspace.driver);
+    await createFingerprintColumns(workspace.driver);
     await createVerifySchedule(workspace.driver);
     const host = new AppHost(workspace, options);
     await host.startWorkers();
@@ -443,6 +446,12 @@ export class AppHost {
     return sourceView(await this.source(id));
   }
 
+  /** The types the app offers that the source does not sync (unsynced-types.ts). */
+  async unsyncedTypes(id: string) {
+    const source = await this.source(id);
+    return unsyncedTypes(this.client(source.url), source, this.account(source));
+  }
+
   /** The OAuth 2 callback address apps are given: the provider sends the user back here. */
   oauthCallbackUrl(): string {
     return this.accounts.oauth2CallbackUrl();
@@ -624,7 +633,7 @@ export class AppHost {
    * Starts a sync run: records it and queues its start job in one transaction; resolves with the
    * run as soon as it is recorded (`wait` for its end, wherever its jobs run).
    */
-  async sync(id: string, options: { kind?: string; wait?: boolean } = {}) {
+  async sync(id: string, options: { kind?: string; wait?: boolean; full?: boolean } = {}) {
     const source = await this.source(id);
     if (source.webhooks_enabled && !source.webhook) await this.installWebhookOrLog(source);
     const runId = randomUUID();
@@ -640,15 +649,17 @@ export class AppHost {
       if (rows.length > 0)
         throw new WorkspaceError(409, 'conflict', 'A sync of this source is already running');
       await tx.query(
-        `INSERT INTO weft_host_runs (id, source_id, kind, status, last_synchronized_at, lease_owner, lease_until)
-         VALUES ($1, $2, $3, 'running', $4, $5, ${RunLeases.until('$6')})`,
+        `INSERT INTO weft_host_runs (id, source_id, kind, status, last_synchronized_at, lease_owner, lease_until, full_reason)
+         VALUES ($1, $2, $3, 'running', $4, $5, ${RunLeases.until('$6')}, $7)`,
         [
           runId,
           id,
           options.kind ?? 'manual',
-          await lastSuccess(tx, id),
+          // A full sync sends the app no lastSynchronizedAt: it sends every row (schema-fingerprint.ts).
+          options.full ? null : await lastSuccess(tx, id),
           this.leases.owner,
           this.leases.seconds,
+          options.full ? FULL_ASKED : null,
         ],
       );
       await this.queue.send<StartJob>(SYNC_START, { runId }, { tx });

@@ -24,6 +24,8 @@ export interface SourceRow {
   created_at: string | Date;
   /** verify-schedule.ts */
   verify_every_seconds?: number | null;
+  /** schema-fingerprint.ts */
+  schema_fingerprint?: string | null;
 }
 
 export interface RunRow {
@@ -42,6 +44,8 @@ export interface RunRow {
   error: string | null;
   duration_ms: number | null;
   progress: Json;
+  /** why the run is full when it was made so (schema-fingerprint.ts) */
+  full_reason?: string | null;
 }
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
@@ -73,6 +77,7 @@ export function runView(r: RunRow) {
     kind: r.kind,
     status: r.status,
     mode: r.mode,
+    fullReason: r.full_reason ?? null,
     lastSynchronizedAt: iso(r.last_synchronized_at),
     startedAt: iso(r.started_at),
     finishedAt: iso(r.finished_at),

@@ -17,6 +17,7 @@ import { applyFieldLabels, wantedLabels } from './field-labels.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
 import { getRun, getSource, type RunRow, type SourceRow } from './source-store.js';
 import { callError } from './run-errors.js';
+import { FULL_SCHEMA_CHANGED, schemaFingerprint } from './schema-fingerprint.js';
 import {
   removeRows,
   removeUnsent,
@@ -72,6 +73,8 @@ export interface RunProgress {
   /** warnings past the kept ones, counted */
   moreWarnings?: number;
   types?: Record<string, TypeProgress>;
+  /** what the app offered when the run started (schema-fingerprint.ts): the source's once it succeeds */
+  fingerprint?: string;
 }
 
 export interface StartJob {
@@ -322,6 +325,12 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
     throw callError('schema', e);
   });
   const schema = read.value;
+  const config = await client.config(account, ctx.signal).catch((e) => {
+    throw callError('config', e);
+  });
+  const fingerprint = schemaFingerprint(config, schema);
+  // The app offers something new since the last sync: every row is sent again (schema-fingerprint.ts).
+  const offersNew = source.schema_fingerprint != null && source.schema_fingerprint !== fingerprint;
   // Reverse fields made by earlier syncs keep their names (see mapSchema).
   const partners = await existingPartners(
     ctx.workspace,
@@ -341,6 +350,7 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
     if (!locked || (locked.progress as RunProgress).types) return;
     const progress: RunProgress = {
       schema,
+      fingerprint,
       typeIds: source.types,
       ...(partners.size > 0 ? { partners: Object.fromEntries(partners) } : {}),
       warnings,
@@ -355,6 +365,11 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
       run.id,
       JSON.stringify(progress),
     ]);
+    if (offersNew && locked.last_synchronized_at !== null)
+      await tx.query(
+        `UPDATE weft_host_runs SET last_synchronized_at = NULL, full_reason = $2 WHERE id = $1`,
+        [run.id, FULL_SCHEMA_CHANGED],
+      );
     for (const type of source.types) {
       await ctx.queue.send<PageJob>(SYNC_PAGE, { runId: run.id, type, page: 1, pagination: null }, { tx });
     }
@@ -754,6 +769,11 @@ export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void>
       warnings.length > 0 ? warnings.join('; ') : null,
     ],
   );
+  if (progress.fingerprint)
+    await ctx.workspace.driver.query(`UPDATE weft_host_sources SET schema_fingerprint = $2 WHERE id = $1`, [
+      source.id,
+      progress.fingerprint,
+    ]);
   ctx.ended?.(run.id);
 }
 
