@@ -93,6 +93,44 @@ const app = defineApp({
 await startServer(app, { defaultPort: 3999, shutdownGraceMs: 500 });
 `;
 
+/** An app that sends nothing in a delta; version 2 adds a field, version 3 a type. */
+function growingApp(version: 1 | 2 | 3): string {
+  const size = version >= 2 ? `size: field.integer({ name: 'Size' }),` : '';
+  const sizeValue = version >= 2 ? 'size: 7,' : '';
+  const tag =
+    version === 3
+      ? `tag: { name: 'Tags', fields: { id: field.id(), name: field.title({ name: 'Name' }) }, async *data() { yield { id: 't', name: 'T' }; } },`
+      : '';
+  return `import { auth, defineApp, field, startServer } from '@weft/core';
+
+const app = defineApp({
+  id: 'grow',
+  name: 'Grow',
+  version: '${version}.0.0',
+  description: 'its schema grows',
+  website: 'http://127.0.0.1/',
+  authentication: [auth.none({ name: 'None' })],
+  sync: {
+    types: {
+      item: {
+        name: 'Items',
+        delta: true,
+        fields: { id: field.id(), name: field.title({ name: 'Name' }), ${size} },
+        async *data({ mode }) {
+          if (mode === 'delta') return;
+          yield { id: 'a', name: 'A', ${sizeValue} };
+          yield { id: 'b', name: 'B', ${sizeValue} };
+        },
+      },
+      ${tag}
+    },
+  },
+});
+
+await startServer(app, { defaultPort: 3999, shutdownGraceMs: 500 });
+`;
+}
+
 interface Dev {
   child: ChildProcess;
   out(): string;
@@ -203,6 +241,50 @@ describe('weft dev in the dev loop', () => {
     expect((await api(url2, token, '/api/host/sources')).status).toBe(401);
     renewed.child.kill('SIGINT');
     expect(await renewed.exited).toBe(0);
+  }, 300_000);
+
+  it('syncs fully after a schema change, names types it does not sync, and --full forces a full sync', async () => {
+    const folder = mkdtempSync(join(appFolder, 'grow-'));
+    const file = join(folder, 'grow.ts');
+    writeFileSync(file, growingApp(1));
+    const data = mkdtempSync(join(scratch, 'grow-'));
+    const env = { WEFT_ADMIN_TOKEN: 'dev-loop-token-2' };
+
+    const first = weftDev([file], data, env);
+    const url = await ready(first);
+    expect(first.out()).toMatch(/Synced 2 rows .* · full\n/);
+    writeFileSync(file, growingApp(2));
+    await until(() => first.out().includes('Synced again'));
+    expect(first.out(), first.err()).toContain(
+      "Synced again: 2 rows (0 removed) · full: the app's schema changed",
+    );
+    const response = await fetch(`${url}/api/commands`, {
+      method: 'POST',
+      headers: { authorization: `Token ${env.WEFT_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify([
+        {
+          command: 'svc.entity/query',
+          args: { query: { 'q/from': 'grow/item', 'q/select': ['grow/size'] } },
+        },
+      ]),
+    });
+    const [result] = (await response.json()) as { result: Record<string, unknown>[] }[];
+    expect(result?.result).toEqual([{ 'grow/size': 7 }, { 'grow/size': 7 }]);
+
+    writeFileSync(file, growingApp(3));
+    await until(() => first.out().includes('does not sync'));
+    expect(first.out()).toContain(
+      'The app offers types this source does not sync: tag (Tags). Add them with --types item,tag',
+    );
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+
+    const again = weftDev([file, '--full'], data, env);
+    await ready(again);
+    expect(again.out()).toContain('Synced 2 rows (0 removed) in 1 pages');
+    expect(again.out()).toMatch(/ · full: asked for\n/);
+    again.child.kill('SIGINT');
+    expect(await again.exited).toBe(0);
   }, 300_000);
 
   it('asks for --account before the workspace boots, naming the flag with an example', async () => {

@@ -2,6 +2,7 @@
 // `weft dev` that was killed, until its lease lapses: see DEV_LEASE_SECONDS) answers 409, and the
 // sync is asked for again shortly after, for up to half a minute.
 import type { HostedWorkspace } from '@weft/workspace';
+import type { CliIo } from '../io.js';
 
 /**
  * The lease of `weft dev`'s sync runs: a run left by a `weft dev` that was killed blocks the next
@@ -24,4 +25,21 @@ export async function syncWhenFree(
       await new Promise((r) => setTimeout(r, 500));
     }
   }
+}
+
+/** How the run synced, truthfully: ` · full (why)` or ` · delta`, for the line that reports it. */
+export function syncKind(run: Run): string {
+  if (run.mode === 'delta') return ' · delta';
+  return run.fullReason ? ` · full: ${run.fullReason}` : ' · full';
+}
+
+/** Names the types the app offers that the source does not sync, and how to add them. */
+export async function tellUnsynced(ws: HostedWorkspace, id: string, io: CliIo): Promise<void> {
+  const missing = await ws.apps.unsyncedTypes(id).catch(() => []);
+  if (missing.length === 0) return;
+  const source = await ws.apps.source(id);
+  io.stdout.write(
+    `The app offers types this source does not sync: ${missing.map((t) => `${t.id} (${t.name})`).join(', ')}. ` +
+      `Add them with --types ${[...source.types, ...missing.map((t) => t.id)].join(',')}\n`,
+  );
 }

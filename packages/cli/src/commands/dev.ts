@@ -19,7 +19,7 @@ import { type DataFolderLock, lockDataFolder } from './data-folder-lock.js';
 import { AppProcess } from './dev-app-process.js';
 import { checkAccountArgs, isFreshDataFolder } from './dev-preflight.js';
 import { readyLine } from './dev-ready.js';
-import { DEV_LEASE_SECONDS, syncWhenFree } from './dev-sync.js';
+import { DEV_LEASE_SECONDS, syncKind, syncWhenFree, tellUnsynced } from './dev-sync.js';
 import { devSource } from './dev-source.js';
 import { verifyOnce } from './dev-verify.js';
 
@@ -33,6 +33,7 @@ interface DevOptions {
   watch?: boolean;
   verify?: boolean;
   newToken?: boolean;
+  full?: boolean;
 }
 
 function jsonArg(io: CliIo, name: string, value: string | undefined): Record<string, unknown> | undefined {
@@ -86,9 +87,10 @@ async function syncAgain(ws: HostedWorkspace, id: string, io: CliIo): Promise<vo
   const run = await syncWhenFree(ws, id);
   io.stdout.write(
     run.status === 'succeeded'
-      ? `Synced again: ${run.rowsSet} rows (${run.rowsRemoved} removed)\n`
+      ? `Synced again: ${run.rowsSet} rows (${run.rowsRemoved} removed)${syncKind(run)}\n`
       : `Sync after the restart failed: ${run.error}\n`,
   );
+  if (run.status === 'succeeded') await tellUnsynced(ws, id, io);
 }
 
 async function dev(target: string, options: DevOptions, io: CliIo): Promise<number> {
@@ -175,13 +177,14 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
         if (sourceId === source.id && event.kind !== 'retry')
           bar.update(event.type, event.kind, Number(totals.rowsSet));
       });
-      const run = await syncWhenFree(ws, source.id);
+      const run = await syncWhenFree(ws, source.id, options.full ? { full: true } : {});
       off();
       bar.end();
       if (run.status === 'succeeded') {
         io.stdout.write(
-          `Synced ${run.rowsSet} rows (${run.rowsRemoved} removed) in ${run.pages} pages, ${run.durationMs} ms\n`,
+          `Synced ${run.rowsSet} rows (${run.rowsRemoved} removed) in ${run.pages} pages, ${run.durationMs} ms${syncKind(run)}\n`,
         );
+        await tellUnsynced(ws, source.id, io);
         // Values coerced, references to no synced row, files not stored: said once, per run.
         if (run.error) io.stdout.write(`Warnings: ${run.error}\n`);
       } else
@@ -219,6 +222,7 @@ export const devCommand: WeftCommand = {
       .option('--filter <json|file>', 'filter values; date filters may be phrases ("last 3 months")')
       .option('--interval <seconds>', 'sync again every so many seconds')
       .option('--no-sync', 'do not run the first sync')
+      .option('--full', 'make the first sync full: every row again (a schema change does so by itself)')
       .option('--no-watch', 'do not restart (and sync again) the app when its files change')
       .option('--new-token', 'print a fresh admin token for this data folder (the old one stops working)')
       .option(
@@ -237,6 +241,7 @@ Examples:
   weft dev http://localhost:3101 --auth token --account '{"token":"..."}'
   weft dev src/main.ts --verify
   weft dev src/main.ts --new-token
+  weft dev src/main.ts --full
   weft dev http://localhost:3101 --types book,author --filter '{"published":"last 3 years"}'
 
 Exit status: 0 ok, 1 the workspace or the app failed to start, 2 usage error (0 also after Ctrl-C).`,
