@@ -83,7 +83,7 @@ for (const target of databaseTargets()) {
       await stopWorkspace();
     });
 
-    it('blocks the next sync while its process lives, then is failed as stopped and the next sync runs', async () => {
+    it('blocks the next sync while its process lives, then is failed as stopped once it stops', async () => {
       hangFirstRequest();
       const source = await ws.apps.addSource({ url: served.url });
       const left = await ws.apps.sync(source.id);
@@ -96,7 +96,7 @@ for (const target of databaseTargets()) {
       await new Promise((r) => setTimeout(r, (LEASE_SECONDS + 1) * 1000));
       await expect(other.sync(source.id)).rejects.toMatchObject({ status: 409 });
 
-      // The first process stops without ending its run (its page job stays `active`).
+      // The first process stops without ending its run (its page job stays `active` in its memory).
       await ws.apps.close(false);
       // (In this test the processes share one job queue, whose workers the stop took: a fresh one.)
       await other.close();
@@ -111,6 +111,49 @@ for (const target of databaseTargets()) {
         if (!run) await new Promise((r) => setTimeout(r, 250));
       }
       expect(run).toMatchObject({ status: 'succeeded', rowsSet: 1 });
+      expect(await next.run(left.id)).toMatchObject({ status: 'failed', error: LAPSED_MESSAGE });
+    }, 120_000);
+
+    it('fails a run whose lease lapsed (its process died), or that has none (left by an older weft)', async () => {
+      const [source] = await ws.apps.list();
+      const host = await otherProcess();
+      // As a process killed with SIGKILL leaves them: `running`, never renewed again.
+      const lapsed = '00000000-0000-4000-8000-000000000001';
+      const legacy = '00000000-0000-4000-8000-000000000002';
+      await ws.apps.workspace.driver.query(
+        `INSERT INTO weft_host_runs (id, source_id, kind, status, lease_owner, lease_until)
+         VALUES ($1, $3, 'manual', 'running', 'a-dead-process', clock_timestamp() - interval '1 second'),
+                ($2, $3, 'scheduled', 'running', NULL, NULL)`,
+        [lapsed, legacy, source!.id],
+      );
+      expect(await host.sync(source!.id, { wait: true })).toMatchObject({ status: 'succeeded' });
+      for (const id of [lapsed, legacy])
+        expect(await host.run(id)).toMatchObject({ status: 'failed', error: LAPSED_MESSAGE });
+    }, 120_000);
+
+    it('ends the leases of a process that stops: the next sync need not wait for them to lapse', async () => {
+      const [source] = await ws.apps.list();
+      // (The processes of this file share one job queue: those of the tests before would take jobs.)
+      for (const host of others.splice(0)) await host.close(false);
+      const first = await otherProcess();
+      // Leased far longer than this test waits.
+      const long = await AppHost.open(ws.apps.workspace, {
+        box: new SecretBox('lease-test-key'),
+        publicUrl: () => ws.url,
+        log: () => {},
+        scheduleEveryMs: 0,
+        runLeaseSeconds: 600,
+      });
+      others.push(long);
+      hangFirstRequest();
+      const left = await long.sync(source!.id);
+      const until = Date.now() + 30_000;
+      while (asked === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      await expect(first.sync(source!.id)).rejects.toMatchObject({ status: 409 });
+      await long.close(false);
+      await first.close(false);
+      const next = await otherProcess();
+      expect(await next.sync(source!.id, { wait: true })).toMatchObject({ status: 'succeeded' });
       expect(await next.run(left.id)).toMatchObject({ status: 'failed', error: LAPSED_MESSAGE });
     }, 120_000);
   });

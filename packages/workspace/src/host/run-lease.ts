@@ -98,11 +98,22 @@ export class RunLeases {
     return `(${alias}.lease_owner = ${ownerParam} OR ${alias}.lease_until >= clock_timestamp())`;
   }
 
+  /**
+   * This process stops: the leases it holds end now, so the next sync (here after a restart, or
+   * in another process) need not wait for them to lapse. A run whose jobs another process takes
+   * over is leased again by that process.
+   */
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
     this.timer = undefined;
     await this.renewing;
     this.held.clear();
+    await this.driver
+      .query(
+        `UPDATE weft_host_runs SET lease_until = clock_timestamp() WHERE lease_owner = $1 AND status = 'running'`,
+        [this.owner],
+      )
+      .catch((error) => this.log('ending the leases of sync runs', error));
   }
 }
