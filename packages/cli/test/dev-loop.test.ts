@@ -30,8 +30,9 @@ afterAll(() => {
     }
   }
   rmSync(appFolder, { recursive: true, force: true });
+  // Several PGlite folders: slow to remove on a loaded machine.
   rmSync(scratch, { recursive: true, force: true });
-});
+}, 120_000);
 
 /** An app whose first data request never answers (it leaves `marker` behind); later ones answer at once. */
 function slowApp(marker: string): string {
@@ -207,6 +208,38 @@ describe('weft dev in the dev loop', () => {
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
     expect(existsSync(join(folder, '.weft', 'weft.lock'))).toBe(false);
+  }, 300_000);
+
+  it('starts again after a Ctrl-C in the middle of a sync, never blocked by the run it left', async () => {
+    const marker = join(scratch, 'asked-sigint');
+    const file = join(appFolder, 'halt-sigint.ts');
+    writeFileSync(file, slowApp(marker));
+    const folder = mkdtempSync(join(scratch, 'interrupted-'));
+    const env = { WEFT_ADMIN_TOKEN: 'dev-loop-token-3' };
+
+    const first = weftDev([file], folder, env);
+    await until(() => existsSync(marker) || first.child.exitCode !== null);
+    expect(existsSync(marker), first.out() + first.err()).toBe(true);
+    // Ctrl-C in a terminal: SIGINT to the whole process group.
+    process.kill(-(first.child.pid as number), 'SIGINT');
+    await first.exited;
+
+    const second = weftDev([file], folder, env);
+    const url = await ready(second);
+    expect(second.out()).toMatch(/Synced 1 rows/);
+    const [source] = (await (await api(url, env.WEFT_ADMIN_TOKEN, '/api/host/sources')).json()) as {
+      id: string;
+    }[];
+    const runs = (await (
+      await api(url, env.WEFT_ADMIN_TOKEN, `/api/host/sources/${source?.id}/runs`)
+    ).json()) as {
+      status: string;
+    }[];
+    // The interrupted run was taken over and finished, or failed as stopped: never left running.
+    expect(runs).toHaveLength(2);
+    expect(runs.map((r) => r.status)).not.toContain('running');
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
   }, 300_000);
 
   it('refuses a second weft dev on a folder in use, naming the first; --new-token replaces the admin token', async () => {

@@ -1,6 +1,8 @@
-// `weft dev`'s syncs wait their turn: a run still going (cut off by an app restart, or left by a
-// `weft dev` that was killed, until its lease lapses: see DEV_LEASE_SECONDS) answers 409, and the
-// sync is asked for again shortly after, for up to half a minute.
+// `weft dev`'s syncs wait their turn. A run still going answers 409: one cut off by an app restart,
+// one that this process took over from a `weft dev` stopped with Ctrl-C (its jobs are tried again
+// here), or one of another live process on a shared Postgres. The sync is asked for again every
+// half second until that run ends. A run left by a killed `weft dev` is no reason to wait: once
+// its lease lapses (DEV_LEASE_SECONDS) the sync fails it and starts.
 import type { HostedWorkspace } from '@weft/workspace';
 import type { CliIo } from '../io.js';
 
@@ -16,12 +18,14 @@ export async function syncWhenFree(
   ws: HostedWorkspace,
   id: string,
   options: Parameters<HostedWorkspace['apps']['sync']>[1] = {},
+  io?: CliIo,
 ): Promise<Run> {
-  for (let attempt = 0; ; attempt++) {
+  for (let told = false; ; told = true) {
     try {
       return await ws.apps.sync(id, { ...options, wait: true });
     } catch (error) {
-      if ((error as { status?: number }).status !== 409 || attempt >= 60) throw error;
+      if ((error as { status?: number }).status !== 409) throw error;
+      if (!told) io?.stdout.write('A sync of this source is under way: waiting for it to end\n');
       await new Promise((r) => setTimeout(r, 500));
     }
   }

@@ -84,7 +84,7 @@ function progressBar(io: CliIo, types: string[]) {
 
 /** Syncs the source again after a restart; a sync still running (cut off by the restart) is waited for. */
 async function syncAgain(ws: HostedWorkspace, id: string, io: CliIo): Promise<void> {
-  const run = await syncWhenFree(ws, id);
+  const run = await syncWhenFree(ws, id, {}, io);
   io.stdout.write(
     run.status === 'succeeded'
       ? `Synced again: ${run.rowsSet} rows (${run.rowsRemoved} removed)${syncKind(run)}\n`
@@ -177,7 +177,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
         if (sourceId === source.id && event.kind !== 'retry')
           bar.update(event.type, event.kind, Number(totals.rowsSet));
       });
-      const run = await syncWhenFree(ws, source.id, options.full ? { full: true } : {});
+      const run = await syncWhenFree(ws, source.id, options.full ? { full: true } : {}, io);
       off();
       bar.end();
       if (run.status === 'succeeded') {
@@ -244,7 +244,8 @@ Examples:
   weft dev src/main.ts --full
   weft dev http://localhost:3101 --types book,author --filter '{"published":"last 3 years"}'
 
-Exit status: 0 ok, 1 the workspace or the app failed to start, 2 usage error (0 also after Ctrl-C).`,
+Exit status: 0 ok, 1 the workspace or the app failed to start (or the data folder is in use), 2 usage error
+(a missing --account included; 0 also after Ctrl-C).`,
       )
       .action(async (target: string, options: DevOptions) => {
         try {
