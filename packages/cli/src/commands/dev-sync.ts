@@ -31,10 +31,18 @@ export async function syncWhenFree(
   }
 }
 
-/** How the run synced, truthfully: ` · full (why)` or ` · delta`, for the line that reports it. */
+/**
+ * How the run synced, truthfully, for the line that reports it: ` · delta`, ` · full` (and why it
+ * was made full), or, when the app answered some types full and others delta, which were which.
+ */
 export function syncKind(run: Run): string {
   if (run.mode === 'delta') return ' · delta';
-  return run.fullReason ? ` · full: ${run.fullReason}` : ' · full';
+  if (run.fullReason) return ` · full: ${run.fullReason}`;
+  const modes = Object.entries(run.typeModes ?? {});
+  const delta = modes.filter(([, m]) => m === 'delta').map(([t]) => t);
+  if (delta.length === 0) return ' · full';
+  const full = modes.filter(([, m]) => m !== 'delta').map(([t]) => t);
+  return ` · full for ${full.join(', ')}; delta for ${delta.join(', ')}`;
 }
 
 /** Names the types the app offers that the source does not sync, and how to add them. */

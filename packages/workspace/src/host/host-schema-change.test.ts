@@ -99,6 +99,7 @@ for (const target of databaseTargets()) {
         mode: 'delta',
         rowsSet: 0,
         fullReason: null,
+        typeModes: { item: 'delta' },
       });
 
       await ws.apps.setUrl(source.id, served[1]!.url);

@@ -50,6 +50,14 @@ export interface RunRow {
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 
+/** Each type's mode as the app's first page of it answered (a run is `full` when any type was). */
+function typeModes(progress: Json | undefined): Record<string, string> | undefined {
+  const types = progress?.types as Record<string, { mode?: string }> | undefined;
+  if (!types) return undefined;
+  const modes = Object.entries(types).filter(([, t]) => t.mode !== undefined);
+  return modes.length > 0 ? Object.fromEntries(modes.map(([id, t]) => [id, t.mode as string])) : undefined;
+}
+
 export function sourceView(s: SourceRow) {
   return {
     id: s.id,
@@ -87,6 +95,7 @@ export function runView(r: RunRow) {
     retries: r.retries,
     error: r.error,
     durationMs: r.duration_ms,
+    ...(typeModes(r.progress) ? { typeModes: typeModes(r.progress) } : {}),
     // A verify run (verify-run.ts): what drifted, per type.
     ...(r.progress?.verify ? { verify: r.progress.verify } : {}),
   };
