@@ -673,6 +673,8 @@ export class AppHost {
   /** Verify (verify-run.ts): a full sync into a shadow, compared with the workspace's rows; recorded as a run. */
   async verify(id: string) {
     const source = await this.source(id);
+    // A run left by a process that stopped does not block the verify either (run-lease.ts).
+    await this.workspace.driver.transaction((tx) => this.leases.failLapsed(tx, id));
     const ctx = {
       workspace: this.workspace,
       client: (url: string) => this.client(url),

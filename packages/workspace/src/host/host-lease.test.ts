@@ -114,7 +114,7 @@ for (const target of databaseTargets()) {
       expect(await next.run(left.id)).toMatchObject({ status: 'failed', error: LAPSED_MESSAGE });
     }, 120_000);
 
-    it('fails a run whose lease lapsed (its process died), or that has none (left by an older weft)', async () => {
+    it('fails a run whose lease lapsed (its process died), or that has none (left by an older weft), for a sync or a verify', async () => {
       const [source] = await ws.apps.list();
       const host = await otherProcess();
       // As a process killed with SIGKILL leaves them: `running`, never renewed again.
@@ -129,6 +129,16 @@ for (const target of databaseTargets()) {
       expect(await host.sync(source!.id, { wait: true })).toMatchObject({ status: 'succeeded' });
       for (const id of [lapsed, legacy])
         expect(await host.run(id)).toMatchObject({ status: 'failed', error: LAPSED_MESSAGE });
+
+      // Nor does such a run block a verify.
+      const stale = '00000000-0000-4000-8000-000000000003';
+      await ws.apps.workspace.driver.query(
+        `INSERT INTO weft_host_runs (id, source_id, kind, status, lease_owner, lease_until)
+         VALUES ($1, $2, 'manual', 'running', 'a-dead-process', clock_timestamp() - interval '1 second')`,
+        [stale, source!.id],
+      );
+      expect(await host.verify(source!.id)).toMatchObject({ kind: 'verify', status: 'succeeded' });
+      expect(await host.run(stale)).toMatchObject({ status: 'failed', error: LAPSED_MESSAGE });
     }, 120_000);
 
     it('ends the leases of a process that stops: the next sync need not wait for them to lapse', async () => {
