@@ -8,13 +8,18 @@ import { resolve } from 'node:path';
 import {
   configFromEnv,
   everyInterfaceNotice,
+  generateToken,
   type HostedWorkspace,
   startHostedWorkspace,
 } from '@weft/workspace';
 import { parseNamespace } from '@weft/namespace';
 import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
+import { type DataFolderLock, lockDataFolder } from './data-folder-lock.js';
 import { AppProcess } from './dev-app-process.js';
+import { checkAccountArgs, isFreshDataFolder } from './dev-preflight.js';
+import { readyLine } from './dev-ready.js';
+import { DEV_LEASE_SECONDS, syncKind, syncWhenFree, tellUnsynced } from './dev-sync.js';
 import { devSource } from './dev-source.js';
 import { showExchanges } from './dev-verbose.js';
 import { freePort } from './free-port.js';
@@ -31,6 +36,8 @@ interface DevOptions {
   verify?: boolean;
   verbose?: boolean;
   namespace?: string;
+  newToken?: boolean;
+  full?: boolean;
 }
 
 function jsonArg(io: CliIo, name: string, value: string | undefined): Record<string, unknown> | undefined {
@@ -72,20 +79,13 @@ function progressBar(io: CliIo, types: string[]) {
 
 /** Syncs the source again after a restart; a sync still running (cut off by the restart) is waited for. */
 async function syncAgain(ws: HostedWorkspace, id: string, io: CliIo): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const run = await ws.apps.sync(id, { wait: true });
-      io.stdout.write(
-        run.status === 'succeeded'
-          ? `Synced again: ${run.rowsSet} rows (${run.rowsRemoved} removed)\n`
-          : `Sync after the restart failed: ${run.error}\n`,
-      );
-      return;
-    } catch (error) {
-      if ((error as { status?: number }).status !== 409 || attempt >= 60) throw error;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
+  const run = await syncWhenFree(ws, id, {}, io);
+  io.stdout.write(
+    run.status === 'succeeded'
+      ? `Synced again: ${run.rowsSet} rows (${run.rowsRemoved} removed)${syncKind(run)}\n`
+      : `Sync after the restart failed: ${run.error}\n`,
+  );
+  if (run.status === 'succeeded') await tellUnsynced(ws, id, io);
 }
 
 async function dev(target: string, options: DevOptions, io: CliIo): Promise<number> {
@@ -113,11 +113,23 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     }
   }
   if (!env.DATABASE_URL && !env.WEFT_DATA_DIR) env.WEFT_DATA_DIR = resolve(io.cwd, '.weft');
+  if (options.newToken && env.WEFT_ADMIN_TOKEN)
+    throw new UsageError(
+      '--new-token: WEFT_ADMIN_TOKEN sets the admin token already; unset it to get a fresh one',
+    );
   const config = configFromEnv(env as NodeJS.ProcessEnv);
   const keyDir =
     env.WEFT_DATA_DIR && env.WEFT_DATA_DIR !== ':memory:'
       ? resolve(io.cwd, env.WEFT_DATA_DIR)
       : resolve(io.cwd, '.weft');
+  // The PGlite folder, when the workspace lives in one: one process at a time (data-folder-lock.ts).
+  const dataFolder = config.database.kind === 'pglite' ? resolve(io.cwd, config.database.dataDir) : undefined;
+  const freshFolder = isFreshDataFolder(dataFolder);
+  const lock: DataFolderLock | undefined = dataFolder
+    ? lockDataFolder(dataFolder, `weft dev ${target}`)
+    : undefined;
+  // A fresh admin token replaces the folder's stored one (the old one stops working).
+  const newToken = options.newToken ? generateToken() : undefined;
 
   let app: AppProcess | undefined;
   if (file) {
@@ -128,12 +140,21 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
   const appUrl = app ? app.url : target;
   let ws: HostedWorkspace | undefined;
   try {
-    ws = await startHostedWorkspace({ ...config, keyDir, log: (m) => io.stderr.write(`${m}\n`) });
+    // Arguments the first start needs are checked before the (slow) workspace boot.
+    if (freshFolder) await checkAccountArgs({ appUrl, target, auth: options.auth, account: fields });
+    ws = await startHostedWorkspace({
+      ...config,
+      ...(newToken ? { adminToken: newToken } : {}),
+      keyDir,
+      log: (m) => io.stderr.write(`${m}\n`),
+      hostOptions: { runLeaseSeconds: DEV_LEASE_SECONDS },
+    });
     io.stdout.write(`Workspace listening on ${ws.url}\n`);
     if (ws.namespace !== 'svc') io.stdout.write(`The data API speaks the ${ws.namespace} namespace\n`);
     const notice = everyInterfaceNotice(config.host);
     if (notice) io.stdout.write(`${notice}\n`);
-    if (ws.generatedAdminToken) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
+    const printed = ws.generatedAdminToken || newToken !== undefined;
+    if (printed) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
     if (options.verbose) showExchanges(ws, io);
 
     // One source per app: found again by its URL, or by its name when a restarted app moved.
@@ -160,13 +181,14 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
         if (sourceId === source.id && event.kind !== 'retry')
           bar.update(event.type, event.kind, Number(totals.rowsSet));
       });
-      const run = await ws.apps.sync(source.id, { wait: true });
+      const run = await syncWhenFree(ws, source.id, options.full ? { full: true } : {}, io);
       off();
       bar.end();
       if (run.status === 'succeeded') {
         io.stdout.write(
-          `Synced ${run.rowsSet} rows (${run.rowsRemoved} removed) in ${run.pages} pages, ${run.durationMs} ms\n`,
+          `Synced ${run.rowsSet} rows (${run.rowsRemoved} removed) in ${run.pages} pages, ${run.durationMs} ms${syncKind(run)}\n`,
         );
+        await tellUnsynced(ws, source.id, io);
         // Values coerced, references to no synced row, files not stored: said once, per run.
         if (run.error) io.stdout.write(`Warnings: ${run.error}\n`);
       } else
@@ -175,7 +197,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
         );
     }
     if (options.verify) await verifyOnce(ws, source.id, io);
-    io.stdout.write('Ready. Ctrl-C stops the workspace.\n');
+    io.stdout.write(readyLine(ws.url, printed ? 'printed' : env.WEFT_ADMIN_TOKEN ? 'env' : 'stored'));
     await new Promise<void>((done) => {
       process.once('SIGINT', () => done());
       process.once('SIGTERM', () => done());
@@ -184,6 +206,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
   } finally {
     await ws?.close();
     await app?.close();
+    lock?.release();
   }
 }
 
@@ -203,7 +226,9 @@ export const devCommand: WeftCommand = {
       .option('--filter <json|file>', 'filter values; date filters may be phrases ("last 3 months")')
       .option('--interval <seconds>', 'sync again every so many seconds')
       .option('--no-sync', 'do not run the first sync')
+      .option('--full', 'make the first sync full: every row again (a schema change does so by itself)')
       .option('--no-watch', 'do not restart (and sync again) the app when its files change')
+      .option('--new-token', 'print a fresh admin token for this data folder (the old one stops working)')
       .option(
         '--namespace <svc|fibery>',
         "the word the data API uses for the service's namespace: fibery answers as the real service does (default: WEFT_NAMESPACE, else svc)",
@@ -229,9 +254,12 @@ Examples:
   weft dev src/main.ts --verify
   weft dev src/main.ts --verbose
   weft dev src/main.ts --namespace fibery
+  weft dev src/main.ts --new-token
+  weft dev src/main.ts --full
   weft dev http://localhost:3101 --types book,author --filter '{"published":"last 3 years"}'
 
-Exit status: 0 ok, 1 the workspace or the app failed to start, 2 usage error (0 also after Ctrl-C).`,
+Exit status: 0 ok, 1 the workspace or the app failed to start (or the data folder is in use), 2 usage error
+(a missing --account included; 0 also after Ctrl-C).`,
       )
       .action(async (target: string, options: DevOptions) => {
         try {

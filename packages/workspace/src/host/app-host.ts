@@ -51,6 +51,9 @@ import { verifySource } from './verify-run.js';
 import { createVerifySchedule, dueVerifies, setVerifyEvery } from './verify-schedule.js';
 import type { OAuthSourceInput } from './oauth-pending.js';
 import type { RunExchange } from './run-exchanges.js';
+import { createFingerprintColumns, FULL_ASKED } from './schema-fingerprint.js';
+import { unsyncedTypes } from './unsynced-types.js';
+import { createLeaseColumns, DEFAULT_LEASE_SECONDS, RunLeases } from './run-lease.js';
 
 // The app host: the local workspace playing the service towards apps. Sources (an app by URL and
 // an account), their sync settings, sync runs, and app webhooks. Everything it stores lives in
@@ -74,6 +77,8 @@ export interface AppHostOptions {
   jobExpireSeconds?: number;
   /** how often a sync job (default 5) or a webhook-event job (default 3) is tried again after its process died or stopped; then its run fails */
   jobRetryLimit?: number;
+  /** how long a sync run stays this process' without a renewal before the next sync fails it (run-lease.ts); default 60 s */
+  runLeaseSeconds?: number;
 }
 
 export interface AddSourceInput {
@@ -135,11 +140,14 @@ export class AppHost {
   private readonly accounts: AccountFlows;
   /** callbacks that failed in this process, by state (see oauthFailure) */
   private readonly oauthFailures = new Map<string, string>();
+  /** the leases of the runs this process started or works on (run-lease.ts) */
+  private readonly leases: RunLeases;
 
   private constructor(workspace: Workspace, options: AppHostOptions) {
     this.workspace = workspace;
     this.options = options;
     this.log = options.log ?? ((m, e) => console.error(m, e ?? ''));
+    this.leases = new RunLeases(workspace.driver, options.runLeaseSeconds ?? DEFAULT_LEASE_SECONDS, this.log);
     this.accounts = new AccountFlows({
       driver: workspace.driver,
       box: options.box,
@@ -161,6 +169,8 @@ export class AppHost {
 
   static async open(workspace: Workspace, options: AppHostOptions): Promise<AppHost> {
     await createHostTables(workspace.driver);
+    await createLeaseColumns(workspace.driver);
+    await createFingerprintColumns(workspace.driver);
     await createVerifySchedule(workspace.driver);
     const host = new AppHost(workspace, options);
     await host.startWorkers();
@@ -183,6 +193,7 @@ export class AppHost {
       exchanged: (sourceId, exchange) => {
         for (const l of this.exchangeListeners) l(sourceId, exchange);
       },
+      hold: (runId) => this.leases.hold(runId),
       ended: (runId) => {
         for (const wake of this.endWaiters.get(runId) ?? []) wake();
       },
@@ -446,6 +457,12 @@ export class AppHost {
     return sourceView(await this.source(id));
   }
 
+  /** The types the app offers that the source does not sync (unsynced-types.ts). */
+  async unsyncedTypes(id: string) {
+    const source = await this.source(id);
+    return unsyncedTypes(this.client(source.url), source, this.account(source));
+  }
+
   /** The OAuth 2 callback address apps are given: the provider sends the user back here. */
   oauthCallbackUrl(): string {
     return this.accounts.oauth2CallbackUrl();
@@ -637,13 +654,15 @@ export class AppHost {
    * Starts a sync run: records it and queues its start job in one transaction; resolves with the
    * run as soon as it is recorded (`wait` for its end, wherever its jobs run).
    */
-  async sync(id: string, options: { kind?: string; wait?: boolean } = {}) {
+  async sync(id: string, options: { kind?: string; wait?: boolean; full?: boolean } = {}) {
     const source = await this.source(id);
     if (source.webhooks_enabled && !source.webhook) await this.installWebhookOrLog(source);
     const runId = randomUUID();
     await this.workspace.driver.transaction(async (tx) => {
       // One run per source at a time, also across processes.
       await tx.query(`SELECT id FROM weft_host_sources WHERE id = $1 FOR UPDATE`, [id]);
+      // A run left by a process that stopped does not block this one (run-lease.ts).
+      await this.leases.failLapsed(tx, id);
       const { rows } = await tx.query(
         `SELECT 1 FROM weft_host_runs WHERE source_id = $1 AND status = 'running' AND kind <> 'webhook'`,
         [id],
@@ -651,12 +670,22 @@ export class AppHost {
       if (rows.length > 0)
         throw new WorkspaceError(409, 'conflict', 'A sync of this source is already running');
       await tx.query(
-        `INSERT INTO weft_host_runs (id, source_id, kind, status, last_synchronized_at)
-         VALUES ($1, $2, $3, 'running', $4)`,
-        [runId, id, options.kind ?? 'manual', await lastSuccess(tx, id)],
+        `INSERT INTO weft_host_runs (id, source_id, kind, status, last_synchronized_at, lease_owner, lease_until, full_reason)
+         VALUES ($1, $2, $3, 'running', $4, $5, ${RunLeases.until('$6')}, $7)`,
+        [
+          runId,
+          id,
+          options.kind ?? 'manual',
+          // A full sync sends the app no lastSynchronizedAt: it sends every row (schema-fingerprint.ts).
+          options.full ? null : await lastSuccess(tx, id),
+          this.leases.owner,
+          this.leases.seconds,
+          options.full ? FULL_ASKED : null,
+        ],
       );
       await this.queue.send<StartJob>(SYNC_START, { runId }, { tx });
     });
+    this.leases.hold(runId);
     this.queue.wake(SYNC_START);
     if (options.wait) await this.waitFor(runId);
     return runView((await getRun(this.workspace.driver, runId)) as RunRow);
@@ -665,6 +694,8 @@ export class AppHost {
   /** Verify (verify-run.ts): a full sync into a shadow, compared with the workspace's rows; recorded as a run. */
   async verify(id: string) {
     const source = await this.source(id);
+    // A run left by a process that stopped does not block the verify either (run-lease.ts).
+    await this.workspace.driver.transaction((tx) => this.leases.failLapsed(tx, id));
     const ctx = {
       workspace: this.workspace,
       client: (url: string) => this.client(url),
@@ -719,7 +750,9 @@ export class AppHost {
       `SELECT s.id FROM weft_host_sources s
         WHERE s.interval_seconds IS NOT NULL AND NOT EXISTS (
           SELECT 1 FROM weft_host_runs r WHERE r.source_id = s.id AND r.kind NOT IN ('webhook', 'verify')
-            AND (r.status = 'running' OR r.started_at > clock_timestamp() - make_interval(secs => s.interval_seconds)))`,
+            AND ((r.status = 'running' AND ${RunLeases.liveSql('r', '$1')})
+              OR r.started_at > clock_timestamp() - make_interval(secs => s.interval_seconds)))`,
+      [this.leases.owner],
     );
     for (const { id } of rows) {
       await this.sync(id, { kind: 'scheduled' }).catch((e) => {
@@ -743,5 +776,6 @@ export class AppHost {
     this.closed = true;
     if (abort) this.stopping.abort();
     for (const name of HOST_QUEUES) await this.queue.unwork(name);
+    await this.leases.close();
   }
 }

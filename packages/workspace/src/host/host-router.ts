@@ -92,7 +92,9 @@ export function hostRouter(host: AppHost): Router {
   });
   router.post('/api/host/sources/:id/syncs', async (req, res) => {
     const wait = req.query.wait === 'true' || req.query.wait === '1';
-    const run = await host.sync(param(req, 'id'), { wait });
+    // `full`: every row again, as after a change of the app's schema (schema-fingerprint.ts).
+    const full = req.query.full === 'true' || req.query.full === '1';
+    const run = await host.sync(param(req, 'id'), { wait, full });
     res.status(wait ? 200 : 202).json(run);
   });
   router.post('/api/host/sources/:id/verify', async (req, res) => {

@@ -24,6 +24,8 @@ export interface SourceRow {
   created_at: string | Date;
   /** verify-schedule.ts */
   verify_every_seconds?: number | null;
+  /** schema-fingerprint.ts */
+  schema_fingerprint?: string | null;
 }
 
 export interface RunRow {
@@ -42,9 +44,19 @@ export interface RunRow {
   error: string | null;
   duration_ms: number | null;
   progress: Json;
+  /** why the run is full when it was made so (schema-fingerprint.ts) */
+  full_reason?: string | null;
 }
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
+
+/** Each type's mode as the app's first page of it answered (a run is `full` when any type was). */
+function typeModes(progress: Json | undefined): Record<string, string> | undefined {
+  const types = progress?.types as Record<string, { mode?: string }> | undefined;
+  if (!types) return undefined;
+  const modes = Object.entries(types).filter(([, t]) => t.mode !== undefined);
+  return modes.length > 0 ? Object.fromEntries(modes.map(([id, t]) => [id, t.mode as string])) : undefined;
+}
 
 export function sourceView(s: SourceRow) {
   return {
@@ -73,6 +85,7 @@ export function runView(r: RunRow) {
     kind: r.kind,
     status: r.status,
     mode: r.mode,
+    fullReason: r.full_reason ?? null,
     lastSynchronizedAt: iso(r.last_synchronized_at),
     startedAt: iso(r.started_at),
     finishedAt: iso(r.finished_at),
@@ -82,6 +95,7 @@ export function runView(r: RunRow) {
     retries: r.retries,
     error: r.error,
     durationMs: r.duration_ms,
+    ...(typeModes(r.progress) ? { typeModes: typeModes(r.progress) } : {}),
     // A verify run (verify-run.ts): what drifted, per type.
     ...(r.progress?.verify ? { verify: r.progress.verify } : {}),
   };

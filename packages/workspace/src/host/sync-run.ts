@@ -20,6 +20,7 @@ import { type MappedType, mapSchema } from './schema-mapping.js';
 import { getRun, getSource, type RunRow, type SourceRow } from './source-store.js';
 import { callError } from './run-errors.js';
 import { ExchangeRecorder, pruneExchanges, type RunExchange, sourceSecrets } from './run-exchanges.js';
+import { FULL_SCHEMA_CHANGED, schemaFingerprint } from './schema-fingerprint.js';
 import {
   removeRows,
   removeUnsent,
@@ -75,6 +76,8 @@ export interface RunProgress {
   /** warnings past the kept ones, counted */
   moreWarnings?: number;
   types?: Record<string, TypeProgress>;
+  /** what the app offered when the run started (schema-fingerprint.ts): the source's once it succeeds */
+  fingerprint?: string;
 }
 
 export interface StartJob {
@@ -110,6 +113,8 @@ export interface SyncContext {
   signal: AbortSignal;
   /** a page's data request was answered (or not), as recorded with the run (run-exchanges.ts) */
   exchanged?(sourceId: string, exchange: RunExchange): void;
+  /** this process works on the run: it keeps the run's lease until the run ends (run-lease.ts) */
+  hold?(runId: string): void;
   /** a run ended (succeeded or failed) in this process: whoever waits for it here looks at once */
   ended?(runId: string): void;
   /** how long a page job goes on reading pages before it hands over to a new job (well under its expiry) */
@@ -342,6 +347,12 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
   });
   const schema = read.value;
   await pruneExchanges(ctx.workspace.driver, source.id);
+  const config = await client.config(account, ctx.signal).catch((e) => {
+    throw callError('config', e);
+  });
+  const fingerprint = schemaFingerprint(config, schema);
+  // The app offers something new since the last sync: every row is sent again (schema-fingerprint.ts).
+  const offersNew = source.schema_fingerprint != null && source.schema_fingerprint !== fingerprint;
   // Reverse fields made by earlier syncs keep their names (see mapSchema).
   const partners = await existingPartners(
     ctx.workspace,
@@ -361,6 +372,7 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
     if (!locked || (locked.progress as RunProgress).types) return;
     const progress: RunProgress = {
       schema,
+      fingerprint,
       typeIds: source.types,
       ...(partners.size > 0 ? { partners: Object.fromEntries(partners) } : {}),
       warnings,
@@ -375,6 +387,11 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
       run.id,
       JSON.stringify(progress),
     ]);
+    if (offersNew && locked.last_synchronized_at !== null)
+      await tx.query(
+        `UPDATE weft_host_runs SET last_synchronized_at = NULL, full_reason = $2 WHERE id = $1`,
+        [run.id, FULL_SCHEMA_CHANGED],
+      );
     for (const type of source.types) {
       await ctx.queue.send<PageJob>(SYNC_PAGE, { runId: run.id, type, page: 1, pagination: null }, { tx });
     }
@@ -790,6 +807,11 @@ export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void>
       warnings.length > 0 ? warnings.join('; ') : null,
     ],
   );
+  if (progress.fingerprint)
+    await ctx.workspace.driver.query(`UPDATE weft_host_sources SET schema_fingerprint = $2 WHERE id = $1`, [
+      source.id,
+      progress.fingerprint,
+    ]);
   ctx.ended?.(run.id);
 }
 

@@ -66,6 +66,7 @@ export async function registerSyncJobs(
   const guarded =
     <T extends { runId: string }>(fn: (ctx: SyncContext, data: T) => Promise<void>) =>
     async (job: Job<T>) => {
+      ctx.hold?.(job.data.runId);
       try {
         await fn(ctx, job.data);
       } catch (error) {

@@ -20,7 +20,7 @@ export async function hasHost(driver: Driver): Promise<boolean> {
 
 export async function syncRunRows(driver: Driver, limit = 20): Promise<Row[]> {
   const { rows } = await driver.query<Row>(
-    `SELECT r.id::text AS id, s.name AS source, s.id::text AS source_id, r.kind, r.status, r.mode, r.pages, r.rows_set, r.rows_removed,
+    `SELECT r.id::text AS id, s.name AS source, s.id::text AS source_id, r.kind, r.status, r.mode, r.full_reason, r.pages, r.rows_set, r.rows_removed,
        r.retries, r.error, r.duration_ms, r.started_at
      FROM weft_host_runs r JOIN weft_host_sources s ON s.id = r.source_id ORDER BY r.started_at DESC LIMIT $1`,
     [limit],
@@ -47,6 +47,7 @@ ${sources.map(
 <td>${s.account_name ?? '—'} <small>(${s.auth_id})</small></td><td>${(s.types as string[]).join(', ')}</td>
 <td>${s.interval_seconds ? `every ${s.interval_seconds} s` : 'manual'}</td><td>${s.webhooks_enabled ? 'on' : 'off'}</td>
 <td><form class="inline" method="post" action="/ui/sources/${s.id}/sync"><button>Sync now</button></form>
+<form class="inline" method="post" action="/ui/sources/${s.id}/sync"><input type="hidden" name="full" value="1"><button>Full sync</button></form>
 <form class="inline" method="post" action="/ui/sources/${s.id}/verify"><button>Verify</button></form>
 ${s.auth_id === 'none' ? '' : html` <a href="/ui/sources/${s.id}/account">Re-authorise</a>`}
 <a href="/ui/sources/${s.id}/settings">Types and filter</a> <a href="/ui/sources/${s.id}/remove">Remove</a></td></tr>`,
@@ -56,7 +57,7 @@ ${s.auth_id === 'none' ? '' : html` <a href="/ui/sources/${s.id}/account">Re-aut
 ${runs.map(
   (
     r,
-  ) => html`<tr data-sync="${r.id}"><td>${r.source} ${shortId(r.source_id)}</td><td>${r.kind}${r.mode ? html` (${r.mode})` : ''}</td>
+  ) => html`<tr data-sync="${r.id}"><td>${r.source} ${shortId(r.source_id)}</td><td>${r.kind}${r.mode ? html` (${r.mode}${r.full_reason ? `: ${r.full_reason}` : ''})` : ''}</td>
 <td class="state">${badge(String(r.status))}</td><td class="pages">${r.pages}</td><td class="rows">${r.rows_set}</td>
 <td class="removed">${r.rows_removed}</td><td>${r.retries}</td><td class="message">${r.error}</td><td>${timeElement(r.started_at)}</td>
 <td><a class="exchanges" href="/ui/runs/${r.id}">exchanges</a></td></tr>`,

@@ -1,4 +1,5 @@
 import { type Request, type Response, Router } from 'express';
+import { z } from 'zod';
 import { type OutboundPolicy, OutboundRefusedError, outboundFetch, readText } from '../outbound/index.js';
 import { type Html, html } from './html.js';
 import { layout } from './layout.js';
@@ -30,6 +31,8 @@ function selfUrl(req: Request): string {
   if (address === '0.0.0.0' || address === '::') address = '127.0.0.1';
   return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
 }
+
+const syncForm = z.object({ full: z.enum(['1']).optional() });
 
 export async function hostCall(req: Request, token: string, method: string, path: string, body?: unknown) {
   const res = await fetch(selfUrl(req) + path, {
@@ -224,11 +227,14 @@ export function sourceForms(outbound: OutboundPolicy): Router {
   });
 
   router.post('/ui/sources/:id/sync', async (req, res) => {
+    // The "Full sync" button sends full=1: every row again (docs/dev-page.md).
+    const form = syncForm.safeParse(req.body ?? {});
+    const full = form.success && form.data.full === '1';
     const answer = await hostCall(
       req,
       tokenOf(res),
       'POST',
-      `/api/host/sources/${encodeURIComponent(req.params.id)}/syncs`,
+      `/api/host/sources/${encodeURIComponent(req.params.id)}/syncs${full ? '?full=true' : ''}`,
     );
     if (answer.status === 202 || answer.status === 200) return res.redirect(303, '/ui');
     res.status(answer.status >= 400 && answer.status < 600 ? answer.status : 500);

@@ -1,0 +1,97 @@
+// One process at a time on a data folder: two `weft dev` on one `.weft/` would open the same PGlite
+// files and diverge. The holder writes `weft.lock` (its pid, its command, since when) into the
+// folder, created exclusively; a second process is refused with a message naming the holder. A
+// lock whose process is gone (SIGKILL, a crash, a reboot) is taken over.
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+export const LOCK_FILE = 'weft.lock';
+
+const holderSchema = z.object({
+  pid: z.number().int().positive(),
+  command: z.string().max(500),
+  since: z.string().max(40),
+});
+export type LockHolder = z.infer<typeof holderSchema>;
+
+/** The folder is held by another live process. */
+export class DataFolderInUse extends Error {
+  constructor(
+    readonly folder: string,
+    readonly holder: LockHolder,
+  ) {
+    super(
+      `the data folder ${folder} is in use by process ${holder.pid} (${holder.command}), running since ${holder.since}. ` +
+        `Stop that process first (Ctrl-C in its terminal, or kill ${holder.pid}), or give this one another folder with WEFT_DATA_DIR.`,
+    );
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The lock's holder, when the file holds one (an unreadable or foreign file holds none). */
+function readHolder(file: string): LockHolder | undefined {
+  try {
+    const parsed = holderSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface DataFolderLock {
+  readonly file: string;
+  /** a lock taken over from a process that is gone */
+  readonly tookOverFrom: LockHolder | undefined;
+  release(): void;
+}
+
+/**
+ * Takes the folder's lock for this process (creating the folder), or throws DataFolderInUse.
+ * `command` is shown to the next process: never pass a secret (no `--account` values).
+ */
+export function lockDataFolder(folder: string, command: string): DataFolderLock {
+  mkdirSync(folder, { recursive: true });
+  const file = join(folder, LOCK_FILE);
+  const holder: LockHolder = { pid: process.pid, command, since: new Date().toISOString() };
+  let tookOverFrom: LockHolder | undefined;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      try {
+        writeSync(fd, `${JSON.stringify(holder)}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw error;
+      const current = readHolder(file);
+      if (current && isAlive(current.pid)) throw new DataFolderInUse(folder, current);
+      // Gone (or the file is not a lock): taken over. Another starter may take it first: tried again.
+      tookOverFrom ??= current;
+      rmSync(file, { force: true });
+    }
+  }
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    // Only our own lock is removed (never one a later process took over).
+    if (readHolder(file)?.pid === process.pid) rmSync(file, { force: true });
+    process.off('exit', release);
+  };
+  // Removed also when the process ends without reaching the caller's release.
+  process.on('exit', release);
+  return { file, tookOverFrom, release };
+}

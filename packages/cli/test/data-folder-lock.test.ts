@@ -1,0 +1,54 @@
+// The data-folder lock with real processes: a live holder (a child process) is named, a holder
+// that is gone (a child that exited) or a lock file that is not one is taken over, and a release
+// removes only this process' own lock.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DataFolderInUse, LOCK_FILE, lockDataFolder } from '../src/commands/data-folder-lock.js';
+
+const root = mkdtempSync(join(tmpdir(), 'weft-lock-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const holder = (pid: number) =>
+  JSON.stringify({ pid, command: 'weft dev src/main.ts', since: '2026-11-27T17:00:00.000Z' });
+
+describe('lockDataFolder', () => {
+  it('names a live holder, and takes the lock once that process is gone', async () => {
+    const folder = join(root, 'live', '.weft');
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, LOCK_FILE), holder(child.pid as number));
+      expect(() => lockDataFolder(folder, 'weft dev other.ts')).toThrow(DataFolderInUse);
+      expect(() => lockDataFolder(folder, 'weft dev other.ts')).toThrow(
+        `is in use by process ${child.pid} (weft dev src/main.ts), running since 2026-11-27T17:00:00.000Z`,
+      );
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    const lock = lockDataFolder(folder, 'weft dev other.ts');
+    expect(lock.tookOverFrom?.pid).toBe(child.pid);
+    expect(JSON.parse(readFileSync(lock.file, 'utf8'))).toMatchObject({
+      pid: process.pid,
+      command: 'weft dev other.ts',
+    });
+    lock.release();
+    expect(existsSync(lock.file)).toBe(false);
+  });
+
+  it('takes over a file that is no lock, and never removes a lock another process took', () => {
+    const folder = join(root, 'odd', '.weft');
+    const first = lockDataFolder(folder, 'weft dev a.ts');
+    writeFileSync(first.file, 'not json');
+    const second = lockDataFolder(folder, 'weft dev b.ts');
+    expect(second.tookOverFrom).toBeUndefined();
+    // Another process holds it now: this one's release leaves it.
+    writeFileSync(second.file, holder(process.ppid));
+    second.release();
+    expect(existsSync(second.file)).toBe(true);
+  });
+});
