@@ -1,0 +1,303 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
+
+// What the service's own clients (fibery-unofficial, its MCP server, its n8n node) send and read,
+// beyond the spec's text: docs/workspace.md, "What real clients rely on".
+
+const TEAM = 'rc/team';
+const PERSON = 'rc/person';
+const STATUS = 'rc/status_rc/person';
+
+describeEachDatabase('answers and inputs as the service clients expect them', (target) => {
+  const h = useWorkspace(target);
+  let team = '';
+  const people: string[] = [];
+  let open = '';
+
+  beforeAll(async () => {
+    const relation = randomUUID();
+    await h.run('svc.schema/batch', {
+      commands: [
+        { command: 'schema.type/create', args: typeArgs(TEAM) },
+        { command: 'schema.type/create', args: typeArgs(PERSON, [['rc/age', 'svc/int']]) },
+        {
+          command: 'schema.field/create',
+          args: {
+            'svc/holder-type': PERSON,
+            'svc/name': 'rc/team',
+            'svc/type': TEAM,
+            'svc/meta': { 'svc/relation': relation },
+          },
+        },
+        {
+          command: 'schema.field/create',
+          args: {
+            'svc/holder-type': TEAM,
+            'svc/name': 'rc/people',
+            'svc/type': PERSON,
+            'svc/meta': { 'svc/relation': relation, 'svc/collection?': true },
+          },
+        },
+        { command: 'schema.enum/create', args: { 'svc/name': STATUS } },
+        {
+          command: 'schema.field/create',
+          args: { 'svc/holder-type': PERSON, 'svc/name': 'rc/status', 'svc/type': STATUS },
+        },
+        {
+          command: 'schema.field/create',
+          args: {
+            'svc/holder-type': PERSON,
+            'svc/name': 'rc/bio',
+            'svc/type': 'Collaboration~Documents/Document',
+            'svc/meta': { 'svc/entity-component?': true },
+          },
+        },
+      ],
+    });
+    open = (
+      await h.run('svc.entity/create', { type: STATUS, entity: { 'enum/name': 'Open', 'svc/rank': 0 } })
+    )['svc/id'];
+    team = (await h.run('svc.entity/create', { type: TEAM, entity: { 'rc/name': 'Blue' } }))['svc/id'];
+    for (const [i, name] of ['Ann', 'Bob', 'Cy'].entries()) {
+      const p = await h.run('svc.entity/create', {
+        type: PERSON,
+        entity: {
+          'rc/name': name,
+          'rc/age': 30 + i,
+          'rc/team': { 'svc/id': team },
+          'rc/status': { 'svc/id': open },
+        },
+      });
+      people.push(p['svc/id']);
+    }
+  });
+
+  it('a failed command carries its error under result (and under error)', async () => {
+    const [failed] = await h.commands([
+      { command: 'svc.entity/create', args: { type: 'rc/nope', entity: {} } },
+    ]);
+    expect(failed.success).toBe(false);
+    expect(failed.result).toEqual({ message: expect.any(String), code: 'unknown-type', status: 400 });
+    expect(failed.error).toEqual(failed.result);
+  });
+
+  it('each inner result of svc.command/batch is {success, result}, nested batches too', async () => {
+    const id = randomUUID();
+    const [r] = await h.commands([
+      {
+        command: 'svc.command/batch',
+        args: {
+          commands: [
+            {
+              command: 'svc.entity/create',
+              args: { type: TEAM, entity: { 'svc/id': id, 'rc/name': 'Red' } },
+            },
+            {
+              command: 'svc.entity/query',
+              args: {
+                query: {
+                  'q/from': TEAM,
+                  'q/select': { Name: 'rc/name' },
+                  'q/where': ['=', ['svc/id'], '$id'],
+                },
+                params: { $id: id },
+              },
+            },
+            {
+              command: 'svc.command/batch',
+              args: {
+                commands: [{ command: 'svc.entity/delete', args: { type: TEAM, entity: { 'svc/id': id } } }],
+              },
+            },
+          ],
+        },
+      },
+    ]);
+    expect(r.success).toBe(true);
+    expect(r.result).toEqual([
+      { success: true, result: expect.objectContaining({ 'svc/id': id, 'rc/name': 'Red' }) },
+      { success: true, result: [{ Name: 'Red' }] },
+      { success: true, result: [{ success: true, result: 'ok' }] },
+    ]);
+  });
+
+  it('a long run of creates that is the whole batch is answered in the same shape', async () => {
+    const entities = Array.from({ length: 300 }, (_, i) => ({ 'rc/name': `bulk ${i}` }));
+    const [r] = await h.commands([
+      {
+        command: 'svc.command/batch',
+        args: {
+          commands: entities.map((entity) => ({
+            command: 'svc.entity/create',
+            args: { type: TEAM, entity },
+          })),
+        },
+      },
+    ]);
+    expect(r.result).toHaveLength(300);
+    expect(r.result[299]).toEqual({
+      success: true,
+      result: expect.objectContaining({ 'rc/name': 'bulk 299', 'svc/id': expect.any(String) }),
+    });
+    expect(
+      r.result.every((e: any) => e.success === true && typeof e.result['svc/public-id'] === 'string'),
+    ).toBe(true);
+  });
+
+  it('a single command object is answered with a single result; an empty body with []', async () => {
+    const single = await h.request('POST', '/api/commands', {
+      command: 'svc.entity/query',
+      args: {
+        query: { 'q/from': TEAM, 'q/select': ['rc/name'], 'q/where': ['=', ['svc/id'], '$t'] },
+        params: { $t: team },
+      },
+    });
+    expect(single.status).toBe(200);
+    expect(single.body).toEqual({ success: true, result: [{ 'rc/name': 'Blue' }] });
+    const bad = await h.request('POST', '/api/commands', { command: 'svc.nope' });
+    expect(bad.status).toBe(200);
+    expect(bad.body).toMatchObject({ success: false, result: { code: 'unknown-command' } });
+    const empty = await fetch(`${h.url}/api/commands`, {
+      method: 'POST',
+      headers: { authorization: `Token ${h.token}`, 'content-type': 'application/json' },
+    });
+    expect(empty.status).toBe(200);
+    expect(await empty.json()).toEqual([]);
+  });
+
+  it('params may be null or absent', async () => {
+    const query = { 'q/from': TEAM, 'q/select': ['rc/name'], 'q/where': ['=', ['rc/name'], '$n'] };
+    for (const args of [
+      { query: { 'q/from': TEAM, 'q/select': ['rc/name'] }, params: null },
+      { query: { 'q/from': TEAM, 'q/select': ['rc/name'] } },
+    ]) {
+      const r = await h.attempt('svc.entity/query', args);
+      expect(r.success, JSON.stringify(r)).toBe(true);
+    }
+    // A query that needs a parameter still says which one is missing.
+    const missing = await h.attempt('svc.entity/query', { query, params: null });
+    expect(missing.result.message).toMatch(/\$n/);
+    expect((await h.attempt('svc.entity/query', { query, params: 'x' })).result.code).toBe('invalid-args');
+  });
+
+  it('q/select as an object of aliases: fields, paths, aggregates, sub-queries with a numeric q/limit, nested objects', async () => {
+    const [row] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': TEAM,
+        'q/select': {
+          Id: 'svc/id',
+          Name: ['rc/name'],
+          Count: ['q/count', ['rc/people', 'svc/id']],
+          Oldest: ['q/max', ['rc/people', 'rc/age']],
+          People: {
+            'q/from': 'rc/people',
+            'q/select': {
+              name: ['rc/name'],
+              status: ['rc/status', 'enum/name'],
+              team: ['rc/team', 'rc/name'],
+            },
+            'q/order-by': [[['rc/age'], 'q/desc']],
+            'q/limit': 2,
+          },
+          All: { 'q/from': ['rc/people'], 'q/select': ['rc/name'], 'q/limit': 'q/no-limit' },
+          None: { 'q/from': 'rc/people', 'q/select': { n: 'rc/name' }, 'q/limit': 0 },
+          Nested: { title: 'rc/name', id: ['svc/id'] },
+        },
+        'q/where': ['=', ['svc/id'], '$t'],
+        'q/limit': 1,
+      },
+      params: { $t: team },
+    });
+    expect(row).toEqual({
+      Id: team,
+      Name: 'Blue',
+      Count: 3,
+      Oldest: 32,
+      People: [
+        { name: 'Cy', status: 'Open', team: 'Blue' },
+        { name: 'Bob', status: 'Open', team: 'Blue' },
+      ],
+      All: [{ 'rc/name': 'Ann' }, { 'rc/name': 'Bob' }, { 'rc/name': 'Cy' }],
+      None: [],
+      Nested: { title: 'Blue', id: team },
+    });
+  });
+
+  it('an alias path reaches a rich-text field’s secret, and ends in a relation as {svc/id}', async () => {
+    const [row] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': PERSON,
+        'q/select': {
+          Secret: ['rc/bio', 'Collaboration~Documents/secret'],
+          Team: 'rc/team',
+          Status: ['rc/status'],
+        },
+        'q/where': ['=', ['svc/id'], '$p'],
+      },
+      params: { $p: people[0] },
+    });
+    expect(row.Secret).toMatch(/^[0-9a-f-]{36}$/);
+    expect(row.Team).toEqual({ 'svc/id': team });
+    expect(row.Status).toEqual({ 'svc/id': open });
+  });
+
+  it('the array form keeps its meaning, and now takes a numeric q/limit in a collection sub-query', async () => {
+    const [row] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': TEAM,
+        'q/select': ['rc/name', { 'rc/people': { 'q/select': ['rc/name'], 'q/limit': 1 } }],
+        'q/where': ['=', ['svc/id'], '$t'],
+      },
+      params: { $t: team },
+    });
+    expect(row).toEqual({ 'rc/name': 'Blue', 'rc/people': [{ 'rc/name': 'Ann' }] });
+  });
+
+  it('bad object selects are refused as invalid queries', async () => {
+    for (const select of [
+      { A: ['rc/people', 'rc/name'] },
+      { A: { 'q/from': 'rc/name', 'q/select': ['svc/id'] } },
+      { A: { 'q/from': 'rc/people', 'q/select': ['rc/name'], 'q/limit': -1 } },
+      { A: { 'q/from': 'rc/people', 'q/select': ['rc/name'], 'q/limit': 'lots' } },
+      { A: 5 },
+      { A: [] },
+      { A: ['rc/nope'] },
+    ]) {
+      const r = await h.attempt('svc.entity/query', { query: { 'q/from': TEAM, 'q/select': select } });
+      expect(r.success, JSON.stringify(select)).toBe(false);
+      expect(r.result.code, JSON.stringify(select)).toMatch(/invalid-query|unknown-field/);
+    }
+  });
+
+  it('GET /api/schema answers the schema object, each type and field with svc/deleted? false, and an ETag', async () => {
+    const res = await h.request('GET', '/api/schema?with-description=true&with-soft-deleted=false');
+    expect(res.status).toBe(200);
+    const viaCommand = await h.run('svc.schema/query', { 'with-description?': true });
+    expect(res.body).toEqual(viaCommand);
+    const person = res.body['svc/types'].find((t: any) => t['svc/name'] === PERSON);
+    expect(person['svc/deleted?']).toBe(false);
+    expect(person).toHaveProperty('svc/description');
+    expect(person['svc/fields'].every((f: any) => f['svc/deleted?'] === false)).toBe(true);
+    expect(res.body['svc/types'].every((t: any) => t['svc/deleted?'] === false)).toBe(true);
+    expect((await h.request('GET', '/api/schema')).body['svc/types'][0]).not.toHaveProperty(
+      'svc/description',
+    );
+    const etag = res.headers.get('etag')!;
+    const again = await fetch(`${h.url}/api/schema?with-description=true`, {
+      headers: { authorization: `Token ${h.token}`, 'if-none-match': etag },
+    });
+    expect(again.status).toBe(304);
+    await h.run('schema.field/create', {
+      'svc/holder-type': TEAM,
+      'svc/name': 'rc/extra',
+      'svc/type': 'svc/text',
+    });
+    const changed = await fetch(`${h.url}/api/schema?with-description=true`, {
+      headers: { authorization: `Token ${h.token}`, 'if-none-match': etag },
+    });
+    expect(changed.status).toBe(200);
+    expect((await h.request('GET', '/api/schema?with-description=yes')).status).toBe(400);
+    expect((await h.request('GET', '/api/schema', undefined, null)).status).toBe(401);
+  });
+});
