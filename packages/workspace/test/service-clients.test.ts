@@ -300,4 +300,118 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     expect((await h.request('GET', '/api/schema?with-description=yes')).status).toBe(400);
     expect((await h.request('GET', '/api/schema', undefined, null)).status).toBe(401);
   });
+
+  async function bioSecret(person: string): Promise<string> {
+    const [row] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': PERSON,
+        'q/select': { s: ['rc/bio', 'Collaboration~Documents/secret'] },
+        'q/where': ['=', ['svc/id'], '$p'],
+      },
+      params: { $p: person },
+    });
+    return row.s;
+  }
+
+  it('document writes answer true; create-or-append-documents appends', async () => {
+    const secret = await bioSecret(people[1]!);
+    const other = await bioSecret(people[2]!);
+    const post = (body: unknown, format = 'md') =>
+      h.request('POST', `/api/documents/commands?format=${format}`, body);
+    const written = await post({
+      command: 'create-or-update-documents',
+      args: [{ secret, content: 'First' }],
+    });
+    expect(written).toMatchObject({ status: 200, body: true });
+    const appended = await post({
+      command: 'create-or-append-documents',
+      args: [
+        { secret, content: 'Second' },
+        { secret: other, content: 'Only' },
+      ],
+    });
+    expect(appended).toMatchObject({ status: 200, body: true });
+    expect((await h.request('GET', `/api/documents/${secret}?format=md`)).body.content).toBe(
+      'First\n\nSecond',
+    );
+    expect((await h.request('GET', `/api/documents/${other}`)).body.content).toBe('Only');
+    // In html, the new content follows the old as it is.
+    await post(
+      { command: 'create-or-update-documents', args: [{ secret: other, content: '<p>a</p>' }] },
+      'html',
+    );
+    await post(
+      { command: 'create-or-append-documents', args: [{ secret: other, content: '<p>b</p>' }] },
+      'html',
+    );
+    expect((await h.request('GET', `/api/documents/${other}?format=html`)).body.content).toBe(
+      '<p>a</p><p>b</p>',
+    );
+    const bad = await post({ command: 'create-or-append-documents', args: [{ secret, content: 5 }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ message: 'content must be a string', code: 'bad-request' });
+  });
+
+  it('documents in json format: the ProseMirror document under doc, read and written', async () => {
+    const secret = await bioSecret(people[0]!);
+    await h.request('PUT', `/api/documents/${secret}?format=md`, { content: '# Hi\n\nSome **bold** text' });
+    const got = await h.request('GET', `/api/documents/${secret}?format=json`);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual({
+      secret,
+      content: {
+        doc: {
+          type: 'doc',
+          content: [
+            { type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Hi' }] },
+            {
+              type: 'paragraph',
+              content: [
+                { type: 'text', text: 'Some ' },
+                { type: 'text', marks: [{ type: 'strong' }], text: 'bold' },
+                { type: 'text', text: ' text' },
+              ],
+            },
+          ],
+        },
+        comments: [],
+      },
+    });
+    const batch = await h.request('POST', '/api/documents/commands?format=json', {
+      command: 'get-documents',
+      args: [{ secret }],
+    });
+    expect(batch.body).toEqual([got.body]);
+    const doc = {
+      type: 'doc',
+      content: [
+        { type: 'paragraph', content: [{ type: 'text', marks: [{ type: 'em' }], text: 'new' }] },
+        {
+          type: 'bullet_list',
+          content: [
+            { type: 'list_item', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'x' }] }] },
+          ],
+        },
+      ],
+    };
+    for (const content of [{ doc, comments: [] }, doc, JSON.stringify({ doc })]) {
+      expect((await h.request('PUT', `/api/documents/${secret}?format=json`, { content })).status).toBe(200);
+      expect((await h.request('GET', `/api/documents/${secret}?format=md`)).body.content).toBe(
+        '*new*\n\n* x',
+      );
+    }
+    for (const content of [{ type: 'nope' }, '{not json', { doc: { type: 'paragraph' } }, 5]) {
+      const r = await h.request('PUT', `/api/documents/${secret}?format=json`, { content });
+      expect(r.status, JSON.stringify(content)).toBe(400);
+      expect(r.body.message).toEqual(expect.any(String));
+    }
+    // A document never written reads as an empty document.
+    const fresh = await bioSecret(
+      (await h.run('svc.entity/create', { type: PERSON, entity: { 'rc/name': 'Dee' } }))['svc/id'],
+    );
+    expect((await h.request('GET', `/api/documents/${fresh}?format=json`)).body.content.doc).toEqual({
+      type: 'doc',
+      content: [{ type: 'paragraph' }],
+    });
+  });
 });
