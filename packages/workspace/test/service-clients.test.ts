@@ -414,4 +414,53 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
       content: [{ type: 'paragraph' }],
     });
   });
+
+  it('filters the n8n node sends: text ignoring case, q/not-contains, [q/null?], [q/null-or-empty?], [q/count]', async () => {
+    const names = async (type: string, where: unknown, params: Record<string, unknown>) =>
+      (
+        await h.run('svc.entity/query', {
+          query: {
+            'q/from': type,
+            'q/select': { n: 'rc/name' },
+            'q/where': where,
+            'q/order-by': [[['rc/name'], 'q/asc']],
+          },
+          params,
+        })
+      ).map((r: any) => r.n);
+    const inBlue = (expr: unknown) => ['q/and', ['=', ['rc/team', 'svc/id'], '$team'], expr];
+    const people = async (expr: unknown, p: unknown) => names(PERSON, inBlue(expr), { $team: team, $p: p });
+    expect(await people(['q/equals-ignoring-case?', ['rc/name'], '$p'], 'aNN')).toEqual(['Ann']);
+    expect(await people(['q/not-equals-ignoring-case?', ['rc/name'], '$p'], 'ANN')).toEqual(['Bob', 'Cy']);
+    expect(await people(['q/starts-with-ignoring-case?', ['rc/name'], '$p'], 'b')).toEqual(['Bob']);
+    expect(await people(['q/ends-with-ignoring-case?', ['rc/name'], '$p'], 'Y')).toEqual(['Cy']);
+    expect(await people(['q/not-contains', ['rc/name'], '$p'], 'O')).toEqual(['Ann', 'Cy']);
+    expect(await people(['q/does_not_contain', ['rc/name'], '$p'], 'n')).toEqual(['Bob', 'Cy']);
+    expect(await people(['=', ['q/null-or-empty?', ['rc/name']], '$p'], false)).toEqual(['Ann', 'Bob', 'Cy']);
+    expect(await people(['=', ['q/null?', ['rc/age']], '$p'], true)).toEqual([]);
+    expect(await people(['!=', ['q/null?', ['rc/status']], '$p'], true)).toEqual(['Ann', 'Bob', 'Cy']);
+    // A person with no team and an empty name.
+    await h.run('svc.entity/create', { type: PERSON, entity: { 'rc/name': '' } });
+    const noTeam = await names(PERSON, ['=', ['q/null?', ['rc/team']], '$p'], { $p: true });
+    expect(noTeam).toContain('');
+    expect(noTeam).not.toContain('Ann');
+    expect(await names(PERSON, ['=', ['q/null-or-empty?', ['rc/name']], '$p'], { $p: true })).toEqual(['']);
+    // Collections: by their item count, or empty or not.
+    expect(await names(TEAM, ['>', ['q/count', ['rc/people', 'svc/id']], '$p'], { $p: 0 })).toEqual(['Blue']);
+    expect(await names(TEAM, ['=', ['q/count', ['rc/people', 'svc/id']], '$p'], { $p: 3 })).toEqual(['Blue']);
+    expect(await names(TEAM, ['=', ['q/null?', ['rc/people']], '$p'], { $p: false })).toEqual(['Blue']);
+    for (const [where, p] of [
+      [['=', ['q/count', ['rc/people', 'svc/id']], '$p'], 'x'],
+      [['=', ['q/null?', ['rc/name']], '$p'], 1],
+      [['<', ['q/null?', ['rc/name']], '$p'], true],
+      [['q/equals-ignoring-case?', ['svc/creation-date'], '$p'], 'x'],
+      [['q/not-contains', ['rc/name'], '$p'], 5],
+    ]) {
+      const r = await h.attempt('svc.entity/query', {
+        query: { 'q/from': TEAM, 'q/select': ['rc/name'], 'q/where': where },
+        params: { $p: p },
+      });
+      expect(r.result?.code, JSON.stringify(where)).toBe('invalid-query');
+    }
+  });
 });

@@ -7,6 +7,7 @@ import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { filterValue, isUuid, outputExpr, paramCast } from '../schema/values.js';
 import { selectAliases } from './select-object.js';
 import { jsonObject, SqlBuilder } from './sql-builder.js';
+import { compareFunction, functionOperand, TEXT_OPERATORS, textComparison } from './where-functions.js';
 
 // The query object compiled into ONE SQL statement: filters, paths through relations, ordering,
 // paging, related sub-selects, collection sub-queries and aggregates all run in the database,
@@ -47,7 +48,7 @@ export interface CompiledQuery {
 }
 
 /** One FROM scope: a root table alias plus the LEFT JOINs its to-one paths need. */
-class Scope {
+export class Scope {
   readonly joins: string[] = [];
   private readonly joined = new Map<string, string>();
   constructor(
@@ -338,6 +339,8 @@ export class Compiler {
   }
 
   comparison(scope: Scope, op: string, operand: unknown, value: unknown): string {
+    // [q/null?, path], [q/null-or-empty?, path], [q/count, path]: where-functions.ts.
+    if (functionOperand(operand)) return compareFunction(this, scope, op, operand as unknown[], value);
     // Ranges: [q/start, [path]] or [q/end, [path]].
     let part: 'start' | 'end' | undefined;
     let path = operand;
@@ -424,17 +427,23 @@ export class Compiler {
       if (t !== 'svc/text' && t !== 'svc/email' && t !== 'svc/emoji')
         throw invalid(`${op} applies to text fields`);
       if (typeof value !== 'string') throw invalid(`${op} needs a string parameter`);
-      const max = this.budgets?.maxTextFilters;
-      if (max !== undefined && ++this.textFilters > max)
-        throw overBudget(
-          `The query has more than ${max} q/contains and q/starts-with filters (maxTextFilters)`,
-        );
+      this.countTextFilter();
       const p = this.b.bind(value.replaceAll('\0', ''), 'text');
       return op === 'q/contains'
         ? `strpos(lower(${e}), lower(${p})) > 0`
         : `starts_with(lower(${e}), lower(${p}))`;
     }
+    if (TEXT_OPERATORS.has(op)) return textComparison(this, op, e, t, value);
     throw invalid(`Unknown operator ${shown(op)}`);
+  }
+
+  /** One more filter that reads the text of every row it looks at (q/contains and the like). */
+  countTextFilter(): void {
+    const max = this.budgets?.maxTextFilters;
+    if (max !== undefined && ++this.textFilters > max)
+      throw overBudget(
+        `The query has more than ${max} q/contains and q/starts-with filters (maxTextFilters)`,
+      );
   }
 
   collectionMembership(op: string, src: { from: string; where: string }, x: string, value: unknown): string {
