@@ -280,6 +280,13 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     expect(person).toHaveProperty('svc/description');
     expect(person['svc/fields'].every((f: any) => f['svc/deleted?'] === false)).toBe(true);
     expect(res.body['svc/types'].every((t: any) => t['svc/deleted?'] === false)).toBe(true);
+    // The primitive types are types too (svc/primitive? true, no fields): every field's type names
+    // a type of the schema, which the service's n8n node relies on.
+    const byName = new Map(res.body['svc/types'].map((t: any) => [t['svc/name'], t]));
+    expect(byName.get('svc/int')).toMatchObject({ 'svc/meta': { 'svc/primitive?': true }, 'svc/fields': [] });
+    for (const t of res.body['svc/types'])
+      for (const f of t['svc/fields'])
+        expect(byName.has(f['svc/type']), `${t['svc/name']} ${f['svc/name']}: ${f['svc/type']}`).toBe(true);
     expect((await h.request('GET', '/api/schema')).body['svc/types'][0]).not.toHaveProperty(
       'svc/description',
     );
