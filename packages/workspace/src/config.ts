@@ -1,6 +1,7 @@
 import { namespaceFromEnv } from '@weft/namespace';
 import { budgetsFromEnv } from './commands/budgets.js';
 import type { DatabaseOption } from './db/open-driver.js';
+import { tlsFromEnv } from './http/tls.js';
 import { OutboundPolicy } from './outbound/index.js';
 import type { AddressLimits } from './rate-limit/address-limits.js';
 import { DEFAULT_RATE_LIMIT } from './start-workspace.js';
@@ -40,6 +41,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv) {
     database = { kind: 'postgres', url: env.DATABASE_URL, ...(schema ? { schema } : {}) };
   } else if (env.WEFT_DATA_DIR === ':memory:') database = { kind: 'memory' };
   else database = { kind: 'pglite', dataDir: env.WEFT_DATA_DIR || DEFAULT_DATA_DIR };
+  const tls = tlsFromEnv(env);
   return {
     port,
     // this machine only unless HOST says otherwise: the workspace holds data and an admin token
@@ -51,6 +53,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv) {
     outbound: OutboundPolicy.optionsFromEnv(env),
     namespace: namespaceFromEnv(env),
     ...(env.WEFT_ADMIN_TOKEN ? { adminToken: env.WEFT_ADMIN_TOKEN } : {}),
+    ...(tls ? { tls } : {}),
   };
 }
 

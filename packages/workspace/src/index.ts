@@ -6,6 +6,7 @@ export type { CopyOptions, Driver, Queryable, QueryResult } from './db/driver.js
 export { type DatabaseOption, openDriver } from './db/open-driver.js';
 export { type ErrorCode, WorkspaceError } from './errors.js';
 export { type AppOptions, createApp } from './http/create-app.js';
+export type { TlsOptions } from './http/tls.js';
 export { type JobQueueOptions, JobQueue } from './jobs/job-queue.js';
 export { generateToken } from './tokens/token-store.js';
 export { compileQuery, DEFAULT_LIMIT } from './query/compile-query.js';

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hardenServer, type StartOptions } from '@weft/core';
 import type { Namespace } from '@weft/namespace';
@@ -7,7 +7,8 @@ import type { RequestBudgets } from './commands/budgets.js';
 import type { DatabaseOption } from './db/open-driver.js';
 import type { SecretBox } from './host/secret-box.js';
 import { createApp } from './http/create-app.js';
-import { SERVER_LIMITS, SERVER_OPTIONS } from './http/server-options.js';
+import { SERVER_LIMITS } from './http/server-options.js';
+import { createWorkspaceServer, type TlsOptions } from './http/tls.js';
 import type { JobQueueOptions } from './jobs/job-queue.js';
 import { isLoopbackHost, type OutboundOptions } from './outbound/index.js';
 import { type AddressLimits, DEFAULT_ADDRESS_LIMITS } from './rate-limit/address-limits.js';
@@ -23,6 +24,8 @@ export interface StartWorkspaceOptions {
   port?: number;
   /** default 127.0.0.1 */
   host?: string;
+  /** serve HTTPS with this certificate and key (PEM); default: plain HTTP (see http/tls.ts) */
+  tls?: TlsOptions;
   adminToken?: string;
   /** requests per second per token (default 3); 0 turns the limit off */
   rateLimit?: number;
@@ -58,7 +61,7 @@ export interface StartWorkspaceOptions {
 }
 
 export interface RunningWorkspace extends Workspace {
-  /** base address, e.g. http://127.0.0.1:3100 */
+  /** base address, e.g. http://127.0.0.1:3100 (https:// when serving TLS) */
   readonly url: string;
 }
 
@@ -93,7 +96,7 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
   });
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = hardenServer(createServer(SERVER_OPTIONS, app), {
+    const s = hardenServer(createWorkspaceServer(app, options.tls), {
       ...SERVER_LIMITS,
       ...options.server,
     });
@@ -109,7 +112,7 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
   const shownHost =
     host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
   return Object.assign(Object.create(null) as object, workspace, {
-    url: `http://${shownHost}:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://${shownHost}:${port}`,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -18,6 +18,17 @@ describe('generateTypes', () => {
     expect(layoutFree(committed)).toBe(layoutFree(generated));
   });
 
+  test('primitive types listed in the schema (svc/primitive? true) are not entity types', () => {
+    const withPrimitives = {
+      ...trackerSchema,
+      'svc/types': [
+        ...trackerSchema['svc/types'],
+        { 'svc/name': 'svc/int', 'svc/meta': { 'svc/primitive?': true }, 'svc/fields': [] },
+      ],
+    };
+    expect(generateTypes(withPrimitives)).toBe(generateTypes(trackerSchema));
+  });
+
   test('kinds, targets, and values per field type', () => {
     const out = generateTypes(trackerSchema);
     expect(out).toContain('export interface Workspace {');

@@ -42,7 +42,12 @@ const REF = "{ 'svc/id': string }";
 export function generateTypes(schema: Schema, options: GenerateTypesOptions = {}): string {
   const name = options.interfaceName ?? 'Workspace';
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new TypeError(`invalid interface name ${q(name)}`);
-  const types = new Map(schema['svc/types'].map((t) => [t['svc/name'], t['svc/fields']]));
+  // Primitive types (svc/int, …) appear in the schema as types without fields: not entity types.
+  const types = new Map(
+    schema['svc/types']
+      .filter((t) => t['svc/meta']?.['svc/primitive?'] !== true)
+      .map((t) => [t['svc/name'], t['svc/fields']]),
+  );
   // Enum types of single-selects may be left out of the schema: give them their known fields.
   for (const fields of [...types.values()]) {
     for (const f of fields) {

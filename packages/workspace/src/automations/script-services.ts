@@ -4,7 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import { executeCommands } from '../commands/dispatcher.js';
 import type { Driver } from '../db/driver.js';
 import { assertDocumentAccess } from '../documents/document-access.js';
-import { parseFormat, readDocument, writeDocument } from '../documents/document-store.js';
+import { appendDocument, parseFormat, readDocument, writeDocument } from '../documents/document-store.js';
 import { ChunkWriter, createFileEntity } from '../files/file-store.js';
 import { loadCatalog } from '../schema/catalog.js';
 import { isUuid } from '../schema/values.js';
@@ -145,12 +145,9 @@ export function scriptServices(
       });
     },
     async appendDocumentContent(secret, content, format) {
-      const f = fmt(format);
       await driver.transaction(async (tx) => {
         if (isUuid(secret)) await assertDocumentAccess(tx, user, [secret]);
-        const before = (await readDocument(tx, secret, f, 'null')).content ?? '';
-        const joiner = before === '' ? '' : f === 'md' ? '\n\n' : '';
-        await writeDocument(tx, secret, before + joiner + str(content, 'content'), f);
+        await appendDocument(tx, secret, str(content, 'content'), fmt(format));
       });
     },
     async addComment(type, id, comment, authorId, format) {

@@ -1,4 +1,5 @@
 import type { CommandResult } from './dispatcher.js';
+import { failedElement, shapeResult } from './result-shape.js';
 
 // The answer of POST /api/commands as JSON text, with parts made ahead of time. A bulk create's
 // results are known before its COPY is answered (created-result.ts), so their JSON text can be
@@ -23,12 +24,17 @@ export function rememberJson(value: object, text: string): void {
   texts.set(value, text);
 }
 
-/** The results as the API answers them (errors without their HTTP status), as JSON text. */
-export function commandResultsJson(results: CommandResult[]): string {
-  const parts = results.map((r) => {
-    if (!r.success) return JSON.stringify({ success: false, error: r.error });
+/**
+ * The results of `commands` as the API answers them (shaped as result-shape.ts says), as JSON
+ * text. Text made ahead is already in that shape.
+ */
+export function commandResultsJson(results: CommandResult[], commands: readonly unknown[]): string {
+  const parts = results.map((r, i) => {
+    if (!r.success) return JSON.stringify(failedElement(r.error));
     const text = typeof r.result === 'object' && r.result !== null ? texts.get(r.result) : undefined;
-    return text === undefined ? JSON.stringify(r) : `{"success":true,"result":${text}}`;
+    return text === undefined
+      ? JSON.stringify({ success: true, result: shapeResult(commands[i], r.result) })
+      : `{"success":true,"result":${text}}`;
   });
   return `[${parts.join(',')}]`;
 }

@@ -36,7 +36,8 @@ export interface CommandContext {
   unchecked?: Catalog;
   /**
    * Set for a run of creates that is the whole of a top-level batch answered over HTTP: its
-   * results are the command's result, and their JSON text may be made ahead (answer-json.ts).
+   * results are the command's result, and their JSON text may be made ahead (answer-json.ts), in
+   * the shape a batch is answered in (result-shape.ts).
    */
   answerJson?: boolean;
   /**

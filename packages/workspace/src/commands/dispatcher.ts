@@ -22,7 +22,8 @@ import { listeners } from './listeners.js';
 import { SCHEMA_CHANGES, schemaQuery } from './schema-commands.js';
 
 // POST /api/commands: each top-level command runs in its own transaction, in order, and reports
-// {success: true, result} or {success: false, error: {message, code}}; a failure does not stop the
+// {success: true, result} or {success: false, error: {message, code}} (the HTTP answer's shape is
+// result-shape.ts's); a failure does not stop the
 // commands after it. svc.command/batch and svc.schema/batch run inside their caller's transaction,
 // so a failing inner command rolls the whole batch back.
 
@@ -38,10 +39,12 @@ const isObject = (v: unknown): v is Args => typeof v === 'object' && v !== null 
 const ENTITY_COMMANDS: Record<string, Handler> = {
   'svc.entity/query': async (ctx, a) => {
     const catalog = await loadCatalog(ctx.tx);
-    if (a.params !== undefined && !isObject(a.params))
+    // The service's clients send params null, or none, for a query without parameters.
+    const params = a.params ?? undefined;
+    if (params !== undefined && !isObject(params))
       throw badRequest('params must be an object', 'invalid-args');
     const { sql, values, cap } = compileQuery(
-      { catalog, user: ctx.user, params: a.params as Args | undefined, budgets: ctx.budgets },
+      { catalog, user: ctx.user, params, budgets: ctx.budgets },
       a.query,
     );
     const { rows } = await ctx.tx.query<{ r: unknown }>(sql, values);

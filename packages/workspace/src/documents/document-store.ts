@@ -5,12 +5,15 @@ import { badRequest, notFound } from '../errors.js';
 import { COMMENT_TYPE } from '../schema/builtins.js';
 import { DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog } from '../schema/catalog.js';
 import { isUuid } from '../schema/values.js';
+import { type JsonDocument, jsonToMarkdown, markdownToJson } from './document-json.js';
 
 // Rich-text documents keyed by their secret. A document is stored in the format it was written in
-// and converted on read (Markdown ⇄ HTML); `md` is the format when none is named.
+// (Markdown or HTML; json is stored as Markdown) and converted on read (Markdown ⇄ HTML, Markdown
+// → json: document-json.ts); `md` is the format when none is named.
 
-export type DocumentFormat = 'md' | 'html';
-export const FORMATS: readonly DocumentFormat[] = ['md', 'html'];
+export type DocumentFormat = 'md' | 'html' | 'json';
+export type StoredFormat = 'md' | 'html';
+export const FORMATS: readonly DocumentFormat[] = ['md', 'html', 'json'];
 
 export function parseFormat(value: unknown): DocumentFormat {
   if (value === undefined || value === '') return 'md';
@@ -26,10 +29,15 @@ const turndown = new TurndownService({
   codeBlockStyle: 'fenced',
 });
 
-export function convert(content: string, from: DocumentFormat, to: DocumentFormat): string {
+export function convert(content: string, from: StoredFormat, to: StoredFormat): string {
   if (from === to) return content;
   if (from === 'md') return (marked.parse(content, { async: false }) as string).trimEnd();
   return turndown.turndown(content);
+}
+
+/** Stored text in the format asked for: a string, or for json the document object. */
+function present(content: string, from: StoredFormat, to: DocumentFormat): string | JsonDocument {
+  return to === 'json' ? markdownToJson(convert(content, from, 'md')) : convert(content, from, to);
 }
 
 function checkSecret(secret: unknown): string {
@@ -55,20 +63,33 @@ async function knownSecret(q: Queryable, secret: string): Promise<boolean> {
   return false;
 }
 
+type ReadDocument = { secret: string; content: string | null };
+export async function readDocument(
+  q: Queryable,
+  secretIn: unknown,
+  format: StoredFormat,
+  missing?: 'error' | 'null',
+): Promise<ReadDocument>;
+export async function readDocument(
+  q: Queryable,
+  secretIn: unknown,
+  format: DocumentFormat,
+  missing?: 'error' | 'null',
+): Promise<{ secret: string; content: string | JsonDocument | null }>;
 export async function readDocument(
   q: Queryable,
   secretIn: unknown,
   format: DocumentFormat,
   missing: 'error' | 'null' = 'error',
-): Promise<{ secret: string; content: string | null }> {
+): Promise<{ secret: string; content: string | JsonDocument | null }> {
   const secret = checkSecret(secretIn);
-  const { rows } = await q.query<{ format: DocumentFormat; content: string }>(
+  const { rows } = await q.query<{ format: StoredFormat; content: string }>(
     `SELECT format, content FROM svc_documents WHERE secret = $1`,
     [secret],
   );
   const row = rows[0];
-  if (row) return { secret, content: convert(row.content, row.format, format) };
-  if (await knownSecret(q, secret)) return { secret, content: '' };
+  if (row) return { secret, content: present(row.content, row.format, format) };
+  if (await knownSecret(q, secret)) return { secret, content: present('', 'md', format) };
   if (missing === 'null') return { secret, content: null };
   throw notFound(`No document ${secret}`);
 }
@@ -80,12 +101,12 @@ export async function writeDocument(
   format: DocumentFormat,
 ) {
   const secret = checkSecret(secretIn);
-  if (typeof content !== 'string') throw badRequest('content must be a string');
-  const clean = content.replaceAll('\0', '');
+  const { text: body, stored } = storable(content, format);
+  const clean = body.replaceAll('\0', '');
   await q.query(
     `INSERT INTO svc_documents (secret, format, content) VALUES ($1, $2, $3)
      ON CONFLICT (secret) DO UPDATE SET format = excluded.format, content = excluded.content, updated_at = now()`,
-    [secret, format, clean],
+    [secret, stored, clean],
   );
   // A comment shows its text in comment/content once its document is written.
   const catalog = await loadCatalog(q);
@@ -95,7 +116,30 @@ export async function writeDocument(
   if (comment && key?.storage.kind === 'column' && text?.storage.kind === 'column') {
     await q.query(
       `UPDATE ${comment.table} SET ${text.storage.col} = $2, modified = clock_timestamp() WHERE ${key.storage.col} = $1`,
-      [secret, convert(clean, format, 'md')],
+      [secret, convert(clean, stored, 'md')],
     );
   }
+}
+
+/** What is stored of `content` written in `format`: its text and the format that text is in. */
+function storable(content: unknown, format: DocumentFormat): { text: string; stored: StoredFormat } {
+  if (format === 'json') return { text: jsonToMarkdown(content), stored: 'md' };
+  if (typeof content !== 'string') throw badRequest('content must be a string');
+  return { text: content, stored: format };
+}
+
+/**
+ * Adds `content` (in `format`) at the end of the document, after a blank line in Markdown: what
+ * create-or-append-documents and a script's appendDocumentContent do.
+ */
+export async function appendDocument(
+  q: Queryable,
+  secretIn: unknown,
+  content: unknown,
+  format: DocumentFormat,
+) {
+  const { text: added, stored } = storable(content, format);
+  const before = (await readDocument(q, secretIn, stored, 'null')).content;
+  const joiner = !before ? '' : stored === 'md' ? '\n\n' : '';
+  await writeDocument(q, secretIn, (before ?? '') + joiner + added, stored);
 }

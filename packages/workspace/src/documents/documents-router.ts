@@ -4,7 +4,7 @@ import type { Driver } from '../db/driver.js';
 import { badRequest } from '../errors.js';
 import { isUuid } from '../schema/values.js';
 import { assertDocumentAccess } from './document-access.js';
-import { parseFormat, readDocument, writeDocument } from './document-store.js';
+import { appendDocument, parseFormat, readDocument, writeDocument } from './document-store.js';
 
 /** The secrets among `values` that are well-formed (the others fail later with a 400). */
 const secretsOf = (values: unknown[]) => values.filter(isUuid);
@@ -37,18 +37,27 @@ export function documentsRouter(driver: Driver): Router {
       res.json(docs);
       return;
     }
-    if (command === 'create-or-update-documents') {
+    const write =
+      command === 'create-or-update-documents'
+        ? writeDocument
+        : command === 'create-or-append-documents'
+          ? appendDocument
+          : undefined;
+    if (write) {
       await driver.transaction(async (tx) => {
         await assertDocumentAccess(tx, principalOf(res), secrets);
         for (const a of args) {
           const d = (a ?? {}) as { secret?: unknown; content?: unknown };
-          await writeDocument(tx, d.secret, d.content, format);
+          await write(tx, d.secret, d.content, format);
         }
       });
-      res.json({});
+      // The service answers a successful write `true` (its MCP server checks for exactly that).
+      res.json(true);
       return;
     }
-    throw badRequest('command must be get-documents or create-or-update-documents');
+    throw badRequest(
+      'command must be get-documents, create-or-update-documents or create-or-append-documents',
+    );
   });
   return router;
 }

@@ -12,6 +12,7 @@ import { allocatePublicIds, MANDATORY_FIELDS } from '../schema/schema-store.js';
 import { COLUMN_TYPE, inputValue, isUuid, outputExpr } from '../schema/values.js';
 import { jsonObject, SqlBuilder } from '../query/sql-builder.js';
 import { rememberJson } from '../commands/answer-json.js';
+import { createdBatchJson } from '../commands/result-shape.js';
 import { type CommandContext, type Effect, StaleCatalog } from '../commands/context.js';
 import { type Listening, watchedSql } from '../commands/listeners.js';
 
@@ -477,7 +478,7 @@ async function copyCreated(
     effects[i] = { effect: 'svc.entity/create', id: p.id, type: type.name, values: result };
     results[i] = result;
   }
-  if (ctx.answerJson && !none) rememberJson(results, JSON.stringify(results));
+  if (ctx.answerJson && !none) rememberJson(results, createdBatchJson(results));
   try {
     await copied;
   } catch (error) {

@@ -8,6 +8,7 @@ import { filesRouter } from '../files/files-router.js';
 import { pageRouter } from '../page/page-router.js';
 import { type AddressLimits, pageLimit, unknownTokenLimit } from '../rate-limit/address-limits.js';
 import { rateLimit } from '../rate-limit/rate-limit-middleware.js';
+import { schemaRouter } from '../schema/schema-router.js';
 import { tokensRouter } from '../tokens/tokens-router.js';
 import { usersRouter } from '../users/users-router.js';
 import { viewsRouter } from '../views/views-router.js';
@@ -55,6 +56,7 @@ export function createApp(workspace: Workspace, options: AppOptions): express.Ex
   const boundary = namespaceBoundary(workspace.namespace, workspace.driver);
   if (boundary) app.use('/api', boundary);
   app.use(commandsRouter(workspace));
+  app.use(schemaRouter(workspace.driver));
   app.use(documentsRouter(workspace.driver));
   app.use(
     filesRouter(

@@ -5,7 +5,9 @@ import { badRequest } from '../errors.js';
 import { closedHolders } from '../documents/document-access.js';
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { filterValue, isUuid, outputExpr, paramCast } from '../schema/values.js';
+import { selectAliases } from './select-object.js';
 import { jsonObject, SqlBuilder } from './sql-builder.js';
+import { compareFunction, functionOperand, TEXT_OPERATORS, textComparison } from './where-functions.js';
 
 // The query object compiled into ONE SQL statement: filters, paths through relations, ordering,
 // paging, related sub-selects, collection sub-queries and aggregates all run in the database,
@@ -46,7 +48,7 @@ export interface CompiledQuery {
 }
 
 /** One FROM scope: a root table alias plus the LEFT JOINs its to-one paths need. */
-class Scope {
+export class Scope {
   readonly joins: string[] = [];
   private readonly joined = new Map<string, string>();
   constructor(
@@ -68,7 +70,7 @@ class Scope {
   }
 }
 
-const col = (f: FieldDef): string => {
+export const col = (f: FieldDef): string => {
   if (f.storage.kind !== 'column') throw invalid(`Field ${f.name} is a collection`);
   return f.storage.col;
 };
@@ -137,7 +139,10 @@ export class Compiler {
   }
 
   selectElements(_scope: Scope, type: TypeDef, alias: string, elements: unknown): string {
-    if (!Array.isArray(elements)) throw invalid('q/select must be an array');
+    // The object form {alias: field | [path] | {sub-select}}: select-object.ts.
+    if (elements && typeof elements === 'object' && !Array.isArray(elements))
+      return selectAliases(this, type, alias, elements as Record<string, unknown>);
+    if (!Array.isArray(elements)) throw invalid('q/select must be an array or an object of aliases');
     const pairs: Array<[string, string]> = [];
     for (const el of elements) {
       this.b.spend();
@@ -183,26 +188,46 @@ export class Compiler {
       const obj = this.selectObject(sub, target, x, spec);
       return `(SELECT ${obj} FROM ${target.table} ${x} WHERE ${x}.id = ${alias}.${col(f)})`;
     }
-    // A collection: [fields] or {q/select, q/limit: q/no-limit, q/where?, q/order-by?}.
+    // A collection: [fields] or {q/select, q/limit?, q/where?, q/order-by?}.
     let sub: Record<string, unknown>;
     if (Array.isArray(spec)) sub = { 'q/select': spec };
     else if (spec && typeof spec === 'object') sub = spec as Record<string, unknown>;
     else throw invalid(`Invalid sub-query for collection ${key}`);
+    return this.collectionQuery(alias, f, sub);
+  }
+
+  /** The items of the collection `f` of the entity `alias`, as a JSON array, per the sub-query `sub`. */
+  collectionQuery(alias: string, f: FieldDef, sub: Record<string, unknown>): string {
     for (const k of Object.keys(sub)) {
       if (k.startsWith('q/') && !QUERY_KEYS.has(k)) throw invalid(`Unknown query key ${k}`);
     }
-    if (sub['q/limit'] !== undefined && sub['q/limit'] !== 'q/no-limit') {
-      throw invalid('A collection sub-query supports only q/limit q/no-limit');
+    const limit = sub['q/limit'];
+    if (
+      limit !== undefined &&
+      limit !== 'q/no-limit' &&
+      (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0)
+    ) {
+      throw invalid("A collection sub-query's q/limit is a non-negative integer or q/no-limit");
     }
     if (sub['q/offset'] !== undefined) throw invalid('A collection sub-query has no q/offset');
+    const target = this.catalog.target(f);
     const x = this.b.alias();
     const scope = new Scope(this, target, x);
     const src = this.collectionSource(f, alias, x);
     const obj = this.selectObject(scope, target, x, sub['q/select']);
     const where = sub['q/where'] === undefined ? 'TRUE' : this.where(scope, sub['q/where']);
-    const order = this.orderBy(scope, sub['q/order-by']);
-    return `(SELECT coalesce(json_agg(${obj} ORDER BY ${order}), '[]'::json)
-      FROM ${src.from} ${scope.joins.join(' ')} WHERE ${src.where} AND ${where})`;
+    const keys = this.orderKeys(scope, sub['q/order-by']);
+    const order = keys.map(([e, dir]) => `${e} ${dir}`).join(', ');
+    const from = `FROM ${src.from} ${scope.joins.join(' ')} WHERE ${src.where} AND ${where}`;
+    if (typeof limit !== 'number') {
+      return `(SELECT coalesce(json_agg(${obj} ORDER BY ${order}), '[]'::json) ${from})`;
+    }
+    // The first `limit` items in order; their sort keys come along so the array keeps that order.
+    const p = this.b.alias();
+    const sorts = keys.map(([e], i) => `${e} AS s${i}`).join(', ');
+    const outer = keys.map(([, dir], i) => `${p}.s${i} ${dir}`).join(', ');
+    return `(SELECT coalesce(json_agg(${p}.r ORDER BY ${outer}), '[]'::json)
+      FROM (SELECT ${obj} AS r, ${sorts} ${from} ORDER BY ${order} LIMIT ${limit}) ${p})`;
   }
 
   aggregate(type: TypeDef, alias: string, op: string, path: unknown): string {
@@ -314,6 +339,8 @@ export class Compiler {
   }
 
   comparison(scope: Scope, op: string, operand: unknown, value: unknown): string {
+    // [q/null?, path], [q/null-or-empty?, path], [q/count, path]: where-functions.ts.
+    if (functionOperand(operand)) return compareFunction(this, scope, op, operand as unknown[], value);
     // Ranges: [q/start, [path]] or [q/end, [path]].
     let part: 'start' | 'end' | undefined;
     let path = operand;
@@ -400,17 +427,23 @@ export class Compiler {
       if (t !== 'svc/text' && t !== 'svc/email' && t !== 'svc/emoji')
         throw invalid(`${op} applies to text fields`);
       if (typeof value !== 'string') throw invalid(`${op} needs a string parameter`);
-      const max = this.budgets?.maxTextFilters;
-      if (max !== undefined && ++this.textFilters > max)
-        throw overBudget(
-          `The query has more than ${max} q/contains and q/starts-with filters (maxTextFilters)`,
-        );
+      this.countTextFilter();
       const p = this.b.bind(value.replaceAll('\0', ''), 'text');
       return op === 'q/contains'
         ? `strpos(lower(${e}), lower(${p})) > 0`
         : `starts_with(lower(${e}), lower(${p}))`;
     }
+    if (TEXT_OPERATORS.has(op)) return textComparison(this, op, e, t, value);
     throw invalid(`Unknown operator ${shown(op)}`);
+  }
+
+  /** One more filter that reads the text of every row it looks at (q/contains and the like). */
+  countTextFilter(): void {
+    const max = this.budgets?.maxTextFilters;
+    if (max !== undefined && ++this.textFilters > max)
+      throw overBudget(
+        `The query has more than ${max} q/contains and q/starts-with filters (maxTextFilters)`,
+      );
   }
 
   collectionMembership(op: string, src: { from: string; where: string }, x: string, value: unknown): string {

@@ -67,7 +67,10 @@ export interface Harness {
   token: string;
   /** POST /api/commands; returns the parsed array */
   commands(commands: unknown, token?: string): Promise<any[]>;
-  /** one command; throws with the error when it failed */
+  /**
+   * one command; throws with the error when it failed. A svc.command/batch's inner elements are
+   * checked to be {success: true, result} and its inner results returned (at every level).
+   */
   run(command: string, args?: Record<string, unknown>, token?: string): Promise<any>;
   /** one command; returns its raw result element */
   attempt(command: string, args?: Record<string, unknown>, token?: string): Promise<any>;
@@ -130,9 +133,20 @@ export function useWorkspace(target: DatabaseTarget, options: StartWorkspaceOpti
   h.run = async (command, args = {}, token) => {
     const r = await h.attempt(command, args, token);
     if (!r.success) throw new Error(`${command} failed: ${JSON.stringify(r.error)}`);
-    return r.result;
+    return command === 'svc.command/batch' ? innerResults(args.commands, r.result) : r.result;
   };
   return h;
+}
+
+/** The inner results of a svc.command/batch answer, each element checked to be {success: true, result}. */
+export function innerResults(commands: unknown, elements: unknown): unknown[] {
+  if (!Array.isArray(elements)) throw new Error(`a batch answered ${JSON.stringify(elements)}`);
+  return elements.map((e, i) => {
+    if (e?.success !== true || !('result' in e))
+      throw new Error(`inner element ${i} is not {success: true, result}: ${JSON.stringify(e)}`);
+    const inner = Array.isArray(commands) ? commands[i] : undefined;
+    return inner?.command === 'svc.command/batch' ? innerResults(inner.args?.commands, e.result) : e.result;
+  });
 }
 
 /** The five mandatory fields plus extra ones, as schema.type/create wants them. */

@@ -1,0 +1,473 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
+
+// What the service's own clients (fibery-unofficial, its MCP server, its n8n node) send and read,
+// beyond the spec's text: docs/workspace.md, "What real clients rely on".
+
+const TEAM = 'rc/team';
+const PERSON = 'rc/person';
+const STATUS = 'rc/status_rc/person';
+
+describeEachDatabase('answers and inputs as the service clients expect them', (target) => {
+  const h = useWorkspace(target);
+  let team = '';
+  const people: string[] = [];
+  let open = '';
+
+  beforeAll(async () => {
+    const relation = randomUUID();
+    await h.run('svc.schema/batch', {
+      commands: [
+        { command: 'schema.type/create', args: typeArgs(TEAM) },
+        { command: 'schema.type/create', args: typeArgs(PERSON, [['rc/age', 'svc/int']]) },
+        {
+          command: 'schema.field/create',
+          args: {
+            'svc/holder-type': PERSON,
+            'svc/name': 'rc/team',
+            'svc/type': TEAM,
+            'svc/meta': { 'svc/relation': relation },
+          },
+        },
+        {
+          command: 'schema.field/create',
+          args: {
+            'svc/holder-type': TEAM,
+            'svc/name': 'rc/people',
+            'svc/type': PERSON,
+            'svc/meta': { 'svc/relation': relation, 'svc/collection?': true },
+          },
+        },
+        { command: 'schema.enum/create', args: { 'svc/name': STATUS } },
+        {
+          command: 'schema.field/create',
+          args: { 'svc/holder-type': PERSON, 'svc/name': 'rc/status', 'svc/type': STATUS },
+        },
+        {
+          command: 'schema.field/create',
+          args: {
+            'svc/holder-type': PERSON,
+            'svc/name': 'rc/bio',
+            'svc/type': 'Collaboration~Documents/Document',
+            'svc/meta': { 'svc/entity-component?': true },
+          },
+        },
+      ],
+    });
+    open = (
+      await h.run('svc.entity/create', { type: STATUS, entity: { 'enum/name': 'Open', 'svc/rank': 0 } })
+    )['svc/id'];
+    team = (await h.run('svc.entity/create', { type: TEAM, entity: { 'rc/name': 'Blue' } }))['svc/id'];
+    for (const [i, name] of ['Ann', 'Bob', 'Cy'].entries()) {
+      const p = await h.run('svc.entity/create', {
+        type: PERSON,
+        entity: {
+          'rc/name': name,
+          'rc/age': 30 + i,
+          'rc/team': { 'svc/id': team },
+          'rc/status': { 'svc/id': open },
+        },
+      });
+      people.push(p['svc/id']);
+    }
+  });
+
+  it('a failed command carries its error under result (and under error)', async () => {
+    const [failed] = await h.commands([
+      { command: 'svc.entity/create', args: { type: 'rc/nope', entity: {} } },
+    ]);
+    expect(failed.success).toBe(false);
+    expect(failed.result).toEqual({ message: expect.any(String), code: 'unknown-type', status: 400 });
+    expect(failed.error).toEqual(failed.result);
+  });
+
+  it('each inner result of svc.command/batch is {success, result}, nested batches too', async () => {
+    const id = randomUUID();
+    const [r] = await h.commands([
+      {
+        command: 'svc.command/batch',
+        args: {
+          commands: [
+            {
+              command: 'svc.entity/create',
+              args: { type: TEAM, entity: { 'svc/id': id, 'rc/name': 'Red' } },
+            },
+            {
+              command: 'svc.entity/query',
+              args: {
+                query: {
+                  'q/from': TEAM,
+                  'q/select': { Name: 'rc/name' },
+                  'q/where': ['=', ['svc/id'], '$id'],
+                },
+                params: { $id: id },
+              },
+            },
+            {
+              command: 'svc.command/batch',
+              args: {
+                commands: [{ command: 'svc.entity/delete', args: { type: TEAM, entity: { 'svc/id': id } } }],
+              },
+            },
+          ],
+        },
+      },
+    ]);
+    expect(r.success).toBe(true);
+    expect(r.result).toEqual([
+      { success: true, result: expect.objectContaining({ 'svc/id': id, 'rc/name': 'Red' }) },
+      { success: true, result: [{ Name: 'Red' }] },
+      { success: true, result: [{ success: true, result: 'ok' }] },
+    ]);
+  });
+
+  it('a long run of creates that is the whole batch is answered in the same shape', async () => {
+    const entities = Array.from({ length: 300 }, (_, i) => ({ 'rc/name': `bulk ${i}` }));
+    const [r] = await h.commands([
+      {
+        command: 'svc.command/batch',
+        args: {
+          commands: entities.map((entity) => ({
+            command: 'svc.entity/create',
+            args: { type: TEAM, entity },
+          })),
+        },
+      },
+    ]);
+    expect(r.result).toHaveLength(300);
+    expect(r.result[299]).toEqual({
+      success: true,
+      result: expect.objectContaining({ 'rc/name': 'bulk 299', 'svc/id': expect.any(String) }),
+    });
+    expect(
+      r.result.every((e: any) => e.success === true && typeof e.result['svc/public-id'] === 'string'),
+    ).toBe(true);
+  });
+
+  it('a single command object is answered with a single result; an empty body with []', async () => {
+    const single = await h.request('POST', '/api/commands', {
+      command: 'svc.entity/query',
+      args: {
+        query: { 'q/from': TEAM, 'q/select': ['rc/name'], 'q/where': ['=', ['svc/id'], '$t'] },
+        params: { $t: team },
+      },
+    });
+    expect(single.status).toBe(200);
+    expect(single.body).toEqual({ success: true, result: [{ 'rc/name': 'Blue' }] });
+    const bad = await h.request('POST', '/api/commands', { command: 'svc.nope' });
+    expect(bad.status).toBe(200);
+    expect(bad.body).toMatchObject({ success: false, result: { code: 'unknown-command' } });
+    const empty = await fetch(`${h.url}/api/commands`, {
+      method: 'POST',
+      headers: { authorization: `Token ${h.token}`, 'content-type': 'application/json' },
+    });
+    expect(empty.status).toBe(200);
+    expect(await empty.json()).toEqual([]);
+  });
+
+  it('params may be null or absent', async () => {
+    const query = { 'q/from': TEAM, 'q/select': ['rc/name'], 'q/where': ['=', ['rc/name'], '$n'] };
+    for (const args of [
+      { query: { 'q/from': TEAM, 'q/select': ['rc/name'] }, params: null },
+      { query: { 'q/from': TEAM, 'q/select': ['rc/name'] } },
+    ]) {
+      const r = await h.attempt('svc.entity/query', args);
+      expect(r.success, JSON.stringify(r)).toBe(true);
+    }
+    // A query that needs a parameter still says which one is missing.
+    const missing = await h.attempt('svc.entity/query', { query, params: null });
+    expect(missing.result.message).toMatch(/\$n/);
+    expect((await h.attempt('svc.entity/query', { query, params: 'x' })).result.code).toBe('invalid-args');
+  });
+
+  it('q/select as an object of aliases: fields, paths, aggregates, sub-queries with a numeric q/limit, nested objects', async () => {
+    const [row] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': TEAM,
+        'q/select': {
+          Id: 'svc/id',
+          Name: ['rc/name'],
+          Count: ['q/count', ['rc/people', 'svc/id']],
+          Oldest: ['q/max', ['rc/people', 'rc/age']],
+          People: {
+            'q/from': 'rc/people',
+            'q/select': {
+              name: ['rc/name'],
+              status: ['rc/status', 'enum/name'],
+              team: ['rc/team', 'rc/name'],
+            },
+            'q/order-by': [[['rc/age'], 'q/desc']],
+            'q/limit': 2,
+          },
+          All: { 'q/from': ['rc/people'], 'q/select': ['rc/name'], 'q/limit': 'q/no-limit' },
+          None: { 'q/from': 'rc/people', 'q/select': { n: 'rc/name' }, 'q/limit': 0 },
+          Nested: { title: 'rc/name', id: ['svc/id'] },
+        },
+        'q/where': ['=', ['svc/id'], '$t'],
+        'q/limit': 1,
+      },
+      params: { $t: team },
+    });
+    expect(row).toEqual({
+      Id: team,
+      Name: 'Blue',
+      Count: 3,
+      Oldest: 32,
+      People: [
+        { name: 'Cy', status: 'Open', team: 'Blue' },
+        { name: 'Bob', status: 'Open', team: 'Blue' },
+      ],
+      All: [{ 'rc/name': 'Ann' }, { 'rc/name': 'Bob' }, { 'rc/name': 'Cy' }],
+      None: [],
+      Nested: { title: 'Blue', id: team },
+    });
+  });
+
+  it('an alias path reaches a rich-text field’s secret, and ends in a relation as {svc/id}', async () => {
+    const [row] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': PERSON,
+        'q/select': {
+          Secret: ['rc/bio', 'Collaboration~Documents/secret'],
+          Team: 'rc/team',
+          Status: ['rc/status'],
+        },
+        'q/where': ['=', ['svc/id'], '$p'],
+      },
+      params: { $p: people[0] },
+    });
+    expect(row.Secret).toMatch(/^[0-9a-f-]{36}$/);
+    expect(row.Team).toEqual({ 'svc/id': team });
+    expect(row.Status).toEqual({ 'svc/id': open });
+  });
+
+  it('the array form keeps its meaning, and now takes a numeric q/limit in a collection sub-query', async () => {
+    const [row] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': TEAM,
+        'q/select': ['rc/name', { 'rc/people': { 'q/select': ['rc/name'], 'q/limit': 1 } }],
+        'q/where': ['=', ['svc/id'], '$t'],
+      },
+      params: { $t: team },
+    });
+    expect(row).toEqual({ 'rc/name': 'Blue', 'rc/people': [{ 'rc/name': 'Ann' }] });
+  });
+
+  it('bad object selects are refused as invalid queries', async () => {
+    for (const select of [
+      { A: ['rc/people', 'rc/name'] },
+      { A: { 'q/from': 'rc/name', 'q/select': ['svc/id'] } },
+      { A: { 'q/from': 'rc/people', 'q/select': ['rc/name'], 'q/limit': -1 } },
+      { A: { 'q/from': 'rc/people', 'q/select': ['rc/name'], 'q/limit': 'lots' } },
+      { A: 5 },
+      { A: [] },
+      { A: ['rc/nope'] },
+    ]) {
+      const r = await h.attempt('svc.entity/query', { query: { 'q/from': TEAM, 'q/select': select } });
+      expect(r.success, JSON.stringify(select)).toBe(false);
+      expect(r.result.code, JSON.stringify(select)).toMatch(/invalid-query|unknown-field/);
+    }
+  });
+
+  it('GET /api/schema answers the schema object, each type and field with svc/deleted? false, and an ETag', async () => {
+    const res = await h.request('GET', '/api/schema?with-description=true&with-soft-deleted=false');
+    expect(res.status).toBe(200);
+    const viaCommand = await h.run('svc.schema/query', { 'with-description?': true });
+    expect(res.body).toEqual(viaCommand);
+    const person = res.body['svc/types'].find((t: any) => t['svc/name'] === PERSON);
+    expect(person['svc/deleted?']).toBe(false);
+    expect(person).toHaveProperty('svc/description');
+    expect(person['svc/fields'].every((f: any) => f['svc/deleted?'] === false)).toBe(true);
+    expect(res.body['svc/types'].every((t: any) => t['svc/deleted?'] === false)).toBe(true);
+    // The primitive types are types too (svc/primitive? true, no fields): every field's type names
+    // a type of the schema, which the service's n8n node relies on.
+    const byName = new Map(res.body['svc/types'].map((t: any) => [t['svc/name'], t]));
+    expect(byName.get('svc/int')).toMatchObject({ 'svc/meta': { 'svc/primitive?': true }, 'svc/fields': [] });
+    for (const t of res.body['svc/types'])
+      for (const f of t['svc/fields'])
+        expect(byName.has(f['svc/type']), `${t['svc/name']} ${f['svc/name']}: ${f['svc/type']}`).toBe(true);
+    expect((await h.request('GET', '/api/schema')).body['svc/types'][0]).not.toHaveProperty(
+      'svc/description',
+    );
+    const etag = res.headers.get('etag')!;
+    const again = await fetch(`${h.url}/api/schema?with-description=true`, {
+      headers: { authorization: `Token ${h.token}`, 'if-none-match': etag },
+    });
+    expect(again.status).toBe(304);
+    await h.run('schema.field/create', {
+      'svc/holder-type': TEAM,
+      'svc/name': 'rc/extra',
+      'svc/type': 'svc/text',
+    });
+    const changed = await fetch(`${h.url}/api/schema?with-description=true`, {
+      headers: { authorization: `Token ${h.token}`, 'if-none-match': etag },
+    });
+    expect(changed.status).toBe(200);
+    expect((await h.request('GET', '/api/schema?with-description=yes')).status).toBe(400);
+    expect((await h.request('GET', '/api/schema', undefined, null)).status).toBe(401);
+  });
+
+  async function bioSecret(person: string): Promise<string> {
+    const [row] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': PERSON,
+        'q/select': { s: ['rc/bio', 'Collaboration~Documents/secret'] },
+        'q/where': ['=', ['svc/id'], '$p'],
+      },
+      params: { $p: person },
+    });
+    return row.s;
+  }
+
+  it('document writes answer true; create-or-append-documents appends', async () => {
+    const secret = await bioSecret(people[1]!);
+    const other = await bioSecret(people[2]!);
+    const post = (body: unknown, format = 'md') =>
+      h.request('POST', `/api/documents/commands?format=${format}`, body);
+    const written = await post({
+      command: 'create-or-update-documents',
+      args: [{ secret, content: 'First' }],
+    });
+    expect(written).toMatchObject({ status: 200, body: true });
+    const appended = await post({
+      command: 'create-or-append-documents',
+      args: [
+        { secret, content: 'Second' },
+        { secret: other, content: 'Only' },
+      ],
+    });
+    expect(appended).toMatchObject({ status: 200, body: true });
+    expect((await h.request('GET', `/api/documents/${secret}?format=md`)).body.content).toBe(
+      'First\n\nSecond',
+    );
+    expect((await h.request('GET', `/api/documents/${other}`)).body.content).toBe('Only');
+    // In html, the new content follows the old as it is.
+    await post(
+      { command: 'create-or-update-documents', args: [{ secret: other, content: '<p>a</p>' }] },
+      'html',
+    );
+    await post(
+      { command: 'create-or-append-documents', args: [{ secret: other, content: '<p>b</p>' }] },
+      'html',
+    );
+    expect((await h.request('GET', `/api/documents/${other}?format=html`)).body.content).toBe(
+      '<p>a</p><p>b</p>',
+    );
+    const bad = await post({ command: 'create-or-append-documents', args: [{ secret, content: 5 }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ message: 'content must be a string', code: 'bad-request' });
+  });
+
+  it('documents in json format: the ProseMirror document under doc, read and written', async () => {
+    const secret = await bioSecret(people[0]!);
+    await h.request('PUT', `/api/documents/${secret}?format=md`, { content: '# Hi\n\nSome **bold** text' });
+    const got = await h.request('GET', `/api/documents/${secret}?format=json`);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual({
+      secret,
+      content: {
+        doc: {
+          type: 'doc',
+          content: [
+            { type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Hi' }] },
+            {
+              type: 'paragraph',
+              content: [
+                { type: 'text', text: 'Some ' },
+                { type: 'text', marks: [{ type: 'strong' }], text: 'bold' },
+                { type: 'text', text: ' text' },
+              ],
+            },
+          ],
+        },
+        comments: [],
+      },
+    });
+    const batch = await h.request('POST', '/api/documents/commands?format=json', {
+      command: 'get-documents',
+      args: [{ secret }],
+    });
+    expect(batch.body).toEqual([got.body]);
+    const doc = {
+      type: 'doc',
+      content: [
+        { type: 'paragraph', content: [{ type: 'text', marks: [{ type: 'em' }], text: 'new' }] },
+        {
+          type: 'bullet_list',
+          content: [
+            { type: 'list_item', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'x' }] }] },
+          ],
+        },
+      ],
+    };
+    for (const content of [{ doc, comments: [] }, doc, JSON.stringify({ doc })]) {
+      expect((await h.request('PUT', `/api/documents/${secret}?format=json`, { content })).status).toBe(200);
+      expect((await h.request('GET', `/api/documents/${secret}?format=md`)).body.content).toBe(
+        '*new*\n\n* x',
+      );
+    }
+    for (const content of [{ type: 'nope' }, '{not json', { doc: { type: 'paragraph' } }, 5]) {
+      const r = await h.request('PUT', `/api/documents/${secret}?format=json`, { content });
+      expect(r.status, JSON.stringify(content)).toBe(400);
+      expect(r.body.message).toEqual(expect.any(String));
+    }
+    // A document never written reads as an empty document.
+    const fresh = await bioSecret(
+      (await h.run('svc.entity/create', { type: PERSON, entity: { 'rc/name': 'Dee' } }))['svc/id'],
+    );
+    expect((await h.request('GET', `/api/documents/${fresh}?format=json`)).body.content.doc).toEqual({
+      type: 'doc',
+      content: [{ type: 'paragraph' }],
+    });
+  });
+
+  it('filters the n8n node sends: text ignoring case, q/not-contains, [q/null?], [q/null-or-empty?], [q/count]', async () => {
+    const names = async (type: string, where: unknown, params: Record<string, unknown>) =>
+      (
+        await h.run('svc.entity/query', {
+          query: {
+            'q/from': type,
+            'q/select': { n: 'rc/name' },
+            'q/where': where,
+            'q/order-by': [[['rc/name'], 'q/asc']],
+          },
+          params,
+        })
+      ).map((r: any) => r.n);
+    const inBlue = (expr: unknown) => ['q/and', ['=', ['rc/team', 'svc/id'], '$team'], expr];
+    const people = async (expr: unknown, p: unknown) => names(PERSON, inBlue(expr), { $team: team, $p: p });
+    expect(await people(['q/equals-ignoring-case?', ['rc/name'], '$p'], 'aNN')).toEqual(['Ann']);
+    expect(await people(['q/not-equals-ignoring-case?', ['rc/name'], '$p'], 'ANN')).toEqual(['Bob', 'Cy']);
+    expect(await people(['q/starts-with-ignoring-case?', ['rc/name'], '$p'], 'b')).toEqual(['Bob']);
+    expect(await people(['q/ends-with-ignoring-case?', ['rc/name'], '$p'], 'Y')).toEqual(['Cy']);
+    expect(await people(['q/not-contains', ['rc/name'], '$p'], 'O')).toEqual(['Ann', 'Cy']);
+    expect(await people(['q/does_not_contain', ['rc/name'], '$p'], 'n')).toEqual(['Bob', 'Cy']);
+    expect(await people(['=', ['q/null-or-empty?', ['rc/name']], '$p'], false)).toEqual(['Ann', 'Bob', 'Cy']);
+    expect(await people(['=', ['q/null?', ['rc/age']], '$p'], true)).toEqual([]);
+    expect(await people(['!=', ['q/null?', ['rc/status']], '$p'], true)).toEqual(['Ann', 'Bob', 'Cy']);
+    // A person with no team and an empty name.
+    await h.run('svc.entity/create', { type: PERSON, entity: { 'rc/name': '' } });
+    const noTeam = await names(PERSON, ['=', ['q/null?', ['rc/team']], '$p'], { $p: true });
+    expect(noTeam).toContain('');
+    expect(noTeam).not.toContain('Ann');
+    expect(await names(PERSON, ['=', ['q/null-or-empty?', ['rc/name']], '$p'], { $p: true })).toEqual(['']);
+    // Collections: by their item count, or empty or not.
+    expect(await names(TEAM, ['>', ['q/count', ['rc/people', 'svc/id']], '$p'], { $p: 0 })).toEqual(['Blue']);
+    expect(await names(TEAM, ['=', ['q/count', ['rc/people', 'svc/id']], '$p'], { $p: 3 })).toEqual(['Blue']);
+    expect(await names(TEAM, ['=', ['q/null?', ['rc/people']], '$p'], { $p: false })).toEqual(['Blue']);
+    for (const [where, p] of [
+      [['=', ['q/count', ['rc/people', 'svc/id']], '$p'], 'x'],
+      [['=', ['q/null?', ['rc/name']], '$p'], 1],
+      [['<', ['q/null?', ['rc/name']], '$p'], true],
+      [['q/equals-ignoring-case?', ['svc/creation-date'], '$p'], 'x'],
+      [['q/not-contains', ['rc/name'], '$p'], 5],
+    ]) {
+      const r = await h.attempt('svc.entity/query', {
+        query: { 'q/from': TEAM, 'q/select': ['rc/name'], 'q/where': where },
+        params: { $p: p },
+      });
+      expect(r.result?.code, JSON.stringify(where)).toBe('invalid-query');
+    }
+  });
+});
