@@ -10,17 +10,18 @@ export type DatabaseOption =
 
 /**
  * `statementTimeoutMs`: the data API requests' statement timeout on Postgres (PGlite cannot honour
- * one; its requests are bounded by size instead: see commands/budgets.ts).
+ * one; its requests are bounded by size instead: see commands/budgets.ts). `newClusterSql`: on
+ * PGlite, what a new cluster is made with (see pglite-template.ts).
  */
 export async function openDriver(
   database: DatabaseOption,
-  options: { statementTimeoutMs?: number } = {},
+  options: { statementTimeoutMs?: number; newClusterSql?: string } = {},
 ): Promise<Driver> {
   switch (database.kind) {
     case 'memory':
-      return openPgliteDriver();
+      return openPgliteDriver(undefined, options.newClusterSql);
     case 'pglite':
-      return openPgliteDriver(database.dataDir);
+      return openPgliteDriver(database.dataDir, options.newClusterSql);
     case 'postgres': {
       const driver = await openPgDriver(database.url, {
         ...(database.schema ? { schema: database.schema } : {}),

@@ -48,6 +48,11 @@ function bossSchema(current: string): string {
   return current === 'public' ? 'pgboss' : current;
 }
 
+/** pg-boss' tables in a new PGlite cluster (schema `public`), made in the template it is copied from. */
+export function jobQueueTablesSql(): string {
+  return PgBoss.getConstructionPlans(bossSchema('public'));
+}
+
 // One queue per driver, so functions that only hold the driver (a button press) can reach it.
 const queues = new WeakMap<Driver, JobQueue>();
 

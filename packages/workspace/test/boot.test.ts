@@ -1,0 +1,116 @@
+// What a start costs: the bootstrap statements run once per version of the schema, and a new PGlite
+// database is a copy of a template cluster whose tables are already made.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSystemTables, DDL_VERSION, systemTablesSql } from '../src/db/bootstrap.js';
+import type { Driver, Queryable } from '../src/db/driver.js';
+import { openDriver } from '../src/db/open-driver.js';
+import { openPgliteDriver } from '../src/db/pglite-driver.js';
+import { templatePath } from '../src/db/pglite-template.js';
+import { jobQueueTablesSql } from '../src/jobs/job-queue.js';
+import { describeEachDatabase } from './support/databases.js';
+
+/** The driver, recording every statement sent through it (transactions included). */
+function recording(driver: Driver): { driver: Driver; statements: string[] } {
+  const statements: string[] = [];
+  const wrap = (q: Queryable): Queryable['query'] =>
+    ((sql: string, params?: readonly unknown[]) => {
+      statements.push(sql);
+      return q.query(sql, params);
+    }) as Queryable['query'];
+  return {
+    statements,
+    driver: {
+      ...driver,
+      query: wrap(driver),
+      transaction: (fn) => driver.transaction((tx) => fn({ ...tx, query: wrap(tx) })),
+    },
+  };
+}
+
+const ddl = (statements: string[]) => statements.filter((s) => /^\s*(CREATE|ALTER)\b/i.test(s));
+const meta = async (driver: Driver, key: string) =>
+  (await driver.query<{ value: string }>('SELECT value FROM svc_meta WHERE key = $1', [key])).rows[0]?.value;
+
+describeEachDatabase('bootstrap statements', (target) => {
+  it('run on an empty database, not again while their version is current, and again when it is not', async () => {
+    const created = await target.create();
+    // An in-memory PGlite made from nothing (no template tables), as on a machine without one.
+    const driver =
+      created.database.kind === 'memory'
+        ? await openPgliteDriver(undefined)
+        : await openDriver(created.database);
+    try {
+      const first = recording(driver);
+      await createSystemTables(first.driver);
+      expect(ddl(first.statements).length).toBeGreaterThan(10);
+      expect(await meta(driver, 'ddl_version')).toBe(DDL_VERSION);
+      const id = await meta(driver, 'schema_id');
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+
+      const again = recording(driver);
+      await createSystemTables(again.driver);
+      expect(ddl(again.statements)).toEqual([]);
+      expect(await meta(driver, 'schema_id')).toBe(id);
+
+      await driver.query(`UPDATE svc_meta SET value = 'older' WHERE key = 'ddl_version'`);
+      const upgrade = recording(driver);
+      await createSystemTables(upgrade.driver);
+      expect(ddl(upgrade.statements).length).toBe(ddl(first.statements).length);
+      expect(await meta(driver, 'ddl_version')).toBe(DDL_VERSION);
+      expect(await meta(driver, 'schema_id')).toBe(id);
+    } finally {
+      await driver.close();
+      await created.drop();
+    }
+  });
+});
+
+describe('a new PGlite database', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+  const sql = systemTablesSql() + jobQueueTablesSql();
+
+  it('in a new data folder starts with the tables made and their version current', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'weft-boot-test-'));
+    dirs.push(dir);
+    const driver = await openPgliteDriver(join(dir, 'data'), sql);
+    try {
+      expect(await meta(driver, 'ddl_version')).toBe(DDL_VERSION);
+      const boss = await driver.query<{ n: string }>('SELECT count(*) AS n FROM pgboss.version');
+      expect(Number(boss.rows[0]?.n)).toBe(1);
+      // No identity yet: that is the workspace's own (made by its first start), never the template's.
+      expect(await meta(driver, 'schema_id')).toBeUndefined();
+      const start = recording(driver);
+      await createSystemTables(start.driver);
+      expect(ddl(start.statements)).toEqual([]);
+      expect(await meta(driver, 'schema_id')).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      await driver.close();
+    }
+  });
+
+  it('in memory starts from the same template, and two databases do not share their identity', async () => {
+    const a = await openPgliteDriver(undefined, sql);
+    const b = await openPgliteDriver(undefined, sql);
+    try {
+      for (const driver of [a, b]) {
+        expect(await meta(driver, 'ddl_version')).toBe(DDL_VERSION);
+        await createSystemTables(driver);
+      }
+      expect(await meta(a, 'schema_id')).not.toBe(await meta(b, 'schema_id'));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('is copied from a template of its own for each schema', () => {
+    expect(templatePath(sql)).not.toBe(templatePath(`${sql}\nCREATE TABLE more (id int);`));
+    expect(templatePath(sql)).toBe(templatePath(systemTablesSql() + jobQueueTablesSql()));
+  });
+});
