@@ -118,10 +118,13 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
       : resolve(io.cwd, '.weft');
 
   let app: AppProcess | undefined;
+  let appStarted: Promise<void> | undefined;
   if (file) {
     app = new AppProcess(file, Number(env.WEFT_APP_PORT) || (await freePort()), io);
     io.stdout.write(`Starting the app ${target}\n`);
-    await app.start();
+    // The app starts while the workspace does: both take seconds. Its failure is reported below.
+    appStarted = app.start();
+    appStarted.catch(() => {});
   }
   const appUrl = app ? app.url : target;
   let ws: HostedWorkspace | undefined;
@@ -131,6 +134,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     const notice = everyInterfaceNotice(config.host);
     if (notice) io.stdout.write(`${notice}\n`);
     if (ws.generatedAdminToken) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
+    await appStarted;
 
     // One source per app: found again by its URL, or by its name when a restarted app moved.
     const source = await devSource(
