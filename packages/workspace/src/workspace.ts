@@ -3,13 +3,14 @@ import { useAutomationBox } from './automations/account-box.js';
 import { AutomationWorker } from './automations/index.js';
 import { DEFAULT_BUDGETS, type RequestBudgets } from './commands/budgets.js';
 import { type CommandResult, executeCommands } from './commands/dispatcher.js';
-import { createSystemTables, systemTablesSql } from './db/bootstrap.js';
+import { createSystemTables } from './db/bootstrap.js';
 import type { Driver } from './db/driver.js';
 import { capHeapGrowth } from './db/heap-growth.js';
 import { type DatabaseOption, openDriver } from './db/open-driver.js';
 import { outsideRequest } from './db/request-scope.js';
 import { SecretBox } from './host/secret-box.js';
-import { JobQueue, type JobQueueOptions, jobQueueTablesSql } from './jobs/job-queue.js';
+import { JobQueue, type JobQueueOptions } from './jobs/job-queue.js';
+import { NEW_PGLITE_DATABASE } from './new-database.js';
 import { ensureBuiltinTypes } from './schema/builtins.js';
 import { createToken, generateToken, hashToken } from './tokens/token-store.js';
 import { createUser, findAdmin, type UserRecord } from './users/user-store.js';
@@ -79,8 +80,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
   const budgets: RequestBudgets = { ...DEFAULT_BUDGETS, ...options.budgets };
   const driver = await openDriver(options.database ?? { kind: 'memory' }, {
     statementTimeoutMs: budgets.statementTimeoutMs,
-    // A new PGlite database starts with these tables made (once per machine, see pglite-template.ts).
-    newClusterSql: systemTablesSql() + jobQueueTablesSql(),
+    newCluster: NEW_PGLITE_DATABASE,
   });
   capHeapGrowth(driver.kind, options.heapGrowthPercent);
   try {

@@ -4,12 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSystemTables, DDL_VERSION, systemTablesSql } from '../src/db/bootstrap.js';
+import { createSystemTables, DDL_VERSION } from '../src/db/bootstrap.js';
 import type { Driver, Queryable } from '../src/db/driver.js';
 import { openDriver } from '../src/db/open-driver.js';
 import { openPgliteDriver } from '../src/db/pglite-driver.js';
 import { templatePath } from '../src/db/pglite-template.js';
-import { jobQueueTablesSql } from '../src/jobs/job-queue.js';
+import { NEW_PGLITE_DATABASE } from '../src/new-database.js';
+import { ensureBuiltinTypes } from '../src/schema/builtins.js';
 import { describeEachDatabase } from './support/databases.js';
 
 /** The driver, recording every statement sent through it (transactions included). */
@@ -73,20 +74,27 @@ describe('a new PGlite database', () => {
   afterAll(async () => {
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
-  const sql = systemTablesSql() + jobQueueTablesSql();
+  const { sql } = NEW_PGLITE_DATABASE;
 
-  it('in a new data folder starts with the tables made and their version current', async () => {
+  it('in a new data folder starts with the tables and built-in types made, their version current', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'weft-boot-test-'));
     dirs.push(dir);
-    const driver = await openPgliteDriver(join(dir, 'data'), sql);
+    const driver = await openPgliteDriver(join(dir, 'data'), NEW_PGLITE_DATABASE);
     try {
       expect(await meta(driver, 'ddl_version')).toBe(DDL_VERSION);
       const boss = await driver.query<{ n: string }>('SELECT count(*) AS n FROM pgboss.version');
       expect(Number(boss.rows[0]?.n)).toBe(1);
+      const types = await driver.query<{ name: string }>('SELECT name FROM svc_types');
+      expect(types.rows.map((r) => r.name).sort()).toEqual([
+        'Collaboration~Documents/Document',
+        'svc/file',
+        'svc/user',
+      ]);
       // No identity yet: that is the workspace's own (made by its first start), never the template's.
       expect(await meta(driver, 'schema_id')).toBeUndefined();
       const start = recording(driver);
       await createSystemTables(start.driver);
+      await start.driver.transaction((tx) => ensureBuiltinTypes(tx));
       expect(ddl(start.statements)).toEqual([]);
       expect(await meta(driver, 'schema_id')).toMatch(/^[0-9a-f-]{36}$/);
     } finally {
@@ -95,8 +103,8 @@ describe('a new PGlite database', () => {
   });
 
   it('in memory starts from the same template, and two databases do not share their identity', async () => {
-    const a = await openPgliteDriver(undefined, sql);
-    const b = await openPgliteDriver(undefined, sql);
+    const a = await openPgliteDriver(undefined, NEW_PGLITE_DATABASE);
+    const b = await openPgliteDriver(undefined, NEW_PGLITE_DATABASE);
     try {
       for (const driver of [a, b]) {
         expect(await meta(driver, 'ddl_version')).toBe(DDL_VERSION);
@@ -111,6 +119,6 @@ describe('a new PGlite database', () => {
 
   it('is copied from a template of its own for each schema', () => {
     expect(templatePath(sql)).not.toBe(templatePath(`${sql}\nCREATE TABLE more (id int);`));
-    expect(templatePath(sql)).toBe(templatePath(systemTablesSql() + jobQueueTablesSql()));
+    expect(templatePath(sql)).toBe(templatePath(NEW_PGLITE_DATABASE.sql));
   });
 });

@@ -1,19 +1,30 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdir } from 'node:fs/promises';
+import { cp, mkdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Driver } from './driver.js';
 
 // A new PGlite cluster costs ~700 MB of RSS in the process that creates it (initdb runs in a
 // second WASM instance whose memory the process keeps) and several seconds. So a cluster is
 // initialised once per machine, in a short-lived child process, with the workspace's own tables
-// already made (the SQL its caller gives), into a per-user cache folder. Every later new cluster
-// (a data folder, an in-memory database's scratch folder) is a plain copy of that folder: no
-// child process, no initdb, no bootstrap statements, and the serving process only ever opens an
-// existing cluster (~150 MB of PGlite).
+// already made (the SQL its caller gives), into a per-user cache folder; a copy of it is then
+// opened once to `prepare` it (rows that take the caller's code, such as the built-in types) and
+// kept beside it. Every later new cluster (a data folder, an in-memory database's scratch folder)
+// is a plain copy of that folder: no child process, no initdb, no bootstrap statements, and the
+// serving process only ever opens an existing cluster (~150 MB of PGlite).
+
+/** What a new cluster starts with: `sql` run on it, then `prepare` (none of it per database). */
+export interface NewCluster {
+  sql: string;
+  prepare?: (driver: Driver) => Promise<void>;
+}
+
+/** Opens the cluster in a folder, runs `prepare` on it and closes it (given by the driver). */
+export type PrepareFolder = (dir: string, prepare: (driver: Driver) => Promise<void>) => Promise<void>;
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -88,14 +99,48 @@ async function ensureTemplate(sql: string): Promise<string | undefined> {
   return hasCluster(path) ? path : undefined;
 }
 
+/** The prepared template beside `base` (made once: on a copy, renamed into place), or undefined. */
+async function ensurePrepared(
+  base: string,
+  prepare: (driver: Driver) => Promise<void>,
+  prepareFolder: PrepareFolder,
+): Promise<string | undefined> {
+  const path = `${base}-prepared`;
+  if (hasCluster(path)) return path;
+  let build = building.get(path);
+  if (!build) {
+    const tmp = `${path}.${process.pid}.${Date.now()}`;
+    build = (async () => {
+      try {
+        await cp(base, tmp, { recursive: true });
+        await prepareFolder(tmp, prepare);
+        await rename(tmp, path);
+      } finally {
+        // Another process renamed its copy first (or this one failed): drop ours.
+        await rm(tmp, { recursive: true, force: true });
+      }
+    })().finally(() => building.delete(path));
+    building.set(path, build);
+  }
+  await build.catch(() => {});
+  return hasCluster(path) ? path : undefined;
+}
+
 /**
- * Makes a cluster in the (new or empty) folder `dataDir`, a copy of the template whose tables
- * `sql` made; false when that failed (then PGlite runs initdb itself, and the caller's bootstrap
- * makes the tables).
+ * Makes a cluster in the (new or empty) folder `dataDir`, a copy of the template `cluster`
+ * describes; false when that failed (then PGlite runs initdb itself, and the caller's bootstrap
+ * makes the tables). Without a prepared template the plain one (its SQL run) is copied.
  */
-export async function initDataDir(dataDir: string, sql = ''): Promise<boolean> {
-  const template = await ensureTemplate(sql);
-  if (!template) return false;
+export async function initDataDir(
+  dataDir: string,
+  cluster: NewCluster,
+  prepareFolder: PrepareFolder,
+): Promise<boolean> {
+  const base = await ensureTemplate(cluster.sql);
+  if (!base) return false;
+  const template = cluster.prepare
+    ? ((await ensurePrepared(base, cluster.prepare, prepareFolder)) ?? base)
+    : base;
   try {
     await cp(template, dataDir, { recursive: true });
     return hasCluster(dataDir);
