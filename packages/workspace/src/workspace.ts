@@ -1,6 +1,7 @@
 import type { Principal } from './auth/principal.js';
 import { useAutomationBox } from './automations/account-box.js';
 import { AutomationWorker } from './automations/index.js';
+import { AUTOMATION_RUN } from './automations/store.js';
 import { DEFAULT_BUDGETS, type RequestBudgets } from './commands/budgets.js';
 import { type CommandResult, executeCommands } from './commands/dispatcher.js';
 import { createSystemTables } from './db/bootstrap.js';
@@ -72,6 +73,8 @@ export interface Workspace {
   readonly outbound: OutboundPolicy;
   /** the job queue in this database, shared by every process on it */
   readonly jobs: JobQueue;
+  /** resolves once the background workers (automations) take jobs; they may start after the workspace */
+  readonly started: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -129,7 +132,13 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
         : new WebhookWorker(driver, options.webhooks ?? {}, log, outbound);
     webhooks?.start();
     const jobs = await JobQueue.open(driver, options.jobs ?? {}, log);
-    const automations = await new AutomationWorker(driver, jobs, { outbound }, log).start();
+    const automations = new AutomationWorker(driver, jobs, { outbound }, log);
+    // Once its queue exists (a job sent to it is kept), the automation worker starts beside the
+    // rest of the start-up instead of before it: the server listens without waiting for it.
+    const deferred = await jobs.exists(AUTOMATION_RUN);
+    const starting = automations.start().then(() => {});
+    if (!deferred) await starting;
+    const started = starting.catch((error) => log('the automation worker did not start', error));
     return {
       driver,
       adminUserId: boot.adminId,
@@ -140,6 +149,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       webhooks,
       outbound,
       jobs,
+      started,
       async execute(commands, opts = {}) {
         const queued = { deliveries: false, automations: false };
         const results = await executeCommands(driver, commands, opts.user ?? admin, errorLog, queued, {
@@ -167,6 +177,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       },
       async close() {
         await webhooks?.stop();
+        await started;
         await automations.stop();
         await jobs.stop();
         await outbound.close();

@@ -4,11 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AUTOMATION_RUN } from '../src/automations/store.js';
 import { createSystemTables, DDL_VERSION } from '../src/db/bootstrap.js';
 import type { Driver, Queryable } from '../src/db/driver.js';
 import { openDriver } from '../src/db/open-driver.js';
 import { openPgliteDriver } from '../src/db/pglite-driver.js';
 import { templatePath } from '../src/db/pglite-template.js';
+import { openWorkspace } from '../src/workspace.js';
 import { NEW_PGLITE_DATABASE } from '../src/new-database.js';
 import { ensureBuiltinTypes } from '../src/schema/builtins.js';
 import { describeEachDatabase } from './support/databases.js';
@@ -69,6 +71,28 @@ describeEachDatabase('bootstrap statements', (target) => {
   });
 });
 
+describeEachDatabase('the automation worker', (target) => {
+  it('takes jobs once the workspace has started, and a job sent at once is kept for it', async () => {
+    const created = await target.create();
+    try {
+      for (let start = 0; start < 2; start++) {
+        // First start (on Postgres the queue is made then) and a second one on the same database.
+        const ws = await openWorkspace({ database: created.database, webhooks: false, log: () => {} });
+        try {
+          expect(await ws.jobs.send(AUTOMATION_RUN, { runId: '0' })).toMatch(/^[0-9a-f-]{36}$/);
+          await ws.started;
+          expect(ws.jobs.isWorking(AUTOMATION_RUN)).toBe(true);
+        } finally {
+          await ws.close();
+        }
+        if (created.database.kind === 'memory') break;
+      }
+    } finally {
+      await created.drop();
+    }
+  });
+});
+
 describe('a new PGlite database', () => {
   const dirs: string[] = [];
   afterAll(async () => {
@@ -84,6 +108,9 @@ describe('a new PGlite database', () => {
       expect(await meta(driver, 'ddl_version')).toBe(DDL_VERSION);
       const boss = await driver.query<{ n: string }>('SELECT count(*) AS n FROM pgboss.version');
       expect(Number(boss.rows[0]?.n)).toBe(1);
+      // The automation runs' queue is there: the worker may start after the server listens.
+      const queues = await driver.query<{ name: string }>('SELECT name FROM pgboss.queue');
+      expect(queues.rows.map((r) => r.name)).toContain(AUTOMATION_RUN);
       const types = await driver.query<{ name: string }>('SELECT name FROM svc_types');
       expect(types.rows.map((r) => r.name).sort()).toEqual([
         'Collaboration~Documents/Document',

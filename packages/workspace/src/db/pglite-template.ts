@@ -105,7 +105,9 @@ async function ensurePrepared(
   prepare: (driver: Driver) => Promise<void>,
   prepareFolder: PrepareFolder,
 ): Promise<string | undefined> {
-  const path = `${base}-prepared`;
+  // Named by its code too: an edited `prepare` makes a new template. (What it calls may change
+  // unseen: a start makes whatever is missing anyway, so such a template is slower, never wrong.)
+  const path = `${base}-${createHash('sha256').update(prepare.toString()).digest('hex').slice(0, 8)}`;
   if (hasCluster(path)) return path;
   let build = building.get(path);
   if (!build) {

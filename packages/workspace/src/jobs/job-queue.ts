@@ -177,6 +177,16 @@ export class JobQueue {
     if (idle) this.boss.notifyWorker(idle);
   }
 
+  /** True when the queue exists (a job sent to it is kept, worker or not). */
+  async exists(name: string): Promise<boolean> {
+    return (await this.boss.getQueue(name)) !== null;
+  }
+
+  /** True while this process takes jobs of the queue. */
+  isWorking(name: string): boolean {
+    return this.workers.has(name);
+  }
+
   /** This process stops taking jobs of the queue (its running ones finish). */
   async unwork(name: string): Promise<void> {
     this.workers.delete(name);

@@ -1,0 +1,18 @@
+let t = performance.now();
+const lap = (m) => { const n = performance.now(); console.log(m.padEnd(22), ((n - t)/1000).toFixed(2)); t = n; };
+const { openDriver } = await import('./dist/db/open-driver.js');
+const b = await import('./dist/db/bootstrap.js');
+const { JobQueue } = await import('./dist/jobs/job-queue.js');
+const { NEW_PGLITE_DATABASE } = await import('./dist/new-database.js');
+const { ensureBuiltinTypes } = await import('./dist/schema/builtins.js');
+const { AutomationWorker } = await import('./dist/automations/index.js');
+const { OutboundPolicy } = await import('./dist/outbound/index.js');
+const ws = await import('@weft/workspace');
+lap('imports');
+const d = await openDriver({ kind: 'memory' }, { newCluster: NEW_PGLITE_DATABASE }); lap('open driver');
+await b.createSystemTables(d); lap('system tables');
+await d.transaction((tx) => ensureBuiltinTypes(tx)); lap('builtin types');
+const q = await JobQueue.open(d, {}); lap('job queue');
+const a = await new AutomationWorker(d, q, { outbound: new OutboundPolicy({}) }, () => {}).start(); lap('automation worker');
+await a.stop(); await q.stop(); await d.close(); lap('close');
+const w = await ws.startWorkspace({}); lap('startWorkspace'); await w.close();
