@@ -1,15 +1,13 @@
 #!/usr/bin/env node
 // The `weft` command; the logic is in src/main.ts (built to dist/) so that tests can run it in-process.
-// In a weft checkout the other @weft packages resolve to their TypeScript sources, which plain Node
-// cannot load (ERR_UNKNOWN_FILE_EXTENSION), so there the bin runs the CLI from its sources through
-// tsx; an installed package has no src/ and runs its build.
+// An installed package has no src/ and runs its build. In a weft checkout the other @weft packages
+// resolve to their TypeScript sources, which plain Node cannot load, so there the checkout's runner
+// picks the build when it is newer than every source, else the sources through tsx.
 import { existsSync } from 'node:fs';
 
-const source = new URL('../src/main.ts', import.meta.url);
-if (existsSync(source)) {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import(source.href);
+if (existsSync(new URL('../src/main.ts', import.meta.url))) {
+  const { runEntry } = await import('../../../scripts/checkout-entry.mjs');
+  await runEntry('cli', 'main');
 } else {
   await import('../dist/main.js');
 }

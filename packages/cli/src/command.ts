@@ -13,3 +13,17 @@ export interface WeftCommand {
    */
   register(program: Command, io: CliIo, done: (status: number) => void): void;
 }
+
+/**
+ * A subcommand as `weft --help` lists it, and how to load it. The module is imported only when
+ * its command runs (or its help is asked for), so `weft --version` loads no command and `weft
+ * check` never loads the workspace's database.
+ */
+export interface CommandEntry {
+  name: string;
+  /** its arguments as the command list shows them, e.g. `[options] <app>` (as commander prints them) */
+  usage: string;
+  /** the one-line summary the command's module gives too (a test keeps the two equal) */
+  summary: string;
+  load(): Promise<WeftCommand>;
+}

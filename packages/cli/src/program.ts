@@ -15,6 +15,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .helpOption('-h, --help', 'help for weft or for a command (weft <command> --help)')
     .enablePositionalOptions()
     .showSuggestionAfterError()
+    // A command not loaded has no arguments or options of its own: list it by its table usage.
+    .configureHelp({ subcommandTerm: (command) => `${command.name()} ${command.usage()}`.trim() })
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -30,12 +32,17 @@ Examples:
 
 ${EXIT_HELP}`,
     );
-  for (const command of COMMANDS) {
-    command.register(program, io, (code) => {
-      status = code;
-    });
-  }
   try {
+    // Only the command that runs is loaded; the others are listed (for help and suggestions) from
+    // the table alone.
+    const wanted = commandNamed(argv);
+    for (const entry of COMMANDS) {
+      if (entry.name === wanted) {
+        (await entry.load()).register(program, io, (code) => {
+          status = code;
+        });
+      } else program.command(entry.name).usage(entry.usage).summary(entry.summary);
+    }
     if (argv.length === 0) {
       program.outputHelp({ error: true });
       return EXIT.usage;
@@ -55,4 +62,10 @@ ${EXIT_HELP}`,
     io.stderr.write(`weft: ${(error as Error)?.message ?? String(error)}\n`);
     return EXIT.findings;
   }
+}
+
+/** The subcommand `argv` runs (or asks help for: `weft help <command>`); weft's own options take no value. */
+function commandNamed(argv: readonly string[]): string | undefined {
+  const words = argv.filter((arg) => !arg.startsWith('-'));
+  return words[0] === 'help' ? words[1] : words[0];
 }

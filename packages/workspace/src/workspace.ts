@@ -1,6 +1,7 @@
 import type { Principal } from './auth/principal.js';
 import { useAutomationBox } from './automations/account-box.js';
-import { AutomationWorker, createAutomationTables } from './automations/index.js';
+import { AutomationWorker } from './automations/index.js';
+import { AUTOMATION_RUN } from './automations/store.js';
 import { DEFAULT_BUDGETS, type RequestBudgets } from './commands/budgets.js';
 import { type CommandResult, executeCommands } from './commands/dispatcher.js';
 import { createSystemTables } from './db/bootstrap.js';
@@ -11,6 +12,7 @@ import { outsideRequest } from './db/request-scope.js';
 import { SecretBox } from './host/secret-box.js';
 import { DEFAULT_NAMESPACE, type Namespace } from '@weft/namespace';
 import { JobQueue, type JobQueueOptions } from './jobs/job-queue.js';
+import { NEW_PGLITE_DATABASE } from './new-database.js';
 import { ensureBuiltinTypes } from './schema/builtins.js';
 import { createToken, generateToken, hashToken } from './tokens/token-store.js';
 import { createUser, findAdmin, type UserRecord } from './users/user-store.js';
@@ -76,6 +78,8 @@ export interface Workspace {
   readonly outbound: OutboundPolicy;
   /** the job queue in this database, shared by every process on it */
   readonly jobs: JobQueue;
+  /** resolves once the background workers (automations) take jobs; they may start after the workspace */
+  readonly started: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,6 +89,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   const driver = await openDriver(options.database ?? { kind: 'memory' }, {
     statementTimeoutMs: budgets.statementTimeoutMs,
+    newCluster: NEW_PGLITE_DATABASE,
   });
   capHeapGrowth(driver.kind, options.heapGrowthPercent);
   try {
@@ -95,7 +100,6 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
         SecretBox.fromEnv(process.env, database?.kind === 'pglite' ? database.dataDir : undefined),
     );
     await createSystemTables(driver);
-    await createAutomationTables(driver);
     const boot = await driver.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(4242002)');
       await ensureBuiltinTypes(tx);
@@ -134,7 +138,13 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
         : new WebhookWorker(driver, options.webhooks ?? {}, log, outbound, namespace);
     webhooks?.start();
     const jobs = await JobQueue.open(driver, options.jobs ?? {}, log);
-    const automations = await new AutomationWorker(driver, jobs, { outbound }, log).start();
+    const automations = new AutomationWorker(driver, jobs, { outbound }, log);
+    // Once its queue exists (a job sent to it is kept), the automation worker starts beside the
+    // rest of the start-up instead of before it: the server listens without waiting for it.
+    const deferred = await jobs.exists(AUTOMATION_RUN);
+    const starting = automations.start().then(() => {});
+    if (!deferred) await starting;
+    const started = starting.catch((error) => log('the automation worker did not start', error));
     return {
       driver,
       adminUserId: boot.adminId,
@@ -146,6 +156,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       webhooks,
       outbound,
       jobs,
+      started,
       async execute(commands, opts = {}) {
         const queued = { deliveries: false, automations: false };
         const results = await executeCommands(driver, commands, opts.user ?? admin, errorLog, queued, {
@@ -173,6 +184,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
       },
       async close() {
         await webhooks?.stop();
+        await started;
         await automations.stop();
         await jobs.stop();
         await outbound.close();

@@ -6,13 +6,14 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config.js';
 
-// The CLI entry as `pnpm workspace` runs it: a real process, a PGlite folder, real HTTP.
+// The CLI entry as `pnpm workspace` runs it (the build when fresh, else the sources: see
+// scripts/checkout-entry.mjs): a real process, a PGlite folder, real HTTP.
 
-const MAIN = join(import.meta.dirname, '..', 'src', 'main.ts');
+const ENTRY = join(import.meta.dirname, '..', '..', '..', 'scripts', 'workspace.mjs');
 const children: ChildProcess[] = [];
 
 function run(env: Record<string, string>): Promise<{ child: ChildProcess; lines: string[]; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, ['--conditions=weft-dist', ENTRY], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

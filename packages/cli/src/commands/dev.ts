@@ -132,16 +132,23 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
   const newToken = options.newToken ? generateToken() : undefined;
 
   let app: AppProcess | undefined;
+  let appStarted: Promise<void> | undefined;
   if (file) {
     app = new AppProcess(file, Number(env.WEFT_APP_PORT) || (await freePort()), io);
     io.stdout.write(`Starting the app ${target}\n`);
-    await app.start();
+    // The app starts while the workspace does: both take seconds. Its failure is reported below.
+    appStarted = app.start();
+    appStarted.catch(() => {});
   }
   const appUrl = app ? app.url : target;
   let ws: HostedWorkspace | undefined;
   try {
-    // Arguments the first start needs are checked before the (slow) workspace boot.
-    if (freshFolder) await checkAccountArgs({ appUrl, target, auth: options.auth, account: fields });
+    // Arguments the first start needs are checked before the (slow) workspace boot; that asks the
+    // app, so only then is its start waited for before the workspace's.
+    if (freshFolder && !fields) {
+      await appStarted;
+      await checkAccountArgs({ appUrl, target, auth: options.auth, account: fields });
+    }
     ws = await startHostedWorkspace({
       ...config,
       ...(newToken ? { adminToken: newToken } : {}),
@@ -156,6 +163,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     const printed = ws.generatedAdminToken || newToken !== undefined;
     if (printed) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
     if (options.verbose) showExchanges(ws, io);
+    await appStarted;
 
     // One source per app: found again by its URL, or by its name when a restarted app moved.
     const source = await devSource(

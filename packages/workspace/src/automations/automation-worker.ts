@@ -1,7 +1,7 @@
 import { OutboundPolicy } from '../outbound/index.js';
 import type { Driver } from '../db/driver.js';
 import { runAnswerJson, runMessage } from '../host/run-record-limits.js';
-import type { JobQueue } from '../jobs/job-queue.js';
+import type { JobQueue, QueueSpec } from '../jobs/job-queue.js';
 import { executeAction, validateActionAccount } from './app-action.js';
 import { currentUser, loadPrincipal } from './current-user.js';
 import { fillTemplate, loadEntities, scriptEntity } from './entity-shapes.js';
@@ -39,6 +39,11 @@ interface Claimed {
 
 type Outcome = { ok: boolean; message: string | null; answer: unknown; console?: string | null };
 
+/** The queue of automation runs (defined at every start, so its settings follow the code). */
+export function automationRunQueue(expireSeconds = 120): QueueSpec {
+  return { name: AUTOMATION_RUN, expireSeconds, retryLimit: MAX_ATTEMPTS, retryDelaySeconds: 1 };
+}
+
 export class AutomationWorker {
   /** aborted on stop: in-flight scripts are terminated, app calls cancelled */
   private readonly abort = new AbortController();
@@ -58,12 +63,7 @@ export class AutomationWorker {
   }
 
   async start(): Promise<this> {
-    await this.jobs.define({
-      name: AUTOMATION_RUN,
-      expireSeconds: this.options.expireSeconds ?? 120,
-      retryLimit: MAX_ATTEMPTS,
-      retryDelaySeconds: 1,
-    });
+    await this.jobs.define(automationRunQueue(this.options.expireSeconds));
     await this.jobs.work<AutomationRunJob>(AUTOMATION_RUN, this.options.concurrency ?? 4, (job) =>
       this.runOne(job.data.runId),
     );

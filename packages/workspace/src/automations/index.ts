@@ -3,4 +3,3 @@ export { automationsRouter } from './automations-router.js';
 export { type Automation, type AutomationInput, automationInput } from './definition.js';
 export { fillTemplate } from './entity-shapes.js';
 export { createAutomation, listRuns, queueButtonRun, type RunRecord } from './store.js';
-export { createAutomationTables } from './tables.js';

@@ -1,12 +1,11 @@
-import type { Driver } from '../db/driver.js';
-
 // Automations live in two tables of the workspace's own database. A run row is written in the same
 // transaction as the change that triggered it, together with its job in the workspace's job queue
 // (see automation-worker.ts): the row is the record, the job decides who runs it and when.
 // An app action's account is sealed in account_enc (never in `action`); a script run keeps what
 // the script wrote to its console, bounded, in `console`.
+// The tables are made with the system tables (db/bootstrap.ts), once per version of either.
 
-const DDL = `
+export const AUTOMATION_TABLES = `
 CREATE TABLE IF NOT EXISTS weft_automations (id uuid PRIMARY KEY, name text NOT NULL,
   trigger text NOT NULL, type_name text NOT NULL, field text, action jsonb NOT NULL,
   enabled boolean NOT NULL DEFAULT true, created_at timestamptz NOT NULL DEFAULT now());
@@ -22,13 +21,3 @@ CREATE INDEX IF NOT EXISTS weft_automation_runs_due ON weft_automation_runs (nex
 ALTER TABLE weft_automations ADD COLUMN IF NOT EXISTS account_enc text;
 ALTER TABLE weft_automation_runs ADD COLUMN IF NOT EXISTS console text;
 `;
-
-/** Creates the automation tables once; safe when several processes start together. */
-export async function createAutomationTables(driver: Driver): Promise<void> {
-  await driver.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock(4242015)');
-    for (const statement of DDL.split(';').map((s) => s.trim())) {
-      if (statement) await tx.query(statement);
-    }
-  });
-}

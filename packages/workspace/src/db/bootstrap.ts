@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { AUTOMATION_TABLES } from '../automations/tables.js';
 import type { Driver } from './driver.js';
 
 // The workspace's own tables. Entity data lives in one table per type (t_<n>), created by the
@@ -40,16 +42,54 @@ CREATE TABLE IF NOT EXISTS svc_deliveries (id bigserial PRIMARY KEY,
 CREATE INDEX IF NOT EXISTS svc_deliveries_due ON svc_deliveries (next_at) WHERE state = 'pending';
 `;
 
-/** Creates the system tables once; several processes may start at the same time on one Postgres. */
+const STATEMENTS = [SYSTEM_TABLES, AUTOMATION_TABLES].flatMap((ddl) =>
+  ddl
+    .split(';')
+    .map((statement) => statement.trim())
+    .filter(Boolean),
+);
+
+/**
+ * The version of the statements above, kept in `svc_meta` once they ran: a start that finds it
+ * current runs none of them (a change to any statement is a new version, run once).
+ */
+export const DDL_VERSION = createHash('sha256').update(STATEMENTS.join(';\n')).digest('hex').slice(0, 16);
+
+const recordVersion = `INSERT INTO svc_meta (key, value) VALUES ('ddl_version', '${DDL_VERSION}')
+  ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
+
+/** The tables as one script, for the cluster new PGlite databases are copied from. */
+export function systemTablesSql(): string {
+  return `${[...STATEMENTS, recordVersion].join(';\n')};\n`;
+}
+
+/** True when this schema's tables were made by the current statements. */
+async function current(driver: Driver): Promise<boolean> {
+  const { rows } = await driver.query<{ ok: boolean }>(
+    `SELECT to_regclass(format('%I.svc_meta', current_schema())) IS NOT NULL AS ok`,
+  );
+  if (!rows[0]?.ok) return false;
+  const version = await driver.query<{ value: string }>(
+    `SELECT value FROM svc_meta WHERE key = 'ddl_version'`,
+  );
+  return version.rows[0]?.value === DDL_VERSION;
+}
+
+/**
+ * Creates the system and automation tables when their version is not current (once per version;
+ * several processes may start at the same time on one Postgres), and this workspace's identity.
+ */
 export async function createSystemTables(driver: Driver): Promise<void> {
+  const identity = `INSERT INTO svc_meta (key, value) VALUES ('schema_id', gen_random_uuid()::text),
+    ('schema_version', '1'), ('schema_token', gen_random_uuid()::text) ON CONFLICT DO NOTHING`;
+  if (await current(driver)) {
+    await driver.query(identity);
+    return;
+  }
   await driver.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(4242001)');
-    for (const statement of SYSTEM_TABLES.split(';')) {
-      if (statement.trim()) await tx.query(statement);
-    }
-    await tx.query(
-      `INSERT INTO svc_meta (key, value) VALUES ('schema_id', gen_random_uuid()::text), ('schema_version', '1'),
-       ('schema_token', gen_random_uuid()::text) ON CONFLICT DO NOTHING`,
-    );
+    for (const statement of STATEMENTS) await tx.query(statement);
+    await tx.query(recordVersion);
+    await tx.query(identity);
   });
 }

@@ -1,10 +1,10 @@
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import type { Driver, QueryResult, Queryable } from './driver.js';
-import { dropTemplate, initDataDir, pgliteTemplate } from './pglite-template.js';
+import { hasCluster, initDataDir, type NewCluster } from './pglite-template.js';
 import { checkRequest } from './statement-stop.js';
 import { timeSlice } from './time-slice.js';
 
@@ -21,31 +21,24 @@ export const PGLITE_SETTINGS = [
   'temp_buffers=2MB',
 ];
 
-/** True when `dataDir` already holds a cluster (then PGlite resumes it, no initdb). */
-const hasCluster = (dataDir: string | undefined) =>
-  dataDir !== undefined && existsSync(join(dataDir, 'PG_VERSION'));
-
-async function openPglite(dataDir: string | undefined): Promise<PGlite> {
-  const base: PGliteOptions = { postgresqlconf: PGLITE_SETTINGS, ...(dataDir ? { dataDir } : {}) };
-  // A new cluster starts from the cached dump instead of running initdb here; a new folder is
-  // filled by a child process, after which this process opens it like any existing cluster.
-  if (dataDir !== undefined && !hasCluster(dataDir)) await initDataDir(dataDir);
-  if (!hasCluster(dataDir)) {
-    const template = await pgliteTemplate();
-    if (template) {
-      try {
-        const db = new PGlite({ ...base, loadDataDir: template });
-        await db.waitReady;
-        return db;
-      } catch {
-        await dropTemplate().catch(() => {});
-        if (hasCluster(dataDir)) throw new Error(`PGlite could not open the new cluster in ${dataDir}`);
-      }
-    }
-  }
-  const db = new PGlite(base);
+async function openPglite(dataDir: string | undefined, cluster: NewCluster): Promise<PGlite> {
+  // A new folder is a copy of the cached template cluster (tables made), so this process only
+  // opens an existing cluster; without one PGlite runs initdb here (slow, and memory it keeps).
+  if (dataDir !== undefined && !hasCluster(dataDir)) await initDataDir(dataDir, cluster, prepareFolder);
+  const db = new PGlite({ postgresqlconf: PGLITE_SETTINGS, ...(dataDir ? { dataDir } : {}) });
   await db.waitReady;
   return db;
+}
+
+/** Opens the cluster in `dir`, runs `prepare` on it and closes it (a template being made). */
+async function prepareFolder(dir: string, prepare: (driver: Driver) => Promise<void>): Promise<void> {
+  const db = new PGlite({ postgresqlconf: PGLITE_SETTINGS, dataDir: dir });
+  await db.waitReady;
+  try {
+    await prepare(pgliteDriver(db, async () => {}));
+  } finally {
+    await db.close();
+  }
 }
 
 /** Scratch folders of this process' in-memory databases, removed on close and at exit. */
@@ -57,7 +50,7 @@ let exitHook = false;
  * file in this process (≈ 170 MB more right after opening, and all the data later), a folder on
  * disk does not. Undefined when no cluster could be made there (then PGlite's memory is used).
  */
-async function scratchFolder(): Promise<string | undefined> {
+async function scratchFolder(cluster: NewCluster): Promise<string | undefined> {
   const dir = await mkdtemp(join(tmpdir(), 'weft-memory-')).catch(() => undefined);
   if (!dir) return undefined;
   if (!exitHook) {
@@ -67,7 +60,7 @@ async function scratchFolder(): Promise<string | undefined> {
     });
   }
   scratch.add(dir);
-  if (await initDataDir(dir)) return dir;
+  if (await initDataDir(dir, cluster, prepareFolder)) return dir;
   await dropScratch(dir);
   return undefined;
 }
@@ -81,16 +74,28 @@ async function dropScratch(dir: string): Promise<void> {
  * PGlite runs Postgres in this process (WASM). One connection: PGlite serialises queries and holds
  * other callers back while a transaction runs, so transactions never interleave.
  * `dataDir` is a folder, or undefined for a database that keeps nothing once closed.
+ * `newCluster`: what a new cluster starts with, made once on the cached template it is copied
+ * from (see pglite-template.ts).
  */
-export async function openPgliteDriver(dataDir?: string): Promise<Driver> {
-  const temporary = dataDir === undefined ? await scratchFolder() : undefined;
+export async function openPgliteDriver(
+  dataDir?: string,
+  newCluster: NewCluster = { sql: '' },
+): Promise<Driver> {
+  const temporary = dataDir === undefined ? await scratchFolder(newCluster) : undefined;
   let db: PGlite;
   try {
-    db = await openPglite(dataDir ?? temporary);
+    db = await openPglite(dataDir ?? temporary, newCluster);
   } catch (error) {
     if (temporary) await dropScratch(temporary);
     throw error;
   }
+  return pgliteDriver(db, async () => {
+    if (temporary) await dropScratch(temporary);
+  });
+}
+
+/** The driver over an open PGlite; `closed` runs after it is closed. */
+function pgliteDriver(db: PGlite, closed: () => Promise<void>): Driver {
   const wrap = (q: {
     query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; affectedRows?: number }>;
   }): Queryable => ({
@@ -120,7 +125,7 @@ export async function openPgliteDriver(dataDir?: string): Promise<Driver> {
       try {
         await db.close();
       } finally {
-        if (temporary) await dropScratch(temporary);
+        await closed();
       }
     },
   };

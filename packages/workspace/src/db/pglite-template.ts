@@ -1,16 +1,30 @@
 import { execFile } from 'node:child_process';
-import { openAsBlob, readFileSync } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Driver } from './driver.js';
 
-// A new PGlite cluster costs ~700 MB of RSS in the process that creates it: initdb runs in a
-// second WASM instance whose memory the process keeps. So a cluster is initialised once, in a
-// short-lived child process, and dumped to a tar file in a per-user cache folder; every later
-// new cluster (in any process) starts from that file. A new data folder is even filled by a child
-// process, so the serving process only ever opens an existing cluster (~150 MB of PGlite).
+// A new PGlite cluster costs ~700 MB of RSS in the process that creates it (initdb runs in a
+// second WASM instance whose memory the process keeps) and several seconds. So a cluster is
+// initialised once per machine, in a short-lived child process, with the workspace's own tables
+// already made (the SQL its caller gives), into a per-user cache folder; a copy of it is then
+// opened once to `prepare` it (rows that take the caller's code, such as the built-in types) and
+// kept beside it. Every later new cluster (a data folder, an in-memory database's scratch folder)
+// is a plain copy of that folder: no child process, no initdb, no bootstrap statements, and the
+// serving process only ever opens an existing cluster (~150 MB of PGlite).
+
+/** What a new cluster starts with: `sql` run on it, then `prepare` (none of it per database). */
+export interface NewCluster {
+  sql: string;
+  prepare?: (driver: Driver) => Promise<void>;
+}
+
+/** Opens the cluster in a folder, runs `prepare` on it and closes it (given by the driver). */
+export type PrepareFolder = (dir: string, prepare: (driver: Driver) => Promise<void>) => Promise<void>;
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -30,80 +44,108 @@ function cacheDir(): string {
   return join(tmpdir(), `weft-pglite-${uid}`);
 }
 
-export function templatePath(): string {
-  return join(cacheDir(), `cluster-${pgliteVersion()}.tar`);
+/** The template cluster for this PGlite and this SQL: a new SQL (a schema change) is a new folder. */
+export function templatePath(sql: string): string {
+  const digest = createHash('sha256').update(sql).digest('hex').slice(0, 16);
+  return join(cacheDir(), `cluster-${pgliteVersion()}-${digest}`);
 }
 
-/** Forgets a template that failed to load, so the next open builds it again. */
-export async function dropTemplate(): Promise<void> {
-  await rm(templatePath(), { force: true });
-}
+export const hasCluster = (dir: string) => existsSync(join(dir, 'PG_VERSION'));
 
-// The child process. `template <file>`: initdb in memory, dump the data folder next to the final
-// name and rename it into place (atomic: processes racing to build it never read half a file).
-// `folder <dir> <file>`: a new cluster in <dir>, from the template when <file> is not empty.
+// The child process: initdb into <target>.<pid>, run the SQL read from stdin, close, and rename the
+// folder into place (atomic: processes racing to build it never open half a cluster; the loser
+// drops its copy).
 const CHILD = `
 const { PGlite } = require(process.argv[1]);
 const fs = require('node:fs');
-const [mode, target, template] = process.argv.slice(2);
+const target = process.argv[2];
 (async () => {
-  if (mode === 'template') {
-    const db = await PGlite.create();
-    const blob = await db.dumpDataDir('none');
-    const tmp = target + '.' + process.pid;
-    fs.writeFileSync(tmp, Buffer.from(await blob.arrayBuffer()));
-    await db.close();
+  const sql = fs.readFileSync(0, 'utf8');
+  const tmp = target + '.' + process.pid;
+  const db = await PGlite.create({ dataDir: tmp });
+  if (sql.trim()) await db.exec(sql);
+  await db.close();
+  try {
     fs.renameSync(tmp, target);
-  } else {
-    const loadDataDir = template ? await fs.openAsBlob(template) : undefined;
-    const db = await PGlite.create({ dataDir: target, ...(loadDataDir ? { loadDataDir } : {}) });
-    await db.close();
+  } catch (e) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    if (!fs.existsSync(target + '/PG_VERSION')) throw e;
   }
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
-const child = (...args: string[]) =>
-  run(process.execPath, ['-e', CHILD, pgliteEntry(), ...args], { maxBuffer: 1024 * 1024 });
+const building = new Map<string, Promise<unknown>>();
 
-let building: Promise<unknown> | undefined;
-
-/** The template's path once it exists (built on first use), or undefined when it cannot be built. */
-async function ensureTemplate(): Promise<string | undefined> {
-  const path = templatePath();
-  const exists = () =>
-    stat(path).then(
-      (s) => s.size > 0,
-      () => false,
-    );
-  if (await exists()) return path;
-  building ??= mkdir(cacheDir(), { recursive: true, mode: 0o700 })
-    .then(() => child('template', path))
-    .finally(() => {
-      building = undefined;
-    });
+/** The template folder once it exists (built on first use), or undefined when it cannot be built. */
+async function ensureTemplate(sql: string): Promise<string | undefined> {
+  const path = templatePath(sql);
+  if (hasCluster(path)) return path;
+  let build = building.get(path);
+  if (!build) {
+    build = mkdir(cacheDir(), { recursive: true, mode: 0o700 })
+      .then(() => {
+        const child = run(process.execPath, ['-e', CHILD, pgliteEntry(), path], { maxBuffer: 1024 * 1024 });
+        child.child.stdin?.end(sql);
+        return child;
+      })
+      .finally(() => building.delete(path));
+    building.set(path, build);
+  }
   try {
-    await building;
+    await build;
   } catch {
     return undefined;
   }
-  return (await exists()) ? path : undefined;
+  return hasCluster(path) ? path : undefined;
+}
+
+/** The prepared template beside `base` (made once: on a copy, renamed into place), or undefined. */
+async function ensurePrepared(
+  base: string,
+  prepare: (driver: Driver) => Promise<void>,
+  prepareFolder: PrepareFolder,
+): Promise<string | undefined> {
+  // Named by its code too: an edited `prepare` makes a new template. (What it calls may change
+  // unseen: a start makes whatever is missing anyway, so such a template is slower, never wrong.)
+  const path = `${base}-${createHash('sha256').update(prepare.toString()).digest('hex').slice(0, 8)}`;
+  if (hasCluster(path)) return path;
+  let build = building.get(path);
+  if (!build) {
+    const tmp = `${path}.${process.pid}.${Date.now()}`;
+    build = (async () => {
+      try {
+        await cp(base, tmp, { recursive: true });
+        await prepareFolder(tmp, prepare);
+        await rename(tmp, path);
+      } finally {
+        // Another process renamed its copy first (or this one failed): drop ours.
+        await rm(tmp, { recursive: true, force: true });
+      }
+    })().finally(() => building.delete(path));
+    building.set(path, build);
+  }
+  await build.catch(() => {});
+  return hasCluster(path) ? path : undefined;
 }
 
 /**
- * The dump of a freshly initialised cluster, backed by the cached file (not copied into this
- * process' memory), or undefined when it cannot be built: PGlite then runs initdb itself.
+ * Makes a cluster in the (new or empty) folder `dataDir`, a copy of the template `cluster`
+ * describes; false when that failed (then PGlite runs initdb itself, and the caller's bootstrap
+ * makes the tables). Without a prepared template the plain one (its SQL run) is copied.
  */
-export async function pgliteTemplate(): Promise<Blob | undefined> {
-  const path = await ensureTemplate();
-  return path ? openAsBlob(path).catch(() => undefined) : undefined;
-}
-
-/** Creates a cluster in the (new) folder `dataDir` in a child process; false when that failed. */
-export async function initDataDir(dataDir: string): Promise<boolean> {
-  const template = await ensureTemplate();
+export async function initDataDir(
+  dataDir: string,
+  cluster: NewCluster,
+  prepareFolder: PrepareFolder,
+): Promise<boolean> {
+  const base = await ensureTemplate(cluster.sql);
+  if (!base) return false;
+  const template = cluster.prepare
+    ? ((await ensurePrepared(base, cluster.prepare, prepareFolder)) ?? base)
+    : base;
   try {
-    await child('folder', dataDir, template ?? '');
-    return true;
+    await cp(template, dataDir, { recursive: true });
+    return hasCluster(dataDir);
   } catch {
     return false;
   }

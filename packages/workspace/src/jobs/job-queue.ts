@@ -48,6 +48,11 @@ function bossSchema(current: string): string {
   return current === 'public' ? 'pgboss' : current;
 }
 
+/** pg-boss' tables in a new PGlite cluster (schema `public`), made in the template it is copied from. */
+export function jobQueueTablesSql(): string {
+  return PgBoss.getConstructionPlans(bossSchema('public'));
+}
+
 // One queue per driver, so functions that only hold the driver (a button press) can reach it.
 const queues = new WeakMap<Driver, JobQueue>();
 
@@ -170,6 +175,16 @@ export class JobQueue {
     this.wokenAt.set(name, count);
     const idle = (this.workers.get(name) ?? []).find((id) => !this.busy.has(id));
     if (idle) this.boss.notifyWorker(idle);
+  }
+
+  /** True when the queue exists (a job sent to it is kept, worker or not). */
+  async exists(name: string): Promise<boolean> {
+    return (await this.boss.getQueue(name)) !== null;
+  }
+
+  /** True while this process takes jobs of the queue. */
+  isWorking(name: string): boolean {
+    return this.workers.has(name);
   }
 
   /** This process stops taking jobs of the queue (its running ones finish). */
