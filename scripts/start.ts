@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import {
   configFromEnv,
   type HostedWorkspace,
+  LOCAL_LEASE_SECONDS,
   startHostedWorkspace,
 } from '../packages/workspace/src/index.js';
 import { type ChatInbox, startChatInbox } from '../packages/workspace/src/quickstart/chat-inbox.js';
@@ -182,7 +183,13 @@ const config = configFromEnv(env);
 const keyDir =
   env.WEFT_DATA_DIR && env.WEFT_DATA_DIR !== ':memory:' ? env.WEFT_DATA_DIR : resolve(ROOT, '.weft');
 try {
-  ws = await startHostedWorkspace({ ...config, keyDir, log: (message) => console.error(message) });
+  // As weft dev: a run left by a killed start blocks the next one for seconds, not a minute.
+  ws = await startHostedWorkspace({
+    ...config,
+    keyDir,
+    log: (message) => console.error(message),
+    hostOptions: { runLeaseSeconds: LOCAL_LEASE_SECONDS },
+  });
 } catch (error) {
   console.error(`The workspace could not start: ${(error as Error).message}`);
   process.exit(1);

@@ -128,7 +128,12 @@ describe.runIf(enabled)('weft outside the workspace', () => {
     const [answer] = (await query.json()) as [{ success: boolean; result: unknown[] }];
     expect(answer.success, JSON.stringify(answer)).toBe(true);
     expect(answer.result).toHaveLength(24);
-    const page = await fetch(`${workspaceUrl}/ui`);
+    // The Ready line names the page and how to sign in to it.
+    const pageUrl = /^Ready\. The page: (\S+) \(sign in with the admin token printed above\)/m.exec(
+      output,
+    )?.[1];
+    expect(pageUrl, output).toBe(`${workspaceUrl}/ui`);
+    const page = await fetch(pageUrl!);
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/<form[^>]*action="\/ui\/login"/);
 

@@ -3,14 +3,14 @@
 // here), or one of another live process on a shared Postgres. The sync is asked for again every
 // half second until that run ends. A run left by a killed `weft dev` is no reason to wait: once
 // its lease lapses (DEV_LEASE_SECONDS) the sync fails it and starts.
-import type { HostedWorkspace } from '@weft/workspace';
+import { type HostedWorkspace, LOCAL_LEASE_SECONDS } from '@weft/workspace';
 import type { CliIo } from '../io.js';
 
 /**
  * The lease of `weft dev`'s sync runs: a run left by a `weft dev` that was killed blocks the next
  * start for at most this long (a server keeps the host's longer default).
  */
-export const DEV_LEASE_SECONDS = 5;
+export const DEV_LEASE_SECONDS = LOCAL_LEASE_SECONDS;
 
 type Run = Awaited<ReturnType<HostedWorkspace['apps']['sync']>>;
 

@@ -11,6 +11,12 @@ import type { Driver, Queryable } from '../db/driver.js';
 /** The lease of a run on a server (`weft dev` passes a few seconds). */
 export const DEFAULT_LEASE_SECONDS = 60;
 
+/**
+ * The lease of a workspace that one developer's process runs on its own data folder (`weft dev`,
+ * `pnpm start`): a run left by a killed process blocks the next start for at most this long.
+ */
+export const LOCAL_LEASE_SECONDS = 5;
+
 /** What a run whose lease lapsed is failed with. */
 export const LAPSED_MESSAGE = 'The process running this sync stopped before it ended';
 
