@@ -95,18 +95,22 @@ export async function createAutomation(q: Queryable, input: unknown): Promise<Au
   await q.query(
     `INSERT INTO weft_automations (id, name, trigger, type_name, field, action, enabled, account_enc)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-    [
-      id,
-      a.name,
-      a.trigger,
-      a.type,
-      a.field ?? null,
-      JSON.stringify(storedAction(a.action)),
-      a.enabled,
-      sealed,
-    ],
+    [id, ...storedColumns(a, sealed)],
   );
   return { ...a, id };
+}
+
+/** An automation's stored columns after its id: name, trigger, type, field, action, enabled, account. */
+function storedColumns(a: z.output<typeof automationInput>, sealed: string | null): unknown[] {
+  return [
+    a.name,
+    a.trigger,
+    a.type,
+    a.field ?? null,
+    JSON.stringify(storedAction(a.action)),
+    a.enabled,
+    sealed,
+  ];
 }
 
 /** Every automation, app accounts left sealed (`account` reads `{}`). */
@@ -144,16 +148,7 @@ export async function updateAutomation(
   await q.query(
     `UPDATE weft_automations SET name = $2, trigger = $3, type_name = $4, field = $5, action = $6,
        enabled = $7, account_enc = $8 WHERE id = $1`,
-    [
-      id,
-      a.name,
-      a.trigger,
-      a.type,
-      a.field ?? null,
-      JSON.stringify(storedAction(a.action)),
-      a.enabled,
-      sealed,
-    ],
+    [id, ...storedColumns(a, sealed)],
   );
   return { ...a, id };
 }

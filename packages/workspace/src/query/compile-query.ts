@@ -7,7 +7,13 @@ import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { filterValue, isUuid, outputExpr, paramCast } from '../schema/values.js';
 import { selectAliases } from './select-object.js';
 import { jsonObject, SqlBuilder } from './sql-builder.js';
-import { compareFunction, functionOperand, TEXT_OPERATORS, textComparison } from './where-functions.js';
+import {
+  COMPARISONS,
+  compareFunction,
+  functionOperand,
+  TEXT_OPERATORS,
+  textComparison,
+} from './where-functions.js';
 
 // The query object compiled into ONE SQL statement: filters, paths through relations, ordering,
 // paging, related sub-selects, collection sub-queries and aggregates all run in the database,
@@ -16,14 +22,6 @@ import { compareFunction, functionOperand, TEXT_OPERATORS, textComparison } from
 export const DEFAULT_LIMIT = 1000;
 const QUERY_KEYS = new Set(['q/from', 'q/select', 'q/where', 'q/order-by', 'q/limit', 'q/offset']);
 const AGGREGATES = new Set(['q/count', 'q/min', 'q/max', 'q/sum', 'q/avg']);
-const COMPARISONS: Record<string, string> = {
-  '=': '=',
-  '!=': '<>',
-  '<': '<',
-  '>': '>',
-  '<=': '<=',
-  '>=': '>=',
-};
 const JSON_TYPES = new Set(['svc/location', 'svc/json-value', 'svc/date-range', 'svc/date-time-range']);
 
 const invalid = (message: string) => badRequest(message, 'invalid-query');

@@ -12,7 +12,8 @@ import type { Compiler, Scope } from './compile-query.js';
 
 const invalid = (message: string) => badRequest(message, 'invalid-query');
 const shown = (value: unknown) => clip(JSON.stringify(value));
-const COMPARISONS: Record<string, string> = {
+/** The query language's comparison operators and their SQL. */
+export const COMPARISONS: Record<string, string> = {
   '=': '=',
   '!=': '<>',
   '<': '<',
