@@ -1,6 +1,15 @@
 // The checkout's runner (scripts/checkout-entry.mjs) runs the build only while it is newer than
 // every package's sources; a source edited since means the sources run.
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -36,4 +45,26 @@ describe('the checkout runs its build', () => {
     file('core/src/deep/module.ts', 10); // edited after the build
     expect(fresh()).toBe(false);
   });
+});
+
+describe("every package's exports", () => {
+  // The build runs with the `weft-dist` condition: a subpath without it would resolve to its
+  // TypeScript source, which plain Node cannot load ("Unknown file extension .ts").
+  const packages = new URL('../../', import.meta.url);
+  for (const name of readdirSync(packages)) {
+    const manifest = new URL(`${name}/package.json`, packages);
+    if (!existsSync(manifest)) continue;
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
+    it(`${pkg.name}: each subpath has a build for the checkout and for the registry`, () => {
+      for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
+        expect(target, `${pkg.name} ${subpath}`).toMatchObject({
+          'weft-dist': expect.stringMatching(/^\.\/dist\/.*\.js$/),
+          default: expect.stringMatching(/^\.\/src\/.*\.ts$/),
+        });
+        expect(pkg.publishConfig?.exports?.[subpath], `${pkg.name} ${subpath} when packed`).toMatchObject({
+          default: (target as Record<string, string>)['weft-dist'],
+        });
+      }
+    });
+  }
 });

@@ -51,7 +51,18 @@ describe('weft dev boot', () => {
     writeFileSync(file, APP);
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(root, 'packages/cli/src/main.ts'), 'dev', file, '--no-watch'],
+      // An account is given: on a fresh folder without one, weft dev first asks the app which
+      // account it needs (docs/dev.md, "Start time"), and only then boots the workspace.
+      [
+        '--import',
+        'tsx',
+        join(root, 'packages/cli/src/main.ts'),
+        'dev',
+        file,
+        '--no-watch',
+        '--account',
+        '{}',
+      ],
       {
         cwd: join(root, 'packages/cli'),
         env: cleanEnv({
@@ -90,7 +101,18 @@ describe('weft dev boot', () => {
     writeFileSync(file, `throw new Error('broken on purpose');\n`);
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(root, 'packages/cli/src/main.ts'), 'dev', file, '--no-watch'],
+      // An account is given: on a fresh folder without one, weft dev first asks the app which
+      // account it needs (docs/dev.md, "Start time"), and only then boots the workspace.
+      [
+        '--import',
+        'tsx',
+        join(root, 'packages/cli/src/main.ts'),
+        'dev',
+        file,
+        '--no-watch',
+        '--account',
+        '{}',
+      ],
       {
         cwd: join(root, 'packages/cli'),
         env: cleanEnv({ PORT: '0', WEFT_ADMIN_TOKEN: 'dev-boot-token-2', INIT_CWD: dataFolder }),

@@ -1,4 +1,4 @@
-import { clip, collectSecrets, REDACTED, redact } from '@weft/core';
+import { clip, collectSecrets, REDACTED, redact } from '@weft/core/redact';
 import type { Exchange } from './exchange.js';
 
 // One exchange as a person reads it, wherever it is shown (`weft invoke`, a sync run's record on

@@ -161,7 +161,7 @@ describeEachDatabase('the namespace setting: fibery', (target) => {
     ]);
     expect(batch.success).toBe(true);
     expect(JSON.stringify(batch.result)).not.toMatch(/"svc[./]/);
-    expect(batch.result[1]).toEqual([{ 'fibery/id': expect.any(String) }]);
+    expect(batch.result[1]).toEqual({ success: true, result: [{ 'fibery/id': expect.any(String) }] });
     expect(unknown.success).toBe(false);
     expect(JSON.stringify(unknown)).toContain('fibery.nothing/here');
     expect(JSON.stringify(unknown)).not.toContain('svc.');
