@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { runMessage } from './run-record-limits.js';
 import { randomUUID } from 'node:crypto';
+import { redact } from '@weft/core';
 import { type AppClient, splitItems } from '@weft/sync-engine';
 import { z } from 'zod';
 import type { Driver } from '../db/driver.js';
@@ -9,6 +10,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { applySchema } from './apply-schema.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
 import { getRun, getSource, type SourceRow } from './source-store.js';
+import { sourceSecrets } from './run-exchanges.js';
 import { safeMessage } from './sync-run.js';
 import { removeRows, resolveLinks, type WriteContext, writeRows } from './write-rows.js';
 
@@ -263,7 +265,8 @@ export async function applyWebhookEvent(
     );
   } catch (error) {
     if (deps.signal.aborted) throw error;
-    await failEventRun(driver, run.id, safeMessage(error));
+    // An app may echo the account in its error: the run's message is shown on the page and the API.
+    await failEventRun(driver, run.id, redact(safeMessage(error), sourceSecrets(source, account)));
   }
 }
 

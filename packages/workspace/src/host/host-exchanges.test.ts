@@ -126,5 +126,21 @@ for (const target of databaseTargets()) {
       // two syncs and a verify above, and these
       expect((await ws.apps.runs(source!.id)).length).toBe(RUNS_WITH_EXCHANGES + 4);
     }, 120_000);
+
+    it("fails a webhook event's run with the passcode the app echoes redacted", async () => {
+      const [source] = await ws.apps.list();
+      const event = await fetch(ws.apps.webhookUrl(source!.id), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ note: 'n9' }),
+      });
+      expect(event.status).toBe(200);
+      const [run] = (await ws.apps.runs(source!.id)).filter((r) => r.kind === 'webhook');
+      await ws.apps.waitFor(run!.id);
+      const ended = await ws.apps.run(run!.id);
+      expect(ended.status).toBe('failed');
+      expect(ended.error).toContain('The shop refused the event for passcode [redacted]');
+      expect(JSON.stringify(await ws.apps.runs(source!.id))).not.toContain(PASSCODE);
+    }, 60_000);
   });
 }

@@ -1,7 +1,8 @@
 // An app whose sync exchanges the tests read back from a run's record: an account with a password
 // field not named like a secret (`passcode`: redacted because the app declares it a password),
 // notes on two pages (the second without `pagination`, which the reader takes with a warning),
-// and a type whose data answers 500 with a body that echoes the passcode.
+// a type whose data answers 500 with a body that echoes the passcode, and webhook events whose
+// transform fails the same way.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -50,6 +51,11 @@ function answer(path: string, body: Json): [number, unknown] {
           ]
         : [200, { items: [{ id: 'n3', name: 'Third' }], synchronizationType: 'full' }];
     }
+    // Events: pre-processed for no account in particular, then a transform that fails echoing it.
+    case '/api/v1/synchronizer/webhooks/pre-process':
+      return [200, { reply: { status: 200 }, accountIds: [] }];
+    case '/api/v1/synchronizer/webhooks/transform':
+      return [500, { message: `The shop refused the event for passcode ${account.passcode}` }];
     default:
       return [404, { message: `No route ${path}` }];
   }
