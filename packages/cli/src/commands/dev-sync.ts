@@ -3,7 +3,7 @@
 // here), or one of another live process on a shared Postgres. The sync is asked for again every
 // half second until that run ends. A run left by a killed `weft dev` is no reason to wait: once
 // its lease lapses (DEV_LEASE_SECONDS) the sync fails it and starts.
-import { type HostedWorkspace, LOCAL_LEASE_SECONDS } from '@weft/workspace';
+import { type HostedWorkspace, LOCAL_LEASE_SECONDS, runModeLabel } from '@weft/workspace';
 import type { CliIo } from '../io.js';
 
 /**
@@ -36,13 +36,7 @@ export async function syncWhenFree(
  * was made full), or, when the app answered some types full and others delta, which were which.
  */
 export function syncKind(run: Run): string {
-  if (run.mode === 'delta') return ' · delta';
-  if (run.fullReason) return ` · full: ${run.fullReason}`;
-  const modes = Object.entries(run.typeModes ?? {});
-  const delta = modes.filter(([, m]) => m === 'delta').map(([t]) => t);
-  if (delta.length === 0) return ' · full';
-  const full = modes.filter(([, m]) => m !== 'delta').map(([t]) => t);
-  return ` · full for ${full.join(', ')}; delta for ${delta.join(', ')}`;
+  return ` · ${runModeLabel(run) ?? 'full'}`;
 }
 
 /** Names the types the app offers that the source does not sync, and how to add them. */

@@ -5,6 +5,7 @@
 // with the raw value kept readable, errors naming the call, type and page, and a failed run that
 // counts and links the rows that landed. Runs on PGlite, and on Postgres when
 // WEFT_TEST_DATABASE_URL is set.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
 import { loadCatalog } from '../schema/catalog.js';
@@ -231,6 +232,23 @@ for (const target of databaseTargets()) {
           { timeout: 20_000 },
         )
         .toEqual({ 'club/name': 'Linus' });
+    });
+
+    it('tells on the page which types a run synced full and which delta', async () => {
+      // A run whose app answered one type full and another delta is not simply "full".
+      const [source] = await ws.apps.list();
+      await ws.driver.query(
+        `INSERT INTO weft_host_runs (id, source_id, kind, status, mode, progress)
+         VALUES ($1, $2, 'manual', 'succeeded', 'full', $3)`,
+        [
+          randomUUID(),
+          source!.id,
+          JSON.stringify({ types: { event: { mode: 'full' }, member: { mode: 'delta' } } }),
+        ],
+      );
+      const { cookie } = await logIn(ws.url, TOKEN);
+      const page = await (await fetch(`${ws.url}/ui`, { headers: { cookie } })).text();
+      expect(page).toContain('manual (full for event; delta for member)');
     });
   });
 }

@@ -51,7 +51,7 @@ export interface RunRow {
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 
 /** Each type's mode as the app's first page of it answered (a run is `full` when any type was). */
-function typeModes(progress: Json | undefined): Record<string, string> | undefined {
+export function typeModes(progress: Json | undefined): Record<string, string> | undefined {
   const types = progress?.types as Record<string, { mode?: string }> | undefined;
   if (!types) return undefined;
   const modes = Object.entries(types).filter(([, t]) => t.mode !== undefined);

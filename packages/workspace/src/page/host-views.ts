@@ -1,4 +1,6 @@
 import type { Driver } from '../db/driver.js';
+import { runModeLabel } from '../host/run-mode.js';
+import { typeModes } from '../host/source-store.js';
 import { type Html, html } from './html.js';
 import { timeElement } from './format-cells.js';
 import { badge } from './layout.js';
@@ -18,9 +20,17 @@ export async function hasHost(driver: Driver): Promise<boolean> {
   return rows[0]?.t != null;
 }
 
+/** A run's mode as weft dev tells it (host/run-mode.ts). */
+const modeOf = (r: Row) =>
+  runModeLabel({
+    mode: r.mode as string | null,
+    fullReason: r.full_reason as string | null,
+    typeModes: typeModes(r.progress as Record<string, unknown> | undefined),
+  });
+
 export async function syncRunRows(driver: Driver, limit = 20): Promise<Row[]> {
   const { rows } = await driver.query<Row>(
-    `SELECT r.id::text AS id, s.name AS source, s.id::text AS source_id, r.kind, r.status, r.mode, r.full_reason, r.pages, r.rows_set, r.rows_removed,
+    `SELECT r.id::text AS id, s.name AS source, s.id::text AS source_id, r.kind, r.status, r.mode, r.full_reason, r.progress, r.pages, r.rows_set, r.rows_removed,
        r.retries, r.error, r.duration_ms, r.started_at
      FROM weft_host_runs r JOIN weft_host_sources s ON s.id = r.source_id ORDER BY r.started_at DESC LIMIT $1`,
     [limit],
@@ -57,7 +67,7 @@ ${s.auth_id === 'none' ? '' : html` <a href="/ui/sources/${s.id}/account">Re-aut
 ${runs.map(
   (
     r,
-  ) => html`<tr data-sync="${r.id}"><td>${r.source} ${shortId(r.source_id)}</td><td>${r.kind}${r.mode ? html` (${r.mode}${r.full_reason ? `: ${r.full_reason}` : ''})` : ''}</td>
+  ) => html`<tr data-sync="${r.id}"><td>${r.source} ${shortId(r.source_id)}</td><td>${r.kind}${modeOf(r) ? html` (${modeOf(r)})` : ''}</td>
 <td class="state">${badge(String(r.status))}</td><td class="pages">${r.pages}</td><td class="rows">${r.rows_set}</td>
 <td class="removed">${r.rows_removed}</td><td>${r.retries}</td><td class="message">${r.error}</td><td>${timeElement(r.started_at)}</td>
 <td><a class="exchanges" href="/ui/runs/${r.id}">exchanges</a></td></tr>`,
