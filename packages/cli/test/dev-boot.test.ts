@@ -1,13 +1,12 @@
 // `weft dev` starts the app and the workspace side by side: the app module below does not listen
 // until the test has seen "Workspace listening", so a weft dev that waited for the app before
 // starting the workspace would never print it. A deadline, no timing asserts.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv } from './support/processes.js';
+import { spawnWeftDev } from './support/weft-dev.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 // Inside packages/cli so that the module resolves @weft/core like an app of this repository.
@@ -49,45 +48,22 @@ describe('weft dev boot', () => {
   it('starts the workspace while the app is still starting', async () => {
     const file = join(appFolder, 'app.ts');
     writeFileSync(file, APP);
-    const child = spawn(
-      process.execPath,
-      // An account is given: on a fresh folder without one, weft dev first asks the app which
-      // account it needs (docs/dev.md, "Start time"), and only then boots the workspace.
-      [
-        '--import',
-        'tsx',
-        join(root, 'packages/cli/src/main.ts'),
-        'dev',
-        file,
-        '--no-watch',
-        '--account',
-        '{}',
-      ],
-      {
-        cwd: join(root, 'packages/cli'),
-        env: cleanEnv({
-          PORT: '0',
-          WEFT_ADMIN_TOKEN: 'dev-boot-token-1',
-          WEFT_RATE_LIMIT: '0',
-          INIT_CWD: dataFolder,
-        }),
-      },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('Workspace listening') && !existsSync(go)) writeFileSync(go, '');
+    // An account is given: on a fresh folder without one, weft dev first asks the app which
+    // account it needs (docs/dev.md, "Start time"), and only then boots the workspace.
+    const dev = spawnWeftDev([file, '--no-watch', '--account', '{}'], dataFolder, {
+      env: { WEFT_ADMIN_TOKEN: 'dev-boot-token-1' },
     });
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const { child, exited } = dev;
+    child.stdout?.on('data', () => {
+      if (dev.out().includes('Workspace listening') && !existsSync(go)) writeFileSync(go, '');
+    });
     try {
       const until = Date.now() + 90_000;
-      while (!out.includes('Ready.') && Date.now() < until && child.exitCode === null)
+      while (!dev.out().includes('Ready.') && Date.now() < until && child.exitCode === null)
         await new Promise((r) => setTimeout(r, 100));
-      expect(out, err).toContain('Ready.');
-      expect(out.indexOf('Workspace listening')).toBeLessThan(out.indexOf('Source Late'));
-      expect(out).toMatch(/Synced 1 rows/);
+      expect(dev.out(), dev.err()).toContain('Ready.');
+      expect(dev.out().indexOf('Workspace listening')).toBeLessThan(dev.out().indexOf('Source Late'));
+      expect(dev.out()).toMatch(/Synced 1 rows/);
     } finally {
       // Let a waiting app go, so that weft dev stops it on the way out.
       if (!existsSync(go)) writeFileSync(go, '');
@@ -99,29 +75,10 @@ describe('weft dev boot', () => {
   it('reports an app that fails to start, and stops the workspace', async () => {
     const file = join(appFolder, 'broken.ts');
     writeFileSync(file, `throw new Error('broken on purpose');\n`);
-    const child = spawn(
-      process.execPath,
-      // An account is given: on a fresh folder without one, weft dev first asks the app which
-      // account it needs (docs/dev.md, "Start time"), and only then boots the workspace.
-      [
-        '--import',
-        'tsx',
-        join(root, 'packages/cli/src/main.ts'),
-        'dev',
-        file,
-        '--no-watch',
-        '--account',
-        '{}',
-      ],
-      {
-        cwd: join(root, 'packages/cli'),
-        env: cleanEnv({ PORT: '0', WEFT_ADMIN_TOKEN: 'dev-boot-token-2', INIT_CWD: dataFolder }),
-      },
-    );
-    let err = '';
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    expect(code).toBe(1);
-    expect(err).toMatch(/weft dev: the app exited with status 1/);
+    const dev = spawnWeftDev([file, '--no-watch', '--account', '{}'], dataFolder, {
+      env: { WEFT_ADMIN_TOKEN: 'dev-boot-token-2' },
+    });
+    expect(await dev.exited).toBe(1);
+    expect(dev.err()).toMatch(/weft dev: the app exited with status 1/);
   }, 120_000);
 });

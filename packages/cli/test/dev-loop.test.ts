@@ -5,13 +5,13 @@
 // - arguments the first start needs (`--account`) are checked before the workspace boots;
 // - the Ready line names the page and how to sign in; `--new-token` replaces the admin token.
 // No timing asserts: only generous deadlines.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv } from './support/processes.js';
+import { spawnWeftDev, type WeftDev } from './support/weft-dev.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 // App modules live inside packages/cli so that they resolve @weft/core like an app of this repository.
@@ -132,31 +132,12 @@ await startServer(app, { defaultPort: 3999, shutdownGraceMs: 500 });
 `;
 }
 
-interface Dev {
-  child: ChildProcess;
-  out(): string;
-  err(): string;
-  exited: Promise<number | null>;
-}
+type Dev = WeftDev;
 
 function weftDev(args: string[], folder: string, env: Record<string, string> = {}): Dev {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'packages/cli/src/main.ts'), 'dev', ...args],
-    {
-      cwd: join(root, 'packages/cli'),
-      env: cleanEnv({ PORT: '0', WEFT_RATE_LIMIT: '0', INIT_CWD: folder, ...env }),
-      // Its own process group, as a terminal gives it: a kill of the group reaches its app too.
-      detached: true,
-    },
-  );
-  started.push(child);
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, out: () => out, err: () => err, exited };
+  const dev = spawnWeftDev(args, folder, { env, detached: true });
+  started.push(dev.child);
+  return dev;
 }
 
 async function until(what: () => boolean, ms = 120_000): Promise<void> {

@@ -1,0 +1,42 @@
+// `weft dev` from this checkout's sources as a child process, its output collected, for the CLI
+// tests that meet it as a user does (real processes, real signals).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cleanEnv } from './processes.js';
+
+const root = fileURLToPath(new URL('../../../..', import.meta.url));
+
+export interface WeftDev {
+  child: ChildProcess;
+  out(): string;
+  err(): string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts `weft dev <args>` as if run in `folder` (INIT_CWD), on a free port, without a rate
+ * limit. `detached` gives it its own process group, as a terminal does, so that a signal to the
+ * group reaches its app too.
+ */
+export function spawnWeftDev(
+  args: string[],
+  folder: string,
+  options: { env?: Record<string, string>; detached?: boolean } = {},
+): WeftDev {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'packages/cli/src/main.ts'), 'dev', ...args],
+    {
+      cwd: join(root, 'packages/cli'),
+      env: cleanEnv({ PORT: '0', WEFT_RATE_LIMIT: '0', INIT_CWD: folder, ...options.env }),
+      detached: options.detached ?? false,
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, out: () => out, err: () => err, exited };
+}
