@@ -1,16 +1,10 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createServer as createAppServer, silentLogger } from '@weft/core';
-import { type TestApp, testApp } from '@weft/core/testing';
-import { bookshelfApp } from '../../../apps/bookshelf/src/app.js';
-import { createChatNotifyApp } from '../../../apps/chat-notify/src/app.js';
-import { SecretBox } from '../src/host/secret-box.js';
-import { type HostedWorkspace, startHostedWorkspace } from '../src/host/start-hosted-workspace.js';
-import { type ChatInbox, INBOX_TYPE, startChatInbox } from '../src/quickstart/chat-inbox.js';
+import type { HostedWorkspace } from '../src/host/start-hosted-workspace.js';
+import { type ChatInbox, INBOX_TYPE } from '../src/quickstart/chat-inbox.js';
+import { startQuickStartWorkspace } from './support/quick-start-workspace.js';
 import { ensureSampleRule } from '../src/quickstart/sample-rule.js';
 import { waitFor } from './support/bookshelf-seed.js';
 import { describeEachDatabase } from './support/databases.js';
@@ -27,12 +21,10 @@ const blocks = (lang: string) =>
 
 describeEachDatabase('docs/automations.md examples', (target) => {
   const TOKEN = 'automations-docs-admin-token';
-  let bookshelf: TestApp;
-  let chatNotify: Server;
   let chatNotifyUrl = '';
   let inbox: ChatInbox;
   let ws: HostedWorkspace;
-  let drop: () => Promise<void> = async () => {};
+  let close: () => Promise<void> = async () => {};
 
   const command = async (name: string, args: unknown) => {
     const [result] = await ws.execute([{ command: name, args }]);
@@ -77,27 +69,10 @@ describeEachDatabase('docs/automations.md examples', (target) => {
 
   let book = '';
   beforeAll(async () => {
-    const created = await target.create();
-    drop = created.drop;
-    bookshelf = await testApp(bookshelfApp);
-    chatNotify = createAppServer(createChatNotifyApp({ timeoutMs: 5000 }), { logger: silentLogger }).listen(
-      0,
-      '127.0.0.1',
-    );
-    await new Promise((r) => chatNotify.once('listening', r));
-    chatNotifyUrl = `http://127.0.0.1:${(chatNotify.address() as AddressInfo).port}`;
-    ws = await startHostedWorkspace({
-      database: created.database,
+    ({ ws, chatNotifyUrl, inbox, close } = await startQuickStartWorkspace(target, {
       adminToken: TOKEN,
-      rateLimit: 0,
-      webhooks: false,
-      box: new SecretBox('automations-docs-key'),
-      hostOptions: { scheduleEveryMs: 0 },
-      log: () => {},
-    });
-    const source = await ws.apps.addSource({ url: bookshelf.url });
-    expect((await ws.apps.sync(source.id, { wait: true })).status).toBe('succeeded');
-    inbox = await startChatInbox(ws);
+      secretKey: 'automations-docs-key',
+    }));
     expect(await ensureSampleRule(ws, { chatNotifyUrl, inboxUrl: inbox.url })).toMatchObject({
       created: true,
     });
@@ -106,14 +81,7 @@ describeEachDatabase('docs/automations.md examples', (target) => {
     });
     book = first['svc/id'];
   }, 180_000);
-  afterAll(async () => {
-    await inbox?.close();
-    await ws?.close();
-    await bookshelf?.close();
-    chatNotify?.closeAllConnections();
-    await new Promise((r) => chatNotify?.close(r));
-    await drop();
-  });
+  afterAll(() => close());
 
   it('runs every shell example as printed (curl), and the rules they add post to the chat receiver', async () => {
     const shell = blocks('sh');

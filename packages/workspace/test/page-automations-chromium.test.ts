@@ -1,15 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer as createAppServer, silentLogger } from '@weft/core';
-import { type TestApp, testApp } from '@weft/core/testing';
-import { bookshelfApp } from '../../../apps/bookshelf/src/app.js';
-import { createChatNotifyApp } from '../../../apps/chat-notify/src/app.js';
-import { SecretBox } from '../src/host/secret-box.js';
-import { type HostedWorkspace, startHostedWorkspace } from '../src/host/start-hosted-workspace.js';
-import { type ChatInbox, INBOX_TYPE, startChatInbox } from '../src/quickstart/chat-inbox.js';
+import type { HostedWorkspace } from '../src/host/start-hosted-workspace.js';
+import { type ChatInbox, INBOX_TYPE } from '../src/quickstart/chat-inbox.js';
+import { startQuickStartWorkspace } from './support/quick-start-workspace.js';
 import { waitFor } from './support/bookshelf-seed.js';
 import { CHROMIUM, launchChromium } from './support/chromium.js';
 import { describeEachDatabase } from './support/databases.js';
@@ -31,13 +25,11 @@ describe.runIf(CHROMIUM)('page in Chromium: reads like the service, automations'
 
   describeEachDatabase('page', (target) => {
     const TOKEN = `admin-${randomBytes(8).toString('hex')}`;
-    let bookshelf: TestApp;
-    let chatNotify: Server;
     let chatNotifyUrl = '';
     let inbox: ChatInbox;
     let ws: HostedWorkspace;
     let sourceId = '';
-    let drop: () => Promise<void> = async () => {};
+    let close: () => Promise<void> = async () => {};
 
     const api = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${ws.url}${path}`, {
@@ -63,36 +55,12 @@ describe.runIf(CHROMIUM)('page in Chromium: reads like the service, automations'
       ).filter((r) => r.automation === name);
 
     beforeAll(async () => {
-      const created = await target.create();
-      drop = created.drop;
-      bookshelf = await testApp(bookshelfApp);
-      chatNotify = createAppServer(createChatNotifyApp({ timeoutMs: 5000 }), { logger: silentLogger }).listen(
-        0,
-        '127.0.0.1',
-      );
-      await new Promise((r) => chatNotify.once('listening', r));
-      chatNotifyUrl = `http://127.0.0.1:${(chatNotify.address() as AddressInfo).port}`;
-      ws = await startHostedWorkspace({
-        database: created.database,
+      ({ ws, sourceId, chatNotifyUrl, inbox, close } = await startQuickStartWorkspace(target, {
         adminToken: TOKEN,
-        rateLimit: 0,
-        webhooks: false,
-        box: new SecretBox('page-automations-key'),
-        hostOptions: { scheduleEveryMs: 0 },
-        log: () => {},
-      });
-      sourceId = (await ws.apps.addSource({ url: bookshelf.url })).id;
-      expect((await ws.apps.sync(sourceId, { wait: true })).status).toBe('succeeded');
-      inbox = await startChatInbox(ws);
+        secretKey: 'page-automations-key',
+      }));
     }, 180_000);
-    afterAll(async () => {
-      await inbox?.close();
-      await ws?.close();
-      await bookshelf?.close();
-      chatNotify?.closeAllConnections();
-      await new Promise((r) => chatNotify?.close(r));
-      await drop();
-    });
+    afterAll(() => close());
 
     /** A logged-in page in a German locale on UTC, so dates have one known local form. */
     async function loggedIn(): Promise<Page> {
