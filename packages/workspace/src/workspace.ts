@@ -138,7 +138,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
         : new WebhookWorker(driver, options.webhooks ?? {}, log, outbound, namespace);
     webhooks?.start();
     const jobs = await JobQueue.open(driver, options.jobs ?? {}, log);
-    const automations = new AutomationWorker(driver, jobs, { outbound }, log);
+    const automations = new AutomationWorker(driver, jobs, { outbound, namespace }, log);
     // Once its queue exists (a job sent to it is kept), the automation worker starts beside the
     // rest of the start-up instead of before it: the server listens without waiting for it.
     const deferred = await jobs.exists(AUTOMATION_RUN);

@@ -1,4 +1,5 @@
 import { OutboundPolicy } from '../outbound/index.js';
+import type { Namespace } from '@weft/namespace';
 import type { Driver } from '../db/driver.js';
 import { runAnswerJson, runMessage } from '../host/run-record-limits.js';
 import type { JobQueue, QueueSpec } from '../jobs/job-queue.js';
@@ -25,6 +26,8 @@ export interface AutomationWorkerOptions {
   appTimeoutMs?: number;
   /** where scripts' http service and addFileFromUrl may connect; default: anywhere but as the policy's defaults say */
   outbound?: OutboundPolicy;
+  /** the word scripts use for the service's namespace (`context.getService('fibery')`); default svc */
+  namespace?: Namespace;
 }
 
 const MAX_ATTEMPTS = 3;
@@ -158,13 +161,13 @@ export class AutomationWorker {
       return { ok: true, message: null, answer: answers.length === 1 ? answers[0] : answers };
     }
     const args = {
-      currentUser: await currentUser(this.driver, run.user_id ? user : undefined),
+      currentUser: await currentUser(this.driver, run.user_id ? user : undefined, this.options.namespace),
       currentEntities: rows.map((row) => scriptEntity(catalog, type, row)),
     };
     const result = await runScript(
       action.code,
       args,
-      scriptServices(this.driver, user, this.outbound),
+      scriptServices(this.driver, user, this.outbound, this.options.namespace),
       action.timeoutMs ?? this.scriptTimeoutMs,
       this.abort.signal,
     );

@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { executeCommands } from '../commands/dispatcher.js';
 import type { Driver } from '../db/driver.js';
+import type { Namespace } from '@weft/namespace';
 
 /** The acting user as a script's `args.currentUser` (the service's shape). */
 export async function loadPrincipal(driver: Driver, userId: string | null): Promise<Principal | undefined> {
@@ -12,7 +13,7 @@ export async function loadPrincipal(driver: Driver, userId: string | null): Prom
   return rows[0] ? { id: userId, admin: rows[0].admin === true } : undefined;
 }
 
-export async function currentUser(driver: Driver, user: Principal | undefined) {
+export async function currentUser(driver: Driver, user: Principal | undefined, namespace: Namespace = 'svc') {
   if (!user) return null;
   const [result] = await executeCommands(
     driver,
@@ -49,6 +50,6 @@ export async function currentUser(driver: Driver, user: Principal | undefined) {
     'Modification Date': row['svc/modification-date'] ?? null,
     Name: row['user/name'] ?? null,
     Role: user.admin ? { Id: 'admin', Name: 'Admin' } : { Id: 'member', Name: 'Member' },
-    type: 'svc/user',
+    type: `${namespace}/user`,
   };
 }

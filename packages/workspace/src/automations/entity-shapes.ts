@@ -131,6 +131,17 @@ export function scriptEntity(catalog: Catalog, type: TypeDef, row: Row): Row {
   return out;
 }
 
+/**
+ * The field a script names `key`: by its full name, by its key as entities show it (a label,
+ * `Id`, `Public Id`, ...), or by its name without the app prefix, exactly as written.
+ */
+export function fieldByKey(t: TypeDef, key: string): FieldDef | undefined {
+  const byName = t.byName.get(key);
+  if (byName) return byName;
+  for (const [name, k] of fieldKeys(t)) if (k === key) return t.byName.get(name);
+  return t.fields.find((f) => shortName(f.name) === key);
+}
+
 const norm = (s: string) =>
   s
     .trim()

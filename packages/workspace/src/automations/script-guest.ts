@@ -17,7 +17,7 @@ import { ALIASES_KEY } from './entity-shapes.js';
  */
 export const MAX_CALLS_IN_FLIGHT = 8;
 
-export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMethods, consoleLimit) {
+export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMethods, consoleLimit, svcName) {
   'use strict';
   const parse = JSON.parse;
   const stringify = JSON.stringify;
@@ -59,11 +59,16 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
     getAsync: (url, options) => call('http', 'getAsync', [url, options === undefined || options === null ? {} : options]),
     postAsync: (url, options) => call('http', 'postAsync', [url, options === undefined || options === null ? {} : options]),
   };
-  const services = { svc: freeze(svc), http: freeze(http) };
+  const services = record();
+  services[svcName] = freeze(svc);
+  services.http = freeze(http);
   const ctx = freeze({
     getService(name) {
-      if (!hasOwn(services, name)) throw new Error('Unknown service ' + name);
-      return services[name];
+      if (hasOwn(services, name)) return services[name];
+      // a script written for the other spelling of the service's namespace
+      const other = name === 'svc' || name === 'fibery';
+      throw new Error('Unknown service ' + name +
+        (other ? ': this workspace names it ' + svcName + ' (its namespace setting)' : ''));
     },
   });
   const deliver = (json) => {

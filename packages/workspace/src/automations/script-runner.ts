@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { DEFAULT_NAMESPACE, type Namespace } from '@weft/namespace';
 import { MAX_CALLS_IN_FLIGHT, SCRIPT_GUEST_PRELUDE } from './script-guest.js';
 import { SCRIPT_WORKER_SOURCE } from './script-worker-source.js';
 
@@ -31,6 +32,11 @@ export const SVC_METHODS = [
 ] as const;
 
 export type ServiceImpl = Record<string, (...params: unknown[]) => Promise<unknown>>;
+/**
+ * What a script's `context.getService(...)` reaches: the workspace's own service under `name`
+ * (the workspace's namespace word, `svc` unless set otherwise) and `http`.
+ */
+export type ScriptServices = { svc: ServiceImpl; http: ServiceImpl; name?: Namespace };
 /** `console`: what the script printed (console.log/info/debug/warn/error), one line each, at most CONSOLE_LIMIT characters. */
 export type ScriptOutcome = ({ ok: true; result: unknown } | { ok: false; message: string }) & {
   console: string;
@@ -66,7 +72,7 @@ const engineModule = () => {
 export async function runScript(
   code: string,
   args: unknown,
-  services: { svc: ServiceImpl; http: ServiceImpl },
+  services: ScriptServices,
   timeoutMs: number,
   /** aborting stops the script at once (the workspace is shutting down) */
   signal?: AbortSignal,
@@ -90,6 +96,7 @@ export async function runScript(
       timeoutMs,
       deadline,
       svcMethods: SVC_METHODS.join(','),
+      svcName: services.name ?? DEFAULT_NAMESPACE,
       consoleLimit: CONSOLE_LIMIT,
       memoryBytes: SCRIPT_MEMORY_BYTES,
       stackBytes: SCRIPT_STACK_BYTES,

@@ -7,14 +7,18 @@ import { assertDocumentAccess } from '../documents/document-access.js';
 import { appendDocument, parseFormat, readDocument, writeDocument } from '../documents/document-store.js';
 import { ChunkWriter, createFileEntity } from '../files/file-store.js';
 import { loadCatalog } from '../schema/catalog.js';
+import { fieldByKey } from './entity-shapes.js';
 import { isUuid } from '../schema/values.js';
 import { scriptFetch } from './script-fetch.js';
 import { scriptHttp } from './script-http.js';
-import type { ServiceImpl } from './script-runner.js';
+import type { ScriptServices, ServiceImpl } from './script-runner.js';
+import { scriptServiceIn } from './script-namespace.js';
+import type { Namespace } from '@weft/namespace';
 
-// `context.getService('svc')` and `context.getService('http')` of a script, backed by this
-// workspace: every entity change goes through the command path (so webhooks and rules see it),
-// documents and files through the workspace's own stores. Calls run as the automation's user.
+// `context.getService('svc')` (or `'fibery'`, as the workspace's namespace setting names it) and
+// `context.getService('http')` of a script, backed by this workspace: every entity change goes
+// through the command path (so webhooks and rules see it), documents and files through the
+// workspace's own stores. Calls run as the automation's user.
 
 type Row = Record<string, unknown>;
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -28,15 +32,44 @@ export function scriptServices(
   driver: Driver,
   user: Principal,
   outbound: OutboundPolicy,
-): { svc: ServiceImpl; http: ServiceImpl } {
+  namespace: Namespace = 'svc',
+): Required<ScriptServices> {
   const run = async (command: string, args: Row): Promise<unknown> => {
     const [result] = await executeCommands(driver, [{ command, args }], user);
     if (!result) throw new Error('No result');
     if (!result.success) throw new Error(result.error.message);
     return result.result;
   };
+  // Scripts written for the service name fields as its UI does ({"Name": "New Task"}): such a key
+  // is taken for the field it stands for, a full field name as it is.
+  const typeOf = async (type: unknown) =>
+    typeof type === 'string' ? (await loadCatalog(driver)).findType(type) : undefined;
+  const values = async (type: unknown, given: unknown): Promise<Row> => {
+    const t = await typeOf(type);
+    if (!t || typeof given !== 'object' || given === null || Array.isArray(given))
+      return (given as Row) ?? {};
+    return Object.fromEntries(
+      Object.entries(given).map(([key, value]) => [fieldByKey(t, key)?.name ?? key, value]),
+    );
+  };
+  const fieldName = async (type: unknown, field: unknown) => {
+    const t = await typeOf(type);
+    return t && typeof field === 'string' ? (fieldByKey(t, field)?.name ?? field) : field;
+  };
+  /** The select of `fields`; keys other than full names are answered under the key as written. */
+  const selectOf = async (type: unknown, fields: unknown): Promise<unknown> => {
+    if (!Array.isArray(fields) || fields.length === 0) return ['svc/id'];
+    const t = await typeOf(type);
+    if (
+      !t ||
+      !fields.every((f): f is string => typeof f === 'string') ||
+      fields.every((f) => t.byName.has(f))
+    )
+      return fields;
+    return Object.fromEntries(fields.map((f) => [f, fieldByKey(t, f)?.name ?? f]));
+  };
   const query = async (type: unknown, ids: unknown[], fields: unknown) => {
-    const select = Array.isArray(fields) && fields.length > 0 ? fields : ['svc/id'];
+    const select = await selectOf(type, fields);
     return (await run('svc.entity/query', {
       query: {
         'q/from': type,
@@ -70,13 +103,14 @@ export function scriptServices(
       if (!Array.isArray(ids)) throw new Error('ids must be an array');
       return query(type, ids, fields);
     },
-    createEntity: (type, values) => run('svc.entity/create', { type, entity: values ?? {} }),
-    updateEntity: (type, id, values) =>
-      run('svc.entity/update', { type, entity: { ...((values as Row) ?? {}), 'svc/id': id } }),
+    createEntity: async (type, given) =>
+      run('svc.entity/create', { type, entity: await values(type, given) }),
+    updateEntity: async (type, id, given) =>
+      run('svc.entity/update', { type, entity: { ...(await values(type, given)), 'svc/id': id } }),
     async addCollectionItem(type, id, field, itemId) {
       await run('svc.entity/add-collection-items', {
         type,
-        field,
+        field: await fieldName(type, field),
         entity: { 'svc/id': id },
         items: [{ 'svc/id': itemId }],
       });
@@ -84,7 +118,7 @@ export function scriptServices(
     async removeCollectionItem(type, id, field, itemId) {
       await run('svc.entity/remove-collection-items', {
         type,
-        field,
+        field: await fieldName(type, field),
         entity: { 'svc/id': id },
         items: [{ 'svc/id': itemId }],
       });
@@ -229,5 +263,5 @@ export function scriptServices(
     },
   };
 
-  return { svc, http: scriptHttp(outbound) };
+  return { name: namespace, svc: scriptServiceIn(namespace, svc, driver), http: scriptHttp(outbound) };
 }

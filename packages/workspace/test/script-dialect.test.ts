@@ -1,0 +1,143 @@
+import { beforeAll, expect, it } from 'vitest';
+import { waitFor } from './support/bookshelf-seed.js';
+import { describeEachDatabase, type Harness, typeArgs, useWorkspace } from './support/databases.js';
+
+// Scripts as they are written for the real service: `context.getService('fibery')` under the
+// fibery namespace setting, with `fibery/…` names going in and coming back, and fields named as
+// the UI shows them ({"Name": "New Task"}) next to full field names.
+
+type Run = { state: string; message: string | null; answer: any };
+
+/** Runs `code` as a button script on `entityId` and answers its finished run. */
+async function runScript(h: Harness, type: string, entityId: string, code: string): Promise<Run> {
+  const made = await h.request('POST', '/api/automations', {
+    name: 'Script',
+    trigger: 'button',
+    type,
+    action: { kind: 'script', code },
+  });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  const { id } = made.body as { id: string };
+  const pressed = await h.request('POST', `/api/automations/${id}/run`, { entityIds: [entityId] });
+  expect(pressed.status, JSON.stringify(pressed.body)).toBe(202);
+  return waitFor('the script run', async () => {
+    const runs = (await h.request('GET', `/api/automations/runs?automation=${id}`)).body as Run[];
+    return runs.find((r) => r.state === 'done' || r.state === 'failed');
+  });
+}
+
+const TASK_FIELDS: [string, string][] = [
+  ['Tasks/Effort', 'svc/int'],
+  ['Tasks/Owner', 'svc/user'],
+];
+
+describeEachDatabase('scripts in the real service’s words (namespace fibery)', (target) => {
+  const h = useWorkspace(target, { namespace: 'fibery' });
+  let taskId: string;
+
+  beforeAll(async () => {
+    const args = typeArgs('Tasks/Task', TASK_FIELDS);
+    await h.run('fibery.schema/batch', {
+      commands: [
+        {
+          command: 'schema.type/create',
+          args: JSON.parse(JSON.stringify(args).replaceAll('svc/', 'fibery/')),
+        },
+      ],
+    });
+    const task = await h.run('fibery.entity/create', {
+      type: 'Tasks/Task',
+      entity: { 'Tasks/name': 'Swim farthest', 'Tasks/Effort': 3 },
+    });
+    taskId = task['fibery/id'];
+  });
+
+  it('reaches the workspace through getService("fibery") and speaks fibery names both ways', async () => {
+    const run = await runScript(
+      h,
+      'Tasks/Task',
+      taskId,
+      `
+      const fibery = context.getService('fibery');
+      const task = args.currentEntities[0];
+      const made = await fibery.createEntity('Tasks/Task', {
+        name: 'Copy of ' + task.name, Effort: task.Effort + 1, 'Tasks/Owner': { 'fibery/id': args.currentUser.Id },
+      });
+      const byKeys = await fibery.getEntityById('Tasks/Task', made['fibery/id'], ['name', 'Effort']);
+      const byNames = await fibery.getEntityById('Tasks/Task', made['fibery/id'], ['fibery/id', { 'Tasks/Owner': ['fibery/id'] }]);
+      const queried = await fibery.executeSingleCommand({
+        command: 'fibery.entity/query',
+        args: {
+          query: { 'q/from': 'Tasks/Task', 'q/select': ['fibery/public-id', 'Tasks/name'], 'q/where': ['=', ['fibery/id'], '$id'], 'q/limit': 1 },
+          params: { $id: made['fibery/id'] },
+        },
+      });
+      let wrongWord;
+      try { context.getService('svc'); } catch (e) { wrongWord = e.message; }
+      let unknownType;
+      try { await fibery.getEntityById('fibery/nothing', made['fibery/id'], ['fibery/id']); } catch (e) { unknownType = e.message; }
+      return { made: Object.keys(made).filter((k) => k.startsWith('svc/') || k.startsWith('fibery/')), byKeys, byNames, queried, user: args.currentUser.type, wrongWord, unknownType };
+      `,
+    );
+    expect(run.message).toBeNull();
+    const { made, byKeys, byNames, queried, user, wrongWord, unknownType } = run.answer;
+    expect(made).toEqual(expect.arrayContaining(['fibery/id', 'fibery/public-id']));
+    expect(made.some((k: string) => k.startsWith('svc'))).toBe(false);
+    expect(byKeys).toEqual({ name: 'Copy of Swim farthest', Effort: 4 });
+    expect(byNames).toEqual({
+      'fibery/id': expect.any(String),
+      'Tasks/Owner': { 'fibery/id': h.ws.adminUserId },
+    });
+    expect(queried).toEqual([
+      { 'fibery/public-id': expect.any(String), 'Tasks/name': 'Copy of Swim farthest' },
+    ]);
+    expect(user).toBe('fibery/user');
+    expect(wrongWord).toBe('Unknown service svc: this workspace names it fibery (its namespace setting)');
+    expect(unknownType).toBe('Unknown type "fibery/nothing"');
+  });
+});
+
+describeEachDatabase('scripts naming fields as the UI does (namespace svc)', (target) => {
+  const h = useWorkspace(target);
+  let taskId: string;
+
+  beforeAll(async () => {
+    await h.run('svc.schema/batch', {
+      commands: [{ command: 'schema.type/create', args: typeArgs('Tasks/Task', TASK_FIELDS) }],
+    });
+    const task = await h.run('svc.entity/create', {
+      type: 'Tasks/Task',
+      entity: { 'Tasks/name': 'Swim farthest', 'Tasks/Effort': 3 },
+    });
+    taskId = task['svc/id'];
+  });
+
+  it('takes a field by its key where a full name goes, and answers it under that key', async () => {
+    const run = await runScript(
+      h,
+      'Tasks/Task',
+      taskId,
+      `
+      const svc = context.getService('svc');
+      const task = args.currentEntities[0];
+      await svc.updateEntity(task.type, task.Id, { Effort: 8, name: 'Swim further' });
+      const read = await svc.getEntityById(task.type, task.Id, ['Id', 'name', 'Effort', 'Public Id']);
+      const full = await svc.getEntityById(task.type, task.Id, ['Tasks/Effort']);
+      let otherWord;
+      try { context.getService('fibery'); } catch (e) { otherWord = e.message; }
+      return { read, full, otherWord };
+      `,
+    );
+    expect(run.message).toBeNull();
+    expect(run.answer.read).toEqual({
+      Id: taskId,
+      name: 'Swim further',
+      Effort: 8,
+      'Public Id': expect.any(String),
+    });
+    expect(run.answer.full).toEqual({ 'Tasks/Effort': 8 });
+    expect(run.answer.otherWord).toBe(
+      'Unknown service fibery: this workspace names it svc (its namespace setting)',
+    );
+  });
+});
