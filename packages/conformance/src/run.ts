@@ -147,7 +147,7 @@ export async function runConformance(
       await checkConfigProbes(ctx);
       if (config) {
         syncTypes = config.types;
-        syncFilter = resolveDateFilters(config.filters, options.filter, now);
+        syncFilter = await resolveDateFilters(config.filters, options.filter, now);
         const requiredFilters = config.filters.filter((f) => !f.optional).map((f) => f.id);
         ctx.progress({ kind: 'group', group: 'schema' });
         const schema = await checkSchema(ctx, config.types, syncFilter, stored);
