@@ -151,9 +151,10 @@ export interface ConformanceOptions {
   /** How many types are synced at the same time (default 4). */
   concurrency?: number;
   /**
-   * Keep V8's old space near what the run holds (default true): it grows by half the live heap at
-   * most instead of up to four times. Process-wide (and never over a `--heap-growing-percent` the
-   * process was started with); `false` leaves V8's sizing alone.
+   * Keep V8's heap near what the run holds (default true): old space grows by half the live heap
+   * at most instead of up to four times, and the young generation stays at its first size.
+   * Process-wide (and never over a `--heap-growing-percent` or semi-space setting the process was
+   * started with); `false` leaves V8's sizing alone.
    */
   boundHeap?: boolean;
   /**

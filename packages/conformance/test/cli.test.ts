@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -249,4 +249,13 @@ describe('weft-conformance CLI', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('usage: weft-conformance <app-url>');
   });
+
+  it('runs from its bin in the checkout, as `pnpm conformance` does (the build, or the sources without one)', () => {
+    const run = spawnSync(process.execPath, ['--conditions=weft-dist', 'bin/weft-conformance.js', '--help'], {
+      cwd: packageDir,
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('usage: weft-conformance <app-url>');
+  }, 60_000);
 });

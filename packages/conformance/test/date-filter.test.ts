@@ -22,17 +22,17 @@ describe('date filters given as grammar text', () => {
     expect(report.ok).toBe(true);
   });
 
-  it('leaves values of other filter types and ready-made objects alone', () => {
+  it('leaves values of other filter types and ready-made objects alone', async () => {
     const filters = [
       { id: 'created', type: 'date' },
       { id: 'query', type: 'text' },
     ];
     const range = { _min: '2026-01-01T00:00:00.000' };
-    expect(resolveDateFilters(filters, { created: range, query: 'last week' }, NOW)).toEqual({
+    expect(await resolveDateFilters(filters, { created: range, query: 'last week' }, NOW)).toEqual({
       created: range,
       query: 'last week',
     });
-    expect(resolveDateFilters(filters, { created: 'from 1-10-2026' }, NOW)).toEqual({
+    expect(await resolveDateFilters(filters, { created: 'from 1-10-2026' }, NOW)).toEqual({
       created: { _min: '2026-10-01T00:00:00.000' },
     });
   });

@@ -77,3 +77,4 @@ export {
   MAX_SUMMARY_TEXT,
   summarizeExchange,
 } from './exchange-summary.js';
+export { boundHeap, type HeapBounds, heapBoundFlags } from './heap/heap-bounds.js';

@@ -184,7 +184,7 @@ async function operate(run: Invocation): Promise<number> {
   let filter: Json = args.filter;
   if (config) {
     try {
-      filter = resolveDateFilters(config.filters ?? [], args.filter, new Date());
+      filter = await resolveDateFilters(config.filters ?? [], args.filter, new Date());
     } catch (error) {
       throw new UsageError(`--filter: ${(error as Error).message}`);
     }

@@ -40,6 +40,19 @@ describe('HashMap64', () => {
     expect(map.has('item-999999')).toBe(true);
     expect(map.has('item-1000000')).toBe(false);
   });
+
+  it('grows a sixteenth at a time: no growth copies more than an eighth of the map', () => {
+    const map = new HashMap64();
+    let largestStep = 0;
+    for (let n = 0; n < 1_000_000; n++) {
+      const before = map.bytes;
+      map.set(`item-${n}`, n % 1000);
+      if (before >= 2 ** 20) largestStep = Math.max(largestStep, (map.bytes - before) / before);
+    }
+    // One table doubles: its growth would add as much again as the whole map held.
+    expect(largestStep).toBeGreaterThan(0);
+    expect(largestStep).toBeLessThan(1 / 8);
+  });
 });
 
 describe('hashId', () => {

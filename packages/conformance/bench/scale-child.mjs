@@ -1,10 +1,12 @@
-// One conformance run in a process of its own, so that its peak RSS is the kit's alone:
-// `node --import tsx --expose-gc scale-child.ts <url> [--drift]`. Prints one JSON line: the run's seconds,
-// the rows checked, peak RSS (bytes), the heap retained after GC at the end, and failed check ids.
-import { runConformance } from '../src/index.js';
+// One conformance run in a process of its own, so that its peak RSS is the kit's alone. Plain
+// JavaScript, so that it runs the kit's build as `weft check` does:
+// `node --conditions=weft-dist --expose-gc scale-child.mjs <url> [--drift]`; with `--import tsx`
+// and no condition it runs the sources instead. Prints one JSON line: the run's seconds, the rows
+// checked, peak RSS (bytes), the heap retained after GC at the end, and failed check ids.
+import { runConformance } from '@weft/conformance';
 
 const url = process.argv[2];
-if (!url) throw new Error('usage: scale-child.ts <app-url>');
+if (!url) throw new Error('usage: scale-child.mjs <app-url> [--drift]');
 const started = performance.now();
 const drift = process.argv.includes('--drift');
 const report = await runConformance(url, {
@@ -13,7 +15,7 @@ const report = await runConformance(url, {
   ...(drift ? { drift } : {}),
 });
 const seconds = (performance.now() - started) / 1000;
-(globalThis as { gc?: () => void }).gc?.();
+globalThis.gc?.();
 const heapUsed = process.memoryUsage().heapUsed;
 const rows = Object.values(report.sync).reduce((n, s) => n + s.count, 0);
 const deltaRows = Object.values(report.sync).reduce((n, s) => n + (s.delta?.count ?? 0), 0);
