@@ -7,15 +7,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   configFromEnv,
+  type DataFolderLock,
   everyInterfaceNotice,
   generateToken,
   type HostedWorkspace,
+  lockDataFolder,
   startHostedWorkspace,
 } from '@weft/workspace';
 import { parseNamespace } from '@weft/namespace';
 import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
-import { type DataFolderLock, lockDataFolder } from './data-folder-lock.js';
 import { AppProcess } from './dev-app-process.js';
 import { checkAccountArgs, isFreshDataFolder } from './dev-preflight.js';
 import { readyLine } from './dev-ready.js';
@@ -122,7 +123,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     env.WEFT_DATA_DIR && env.WEFT_DATA_DIR !== ':memory:'
       ? resolve(io.cwd, env.WEFT_DATA_DIR)
       : resolve(io.cwd, '.weft');
-  // The PGlite folder, when the workspace lives in one: one process at a time (data-folder-lock.ts).
+  // The PGlite folder, when the workspace lives in one: one process at a time (see lockDataFolder).
   const dataFolder = config.database.kind === 'pglite' ? resolve(io.cwd, config.database.dataDir) : undefined;
   const freshFolder = isFreshDataFolder(dataFolder);
   const lock: DataFolderLock | undefined = dataFolder
