@@ -7,7 +7,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { processStartTime } from './process-start-time.js';
+import { pidExists, processStartTime } from './process-start-time.js';
 
 export const LOCK_FILE = 'weft.lock';
 
@@ -30,16 +30,6 @@ export class DataFolderInUse extends Error {
       `the data folder ${folder} is in use by process ${holder.pid} (${holder.command}), running since ${holder.since}. ` +
         `Stop that process first (Ctrl-C in its terminal, or kill ${holder.pid}), or give this one another folder with WEFT_DATA_DIR.`,
     );
-  }
-}
-
-function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

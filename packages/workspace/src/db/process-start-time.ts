@@ -34,6 +34,17 @@ function fromPs(pid: number): string | undefined {
   }
 }
 
+/** True when a process has this pid (it may be a later process than the one meant: see above). */
+export function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function processStartTime(pid: number): string | undefined {
   if (process.platform === 'win32') return undefined;
   return process.platform === 'linux' ? fromProc(pid) : fromPs(pid);
