@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -18,10 +19,12 @@ import { pidExists } from './process-start-time.js';
 export const SPARE_DELAY_MS = 3000;
 
 const spareOf = (template: string) => `${template}.spare`;
-let counter = 0;
-/** A name of this process' own beside the spare (the pid lets a later process drop it once we are gone). */
+/**
+ * A name of this process' own beside the spare: the pid lets a later process drop it once we are
+ * gone, the random part keeps worker threads (one pid) apart.
+ */
 const ownName = (template: string, kind: 'claimed' | 'tmp') =>
-  `${spareOf(template)}-${kind}-${process.pid}-${++counter}`;
+  `${spareOf(template)}-${kind}-${process.pid}-${randomBytes(4).toString('hex')}`;
 
 /**
  * Moves the spare copy of `template` into `dataDir` (created when missing): true when `dataDir`
@@ -88,7 +91,7 @@ export async function replenishSpare(template: string): Promise<void> {
 async function dropLeftovers(template: string): Promise<void> {
   const dir = dirname(template);
   for (const name of await readdir(dir)) {
-    const pid = Number(/\.spare-(?:claimed|tmp)-(\d+)-\d+$/.exec(name)?.[1]);
+    const pid = Number(/\.spare-(?:claimed|tmp)-(\d+)-[0-9a-f]+$/.exec(name)?.[1]);
     if (pid && pid !== process.pid && !pidExists(pid))
       await rm(join(dir, name), { recursive: true, force: true });
   }
