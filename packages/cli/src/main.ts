@@ -1,6 +1,9 @@
 // Entry of the `weft` bin: runs in the user's folder (see userFolder) with the process's streams.
 import { userFolder } from './io.js';
 import { run } from './program.js';
+import { exitQuietlyOnClosedPipe } from './quiet-pipe.js';
+
+exitQuietlyOnClosedPipe();
 
 const cwd = userFolder(process.env, process.cwd());
 // The conformance kit reads `--account file.json` from the current folder: make that the user's.

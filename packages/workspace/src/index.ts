@@ -2,6 +2,13 @@ export type { Principal } from './auth/principal.js';
 export type { CommandResult } from './commands/dispatcher.js';
 export { configFromEnv, DEFAULT_DATA_DIR, DEFAULT_PORT, everyInterfaceNotice } from './config.js';
 export { copyValue } from './db/copy-text.js';
+export {
+  type DataFolderLock,
+  DataFolderInUse,
+  LOCK_FILE,
+  type LockHolder,
+  lockDataFolder,
+} from './db/data-folder-lock.js';
 export type { CopyOptions, Driver, Queryable, QueryResult } from './db/driver.js';
 export { type DatabaseOption, openDriver } from './db/open-driver.js';
 export { type ErrorCode, WorkspaceError } from './errors.js';

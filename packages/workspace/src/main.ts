@@ -1,8 +1,20 @@
 // `pnpm workspace`: serves the data API on HOST:PORT (default 127.0.0.1:3100). See docs/workspace.md.
+import { resolve } from 'node:path';
 import { configFromEnv, everyInterfaceNotice } from './config.js';
+import { DataFolderInUse, lockDataFolder } from './db/data-folder-lock.js';
 import { startWorkspace } from './start-workspace.js';
 
 const config = configFromEnv(process.env);
+// A PGlite folder is one process' at a time, as with weft dev (db/data-folder-lock.ts).
+let lock: ReturnType<typeof lockDataFolder> | undefined;
+try {
+  if (config.database.kind === 'pglite')
+    lock = lockDataFolder(resolve(config.database.dataDir), 'pnpm workspace');
+} catch (error) {
+  if (!(error instanceof DataFolderInUse)) throw error;
+  console.error(`pnpm workspace: ${error.message}`);
+  process.exit(1);
+}
 const workspace = await startWorkspace(config);
 console.log(`Workspace listening on ${workspace.url}`);
 if (workspace.namespace !== 'svc') console.log(`The data API speaks the ${workspace.namespace} namespace`);
@@ -16,7 +28,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (closing) return;
     closing = true;
     workspace.close().then(
-      () => process.exit(0),
+      () => {
+        lock?.release();
+        process.exit(0);
+      },
       () => process.exit(1),
     );
   });

@@ -3,19 +3,20 @@
 // whenever its files change), registers it as a source, runs a first sync with a progress bar and
 // keeps serving until Ctrl-C. After a restart the source is pointed at the app again and synced
 // again, so a changed schema or data shows up without restarting weft dev. See docs/dev.md.
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import {
   configFromEnv,
+  type DataFolderLock,
   everyInterfaceNotice,
   generateToken,
   type HostedWorkspace,
+  lockDataFolder,
   startHostedWorkspace,
 } from '@weft/workspace';
 import { parseNamespace } from '@weft/namespace';
 import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
-import { type DataFolderLock, lockDataFolder } from './data-folder-lock.js';
 import { AppProcess } from './dev-app-process.js';
 import { checkAccountArgs, isFreshDataFolder } from './dev-preflight.js';
 import { readyLine } from './dev-ready.js';
@@ -122,7 +123,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     env.WEFT_DATA_DIR && env.WEFT_DATA_DIR !== ':memory:'
       ? resolve(io.cwd, env.WEFT_DATA_DIR)
       : resolve(io.cwd, '.weft');
-  // The PGlite folder, when the workspace lives in one: one process at a time (data-folder-lock.ts).
+  // The PGlite folder, when the workspace lives in one: one process at a time (see lockDataFolder).
   const dataFolder = config.database.kind === 'pglite' ? resolve(io.cwd, config.database.dataDir) : undefined;
   const freshFolder = isFreshDataFolder(dataFolder);
   const lock: DataFolderLock | undefined = dataFolder
@@ -143,19 +144,33 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
   const appUrl = app ? app.url : target;
   let ws: HostedWorkspace | undefined;
   try {
-    // Arguments the first start needs are checked before the (slow) workspace boot; that asks the
-    // app, so only then is its start waited for before the workspace's.
-    if (freshFolder && !fields) {
-      await appStarted;
-      await checkAccountArgs({ appUrl, target, auth: options.auth, account: fields });
-    }
-    ws = await startHostedWorkspace({
+    // A fresh folder (before anything of the boot lands in it), for undoing a boot whose first
+    // start's arguments turn out wrong.
+    const freshEntries = freshFolder && dataFolder ? new Set(readdirSync(dataFolder)) : undefined;
+    const booting = startHostedWorkspace({
       ...config,
       ...(newToken ? { adminToken: newToken } : {}),
       keyDir,
       log: (m) => io.stderr.write(`${m}\n`),
       hostOptions: { runLeaseSeconds: DEV_LEASE_SECONDS },
     });
+    booting.catch(() => {});
+    // The arguments a first start needs are checked against the app while the workspace boots
+    // beside it. When they are wrong the boot is undone (closed, and what it put in the fresh
+    // folder removed): the next start is a first start again, its admin token printed then.
+    if (freshFolder && !fields) {
+      try {
+        await appStarted;
+        await checkAccountArgs({ appUrl, target, auth: options.auth, account: fields });
+      } catch (error) {
+        await (await booting.catch(() => undefined))?.close();
+        if (dataFolder && freshEntries)
+          for (const name of readdirSync(dataFolder))
+            if (!freshEntries.has(name)) rmSync(join(dataFolder, name), { recursive: true, force: true });
+        throw error;
+      }
+    }
+    ws = await booting;
     io.stdout.write(`Workspace listening on ${ws.url}\n`);
     if (ws.namespace !== 'svc') io.stdout.write(`The data API speaks the ${ws.namespace} namespace\n`);
     const notice = everyInterfaceNotice(config.host);

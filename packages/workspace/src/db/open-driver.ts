@@ -1,7 +1,8 @@
 import type { Driver } from './driver.js';
-import { openPgDriver } from './pg-driver.js';
-import { openPgliteDriver } from './pglite-driver.js';
 import type { NewCluster } from './pglite-template.js';
+
+// Each engine's driver is loaded when it is opened: a PGlite start never loads pg, a Postgres one
+// never loads PGlite.
 
 /** Where the workspace keeps its data. */
 export type DatabaseOption =
@@ -20,10 +21,12 @@ export async function openDriver(
 ): Promise<Driver> {
   switch (database.kind) {
     case 'memory':
-      return openPgliteDriver(undefined, options.newCluster);
-    case 'pglite':
-      return openPgliteDriver(database.dataDir, options.newCluster);
+    case 'pglite': {
+      const { openPgliteDriver } = await import('./pglite-driver.js');
+      return openPgliteDriver(database.kind === 'pglite' ? database.dataDir : undefined, options.newCluster);
+    }
     case 'postgres': {
+      const { openPgDriver } = await import('./pg-driver.js');
       const driver = await openPgDriver(database.url, {
         ...(database.schema ? { schema: database.schema } : {}),
         ...(options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}),

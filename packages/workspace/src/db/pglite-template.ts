@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Driver } from './driver.js';
+import { claimSpare, replenishSpareSoon } from './template-spare.js';
 
 // A new PGlite cluster costs ~700 MB of RSS in the process that creates it (initdb runs in a
 // second WASM instance whose memory the process keeps) and several seconds. So a cluster is
@@ -15,7 +16,9 @@ import type { Driver } from './driver.js';
 // opened once to `prepare` it (rows that take the caller's code, such as the built-in types) and
 // kept beside it. Every later new cluster (a data folder, an in-memory database's scratch folder)
 // is a plain copy of that folder: no child process, no initdb, no bootstrap statements, and the
-// serving process only ever opens an existing cluster (~150 MB of PGlite).
+// serving process only ever opens an existing cluster (~150 MB of PGlite). The copy itself (~40 MB,
+// a thousand files) is made ahead of need: a spare copy kept beside the template is moved into
+// place (template-spare.ts).
 
 /** What a new cluster starts with: `sql` run on it, then `prepare` (none of it per database). */
 export interface NewCluster {
@@ -144,7 +147,8 @@ export async function initDataDir(
     ? ((await ensurePrepared(base, cluster.prepare, prepareFolder)) ?? base)
     : base;
   try {
-    await cp(template, dataDir, { recursive: true });
+    if (!(await claimSpare(template, dataDir))) await cp(template, dataDir, { recursive: true });
+    replenishSpareSoon(template);
     return hasCluster(dataDir);
   } catch {
     return false;

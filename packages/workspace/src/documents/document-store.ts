@@ -1,11 +1,10 @@
-import { marked } from 'marked';
-import TurndownService from 'turndown';
 import type { Queryable } from '../db/driver.js';
 import { badRequest, notFound } from '../errors.js';
 import { COMMENT_TYPE } from '../schema/builtins.js';
 import { DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog } from '../schema/catalog.js';
 import { isUuid } from '../schema/values.js';
-import { type JsonDocument, jsonToMarkdown, markdownToJson } from './document-json.js';
+import { type Converters, converters } from './converters.js';
+import type { JsonDocument } from './document-json.js';
 
 // Rich-text documents keyed by their secret. A document is stored in the format it was written in
 // (Markdown or HTML; json is stored as Markdown) and converted on read (Markdown ⇄ HTML, Markdown
@@ -23,21 +22,19 @@ export function parseFormat(value: unknown): DocumentFormat {
   throw badRequest(`format must be one of ${FORMATS.join(', ')}`);
 }
 
-const turndown = new TurndownService({
-  headingStyle: 'atx',
-  bulletListMarker: '-',
-  codeBlockStyle: 'fenced',
-});
-
-export function convert(content: string, from: StoredFormat, to: StoredFormat): string {
+function convert(c: Converters, content: string, from: StoredFormat, to: StoredFormat): string {
   if (from === to) return content;
-  if (from === 'md') return (marked.parse(content, { async: false }) as string).trimEnd();
-  return turndown.turndown(content);
+  return from === 'md' ? c.mdToHtml(content) : c.htmlToMd(content);
 }
 
 /** Stored text in the format asked for: a string, or for json the document object. */
-function present(content: string, from: StoredFormat, to: DocumentFormat): string | JsonDocument {
-  return to === 'json' ? markdownToJson(convert(content, from, 'md')) : convert(content, from, to);
+function present(
+  c: Converters,
+  content: string,
+  from: StoredFormat,
+  to: DocumentFormat,
+): string | JsonDocument {
+  return to === 'json' ? c.markdownToJson(convert(c, content, from, 'md')) : convert(c, content, from, to);
 }
 
 function checkSecret(secret: unknown): string {
@@ -88,8 +85,8 @@ export async function readDocument(
     [secret],
   );
   const row = rows[0];
-  if (row) return { secret, content: present(row.content, row.format, format) };
-  if (await knownSecret(q, secret)) return { secret, content: present('', 'md', format) };
+  if (row) return { secret, content: present(await converters(), row.content, row.format, format) };
+  if (await knownSecret(q, secret)) return { secret, content: present(await converters(), '', 'md', format) };
   if (missing === 'null') return { secret, content: null };
   throw notFound(`No document ${secret}`);
 }
@@ -101,7 +98,8 @@ export async function writeDocument(
   format: DocumentFormat,
 ) {
   const secret = checkSecret(secretIn);
-  const { text: body, stored } = storable(content, format);
+  const c = await converters();
+  const { text: body, stored } = storable(c, content, format);
   const clean = body.replaceAll('\0', '');
   await q.query(
     `INSERT INTO svc_documents (secret, format, content) VALUES ($1, $2, $3)
@@ -116,14 +114,18 @@ export async function writeDocument(
   if (comment && key?.storage.kind === 'column' && text?.storage.kind === 'column') {
     await q.query(
       `UPDATE ${comment.table} SET ${text.storage.col} = $2, modified = clock_timestamp() WHERE ${key.storage.col} = $1`,
-      [secret, convert(clean, stored, 'md')],
+      [secret, convert(c, clean, stored, 'md')],
     );
   }
 }
 
 /** What is stored of `content` written in `format`: its text and the format that text is in. */
-function storable(content: unknown, format: DocumentFormat): { text: string; stored: StoredFormat } {
-  if (format === 'json') return { text: jsonToMarkdown(content), stored: 'md' };
+function storable(
+  c: Converters,
+  content: unknown,
+  format: DocumentFormat,
+): { text: string; stored: StoredFormat } {
+  if (format === 'json') return { text: c.jsonToMarkdown(content), stored: 'md' };
   if (typeof content !== 'string') throw badRequest('content must be a string');
   return { text: content, stored: format };
 }
@@ -138,7 +140,7 @@ export async function appendDocument(
   content: unknown,
   format: DocumentFormat,
 ) {
-  const { text: added, stored } = storable(content, format);
+  const { text: added, stored } = storable(await converters(), content, format);
   const before = (await readDocument(q, secretIn, stored, 'null')).content;
   const joiner = !before ? '' : stored === 'md' ? '\n\n' : '';
   await writeDocument(q, secretIn, (before ?? '') + joiner + added, stored);

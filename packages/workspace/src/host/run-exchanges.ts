@@ -19,15 +19,6 @@ import type { SourceRow } from './source-store.js';
 
 type Json = Record<string, unknown>;
 
-export const RUN_EXCHANGES_TABLE = `
-CREATE TABLE IF NOT EXISTS weft_host_run_exchanges (
-  run_id uuid NOT NULL REFERENCES weft_host_runs(id) ON DELETE CASCADE,
-  seq bigserial, at timestamptz NOT NULL DEFAULT clock_timestamp(),
-  type text NOT NULL, page integer NOT NULL, method text NOT NULL, path text NOT NULL,
-  request text, status integer, duration_ms integer NOT NULL, items integer,
-  warnings jsonb NOT NULL DEFAULT '[]', error_body text, failure text,
-  PRIMARY KEY (run_id, seq))`;
-
 /** One recorded exchange, as the page and `weft dev --verbose` show it. */
 export interface RunExchange extends ExchangeSummary {
   runId: string;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Driver, Queryable } from '../db/driver.js';
+import { LEASE_COLUMNS } from './host-ddl.js';
 
 // Sync runs are leased. A process that starts a run, or runs one of its jobs, renews the run's
 // lease (lease_owner, lease_until in weft_host_runs, so every process on one database sees it)
@@ -19,11 +20,6 @@ export const LOCAL_LEASE_SECONDS = 5;
 
 /** What a run whose lease lapsed is failed with. */
 export const LAPSED_MESSAGE = 'The process running this sync stopped before it ended';
-
-const LEASE_COLUMNS = [
-  'ALTER TABLE weft_host_runs ADD COLUMN IF NOT EXISTS lease_owner text',
-  'ALTER TABLE weft_host_runs ADD COLUMN IF NOT EXISTS lease_until timestamptz',
-];
 
 export async function createLeaseColumns(driver: Driver): Promise<void> {
   await driver.transaction(async (tx) => {

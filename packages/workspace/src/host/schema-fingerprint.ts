@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { stableStringify } from '@weft/sync-engine';
 import type { Driver } from '../db/driver.js';
+import { FINGERPRINT_COLUMNS } from './host-ddl.js';
 
 // The service refreshes an app fully after a change of its config: a delta after a new field would
 // leave every row synced before with that field empty. The host keeps a fingerprint of what the
@@ -9,11 +10,6 @@ import type { Driver } from '../db/driver.js';
 // changed makes its run full, however the run was asked for. A run asked for as full (`weft dev
 // --full`, the page's "Full sync" button) is full too. `full_reason` says why a run is full.
 
-const COLUMNS = [
-  'ALTER TABLE weft_host_sources ADD COLUMN IF NOT EXISTS schema_fingerprint text',
-  'ALTER TABLE weft_host_runs ADD COLUMN IF NOT EXISTS full_reason text',
-];
-
 /** Why a run was made full (the run's `full_reason`). */
 export const FULL_ASKED = 'asked for';
 export const FULL_SCHEMA_CHANGED = "the app's schema changed";
@@ -21,7 +17,7 @@ export const FULL_SCHEMA_CHANGED = "the app's schema changed";
 export async function createFingerprintColumns(driver: Driver): Promise<void> {
   await driver.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(4242012)');
-    for (const statement of COLUMNS) await tx.query(statement);
+    for (const statement of FINGERPRINT_COLUMNS) await tx.query(statement);
   });
 }
 

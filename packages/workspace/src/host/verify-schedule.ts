@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/driver.js';
+import { VERIFY_SCHEDULE_COLUMN } from './host-ddl.js';
 import { VERIFY_KIND } from './verify-run.js';
 
 // Verify on a schedule (`verifyEverySeconds` of a source): the scheduler's tick also verifies the
@@ -6,7 +7,7 @@ import { VERIFY_KIND } from './verify-run.js';
 // a sync of theirs runs. The setting lives in a column of its own, added to the sources table here.
 
 export async function createVerifySchedule(q: Queryable): Promise<void> {
-  await q.query(`ALTER TABLE weft_host_sources ADD COLUMN IF NOT EXISTS verify_every_seconds integer`);
+  await q.query(VERIFY_SCHEDULE_COLUMN);
 }
 
 export async function setVerifyEvery(q: Queryable, sourceId: string, seconds: number | null): Promise<void> {

@@ -1,4 +1,4 @@
-import { fetch as undiciFetch } from 'undici';
+import type { fetch as undiciFetch } from 'undici';
 import { OutboundTooLargeError, OutboundUnreachableError, outboundCause } from './outbound-errors.js';
 import type { OutboundPolicy } from './outbound-policy.js';
 
@@ -55,12 +55,13 @@ export async function outboundFetch(
     policy.checkLiteral(current);
     let answer: Awaited<ReturnType<typeof undiciFetch>>;
     try {
-      answer = await undiciFetch(current, {
+      const [{ fetch }, dispatcher] = await Promise.all([import('undici'), policy.agent()]);
+      answer = await fetch(current, {
         method,
         headers,
         ...(body !== undefined ? { body } : {}),
         redirect: 'manual',
-        dispatcher: policy.agent,
+        dispatcher,
         signal,
       });
     } catch (error) {

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import { inRanges, parseRange, refusedClass } from './address-class.js';
 import { OutboundRefusedError } from './outbound-errors.js';
 
@@ -35,7 +35,7 @@ export class OutboundPolicy {
   private readonly hosts: Set<string>;
   private readonly ranges: NonNullable<ReturnType<typeof parseRange>>[];
   private readonly resolve: typeof dnsLookup;
-  private agentInstance: Agent | undefined;
+  private agentInstance: Promise<Agent> | undefined;
 
   constructor(options: OutboundOptions = {}) {
     this.allowPrivateNetworks = options.allowPrivateNetworks ?? false;
@@ -85,20 +85,26 @@ export class OutboundPolicy {
     if (isIP(host)) this.check(host, host);
   }
 
-  /** The connection pool whose every connection's addresses pass `check`. */
-  get agent(): Agent {
-    this.agentInstance ??= new Agent({
-      keepAliveTimeout: 4_000,
-      connect: {
-        lookup: (hostname: string, options: object, callback: LookupCallback) =>
-          this.lookup(hostname, options, callback),
-      },
-    });
+  /**
+   * The connection pool whose every connection's addresses pass `check`. undici is loaded with the
+   * first fetch, not at start: the workspace listens without it.
+   */
+  agent(): Promise<Agent> {
+    this.agentInstance ??= import('undici').then(
+      ({ Agent }) =>
+        new Agent({
+          keepAliveTimeout: 4_000,
+          connect: {
+            lookup: (hostname: string, options: object, callback: LookupCallback) =>
+              this.lookup(hostname, options, callback),
+          },
+        }),
+    );
     return this.agentInstance;
   }
 
   async close(): Promise<void> {
-    await this.agentInstance?.close().catch(() => {});
+    await (await this.agentInstance?.catch(() => undefined))?.close().catch(() => {});
   }
 
   private lookup(hostname: string, options: object, callback: LookupCallback): void {
