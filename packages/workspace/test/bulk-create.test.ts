@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { COPY_MIN_ROWS } from '../src/entities/entity-store.js';
+import { COPY_MIN_ROWS, COPY_SLICE } from '../src/entities/entity-store.js';
 import { lastCatalog } from '../src/schema/catalog.js';
 import { deleteType } from '../src/schema/schema-store.js';
 import { describeEachDatabase, innerResults, typeArgs, useWorkspace } from './support/databases.js';
@@ -202,6 +202,42 @@ describeEachDatabase('bulk creates in a batch', (target) => {
     expect(await h.run('svc.command/batch', creates(Array.from({ length: LONG }, () => ({}))))).toHaveLength(
       LONG,
     );
+  });
+
+  it('a run longer than a COPY slice, its later rows checked while the rows before are copied: their failures and values the database prints differently answer as in a short run', async () => {
+    const count = (await all()).length;
+    const n = COPY_SLICE * 2 + 10;
+    const late = COPY_SLICE + 5;
+    const twice = randomUUID();
+    const run = (entity: (i: number) => Record<string, unknown>, length: number) =>
+      h.attempt('svc.command/batch', creates(Array.from({ length }, (_, i) => entity(i))));
+    const failures: Array<[Record<string, unknown>, number]> = [
+      [{ 'bulk/n': 'x' }, late],
+      [{ 'bulk/day': '2026-02-30' }, late],
+      [{ 'bulk/group': { 'svc/id': randomUUID() } }, late],
+      // also given at index 3: an id given twice is named at the run's first command
+      [{ 'svc/id': twice }, 0],
+    ];
+    for (const [bad, position] of failures) {
+      const dup = 'svc/id' in bad;
+      const entity = (at: number) => (i: number) => (i === at || (dup && i === 3) ? bad : {});
+      const long = await run(entity(late), n);
+      const short = await run(entity(SHORT - 1), SHORT);
+      expect(short.success).toBe(false);
+      // The failure of a short run, named at its own place in the batch.
+      const named = JSON.stringify(short).replaceAll(
+        `commands[${dup ? 0 : SHORT - 1}]`,
+        `commands[${position}]`,
+      );
+      expect(long).toEqual(JSON.parse(named));
+    }
+    expect((await all()).length).toBe(count);
+    const out = await h.run(
+      'svc.command/batch',
+      creates(Array.from({ length: n }, (_, i) => ({ 'bulk/d': i === late ? '1.50e1' : '2' }))),
+    );
+    expect(out[late]['bulk/d']).toBe('15.0');
+    expect(out).toEqual((await all()).slice(-n));
   });
 
   it('a run after other commands in the batch: positions, and a failure later in the batch undoes it', async () => {

@@ -65,38 +65,30 @@ export const overBudget = (message: string, status = 400) =>
   new WorkspaceError(status, 'over-budget', message);
 
 /**
- * Checks a request's body before any of it runs: the number of commands (batches' included) and
- * the nesting of every value. One pass without recursion, so a value nested 100,000 deep costs
- * a loop, not the stack.
+ * Checks a request's body before any of it runs: the number of commands, batches' included. Only
+ * commands are walked (a batch's commands are commands themselves; no other value holds any), so a
+ * bulk write's entity values cost nothing here; how deep a body nests is checked once, on its raw
+ * bytes before parsing (http/body-parsers.ts). One pass without recursion.
  */
 export function checkBody(body: unknown, budgets: RequestBudgets): void {
   if (!Array.isArray(body)) return;
+  const max = budgets.maxCommands;
+  const tooMany = () =>
+    overBudget(`More than ${max} commands in one request (maxCommands): send them in several requests`, 413);
+  if (body.length > max) throw tooMany();
+  const stack: unknown[] = [...body];
   let commands = 0;
-  const stack: Array<{ value: unknown; command: boolean }> = body.map((value) => ({ value, command: true }));
   while (stack.length > 0) {
-    const { value, command } = stack.pop()!;
-    if (command && ++commands > budgets.maxCommands) {
-      throw overBudget(
-        `More than ${budgets.maxCommands} commands in one request (maxCommands): send them in several requests`,
-        413,
-      );
-    }
-    // How deep a body nests is checked once, on its raw bytes before parsing (http/body-parsers.ts).
-    if (typeof value !== 'object' || value === null) continue;
-    // The commands of a batch are commands themselves.
-    const batch =
-      command &&
-      !Array.isArray(value) &&
-      typeof (value as { command?: unknown }).command === 'string' &&
-      (value as { command: string }).command.endsWith('/batch');
-    for (const [key, child] of Object.entries(value)) {
-      if (batch && key === 'args' && child && typeof child === 'object') {
-        for (const [k, v] of Object.entries(child)) {
-          if (k === 'commands' && Array.isArray(v)) {
-            for (const c of v) stack.push({ value: c, command: true });
-          } else stack.push({ value: v, command: false });
-        }
-      } else stack.push({ value: child, command: false });
-    }
+    const value = stack.pop();
+    commands++;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    const { command, args } = value as { command?: unknown; args?: unknown };
+    if (typeof command !== 'string' || !command.endsWith('/batch')) continue;
+    if (typeof args !== 'object' || args === null) continue;
+    const inner = (args as { commands?: unknown }).commands;
+    if (!Array.isArray(inner)) continue;
+    // Every command on the stack is counted in the end: a batch too long fails before it is copied.
+    if (commands + stack.length + inner.length > max) throw tooMany();
+    for (const c of inner) stack.push(c);
   }
 }

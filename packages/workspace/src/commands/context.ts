@@ -48,6 +48,11 @@ export interface CommandContext {
   createResults?: false;
   /** the request's bounds on what a query may ask (absent for in-process callers) */
   budgets?: RequestBudgets;
+  /**
+   * Long runs of creates check every row before their COPY starts, instead of checking rows while
+   * the database takes the ones before (set when the command is run again after RowsNotExact).
+   */
+  checkFirst?: boolean;
 }
 
 /**
@@ -59,5 +64,18 @@ export class StaleCatalog extends Error {
   constructor() {
     super('The schema changed while the command was prepared');
     this.name = 'StaleCatalog';
+  }
+}
+
+/**
+ * A row of a long run of creates, checked while its COPY was under way, would print differently in
+ * the database than it reads (created-result.ts), so the run's results cannot be built here: the
+ * COPY is abandoned and the command runs again with every row checked first (checkFirst). Like
+ * StaleCatalog it fails its transaction and is never caught inside one.
+ */
+export class RowsNotExact extends Error {
+  constructor() {
+    super('A created row prints differently in the database');
+    this.name = 'RowsNotExact';
   }
 }

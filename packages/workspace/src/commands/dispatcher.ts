@@ -17,7 +17,7 @@ import { lastCatalog, loadCatalog } from '../schema/catalog.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
 import { answersInJson } from './answer-json.js';
 import { overBudget, type RequestBudgets } from './budgets.js';
-import { type CommandContext, StaleCatalog } from './context.js';
+import { type CommandContext, RowsNotExact, StaleCatalog } from './context.js';
 import { listeners } from './listeners.js';
 import { SCHEMA_CHANGES, schemaQuery } from './schema-commands.js';
 
@@ -255,6 +255,7 @@ export async function executeOne(
   // Until a StaleCatalog, the last loaded catalog may be used unchecked (CommandContext.unchecked)
   // by a batch, the one command that hands it on (to a long run of creates that starts it).
   let stale = false;
+  let checkFirst = false;
   for (let attempt = 0; ; attempt++) {
     try {
       const unchecked = stale || parsed.command !== 'svc.command/batch' ? undefined : lastCatalog();
@@ -270,6 +271,7 @@ export async function executeOne(
           ...(options.answerJson ? { answerJson: true } : {}),
         };
         if (options.createResults === false) ctx.createResults = false;
+        if (checkFirst) ctx.checkFirst = true;
         const value = await dispatch(ctx, parsed.command, parsed.args);
         // A bulk create that ended the command may have committed already (endsCommand): it does
         // so only when every changed type is known here and nothing listens, so nothing below
@@ -292,6 +294,10 @@ export async function executeOne(
     } catch (error) {
       if (error instanceof StaleCatalog && !stale) {
         stale = true;
+        continue;
+      }
+      if (error instanceof RowsNotExact && !checkFirst) {
+        checkFirst = true;
         continue;
       }
       const state = sqlState(error);

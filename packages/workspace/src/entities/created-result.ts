@@ -15,6 +15,9 @@ const FOUR_DIGIT_YEAR = /^[1-9]\d{3}-/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const JSONB = new Set(['svc/date-range', 'svc/date-time-range', 'svc/location', 'svc/json-value']);
 
+/** A field whose values the database never prints as they read (JSON: it reorders keys). */
+export const neverExact = (fieldType: string): boolean => JSONB.has(fieldType);
+
 /**
  * True when the database would print `value` (already checked by inputValue) as the same text:
  * decimals written the way Postgres prints them, dates and times in years 1000-9999, well-formed

@@ -6,14 +6,20 @@ import { copyValue } from '../db/copy-text.js';
 import { badRequest, conflict, notFound, WorkspaceError } from '../errors.js';
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { DOCUMENT_SECRET, DOCUMENT_TYPE } from '../schema/catalog.js';
-import { createdResult, exactOutput, fullIsoFromMicros, isoFromMicros } from './created-result.js';
+import {
+  createdResult,
+  exactOutput,
+  fullIsoFromMicros,
+  isoFromMicros,
+  neverExact,
+} from './created-result.js';
 import { deleteOwnedContent } from './owned-content.js';
 import { allocatePublicIds, MANDATORY_FIELDS } from '../schema/schema-store.js';
 import { COLUMN_TYPE, inputValue, isUuid, outputExpr } from '../schema/values.js';
 import { jsonObject, SqlBuilder } from '../query/sql-builder.js';
 import { rememberJson } from '../commands/answer-json.js';
 import { createdBatchJson } from '../commands/result-shape.js';
-import { type CommandContext, type Effect, StaleCatalog } from '../commands/context.js';
+import { type CommandContext, type Effect, RowsNotExact, StaleCatalog } from '../commands/context.js';
 import { type Listening, watchedSql } from '../commands/listeners.js';
 
 // Entity behaviour over the typed tables: create (many rows in one statement: an INSERT, or a COPY
@@ -251,9 +257,14 @@ export async function createEntities(
       ? copyHead(ctx, type, entities.length, unchecked ? catalog.token : undefined)
       : undefined;
   if (unchecked && !head) throw new StaleCatalog(); // not a run the caller should have given
-  let prepared: Prepared[];
+  // A long run whose columns are known from its field names is checked a slice at a time: the
+  // first slice while the head statement is answered, the others while the COPY takes the rows
+  // before them (copyCreated).
+  const streamed =
+    head && !ctx.checkFirst ? streamColumns(type, createPlan(catalog, type), entities) : undefined;
+  const run = preparer(ctx, catalog, type, entities);
   try {
-    prepared = prepareAll(ctx, catalog, type, entities);
+    run.upTo(streamed ? COPY_SLICE : entities.length);
   } catch (error) {
     // The transaction rolls back; the head statement is over before anything else is sent.
     const checked = await head?.catch(() => undefined);
@@ -267,6 +278,9 @@ export async function createEntities(
       })
     : head);
   if (head && !headRow) throw new StaleCatalog();
+  if (streamed && headRow && run.exact) return copyCreated(ctx, type, run, streamed, headRow);
+  run.upTo(entities.length);
+  const prepared = run.prepared;
   // Rich-text documents first, so the owners' foreign keys find them.
   const docIds = prepared.flatMap((p) => p.docs);
   if (docIds.length > 0) {
@@ -289,8 +303,8 @@ export async function createEntities(
   for (const p of prepared) for (const c of p.columns.keys()) colSet.add(c);
   const cols = [...colSet];
   // Results built here when every value prints as it reads; else by the database.
-  const exact = prepared.every((p) => p.exact);
-  if (exact && headRow) return copyCreated(ctx, type, prepared, cols, headRow);
+  const exact = run.exact;
+  if (exact && headRow) return copyCreated(ctx, type, run, cols, headRow);
   const values = columnValues(prepared, cols);
   // Public ids already taken by the head statement stay this run's.
   const first = headRow?.first ?? (await allocatePublicIds(ctx.tx, type.id, prepared.length));
@@ -342,24 +356,74 @@ export async function createEntities(
   });
 }
 
-/** Every entity checked and turned into column values; an error names the failing entity's index. */
-function prepareAll(ctx: CommandContext, catalog: Catalog, type: TypeDef, entities: unknown[]): Prepared[] {
+/** A run's entities checked and turned into column values, in order, as far as asked. */
+interface Preparer {
+  /** how many entities the run has */
+  readonly total: number;
+  readonly prepared: Prepared[];
+  /** every row prepared so far prints in the database as it reads */
+  readonly exact: boolean;
+  /** Prepares the rows before `end`; an error names the failing entity's index. */
+  upTo(end: number): void;
+}
+
+function preparer(ctx: CommandContext, catalog: Catalog, type: TypeDef, entities: unknown[]): Preparer {
   const now = new Date().toISOString();
-  const prepared: Prepared[] = new Array(entities.length);
+  const prepared: Prepared[] = [];
   const ids = new Set<string>();
-  for (let i = 0; i < entities.length; i++) {
-    let p: Prepared;
-    try {
-      p = prepareCreate(catalog, type, ctx.user, entities[i], now);
-    } catch (error) {
-      if (error instanceof WorkspaceError) error.index = i;
-      throw error;
-    }
-    if (ids.has(p.id)) throw conflict(`svc/id ${p.id} is given twice`);
-    ids.add(p.id);
-    prepared[i] = p;
+  let exact = true;
+  return {
+    total: entities.length,
+    prepared,
+    get exact() {
+      return exact;
+    },
+    upTo(end) {
+      for (let i = prepared.length; i < Math.min(end, entities.length); i++) {
+        let p: Prepared;
+        try {
+          p = prepareCreate(catalog, type, ctx.user, entities[i], now);
+        } catch (error) {
+          if (error instanceof WorkspaceError) error.index = i;
+          throw error;
+        }
+        if (ids.has(p.id)) throw conflict(`svc/id ${p.id} is given twice`);
+        ids.add(p.id);
+        if (!p.exact) exact = false;
+        prepared.push(p);
+      }
+    },
+  };
+}
+
+/**
+ * The columns a run of creates sets, known from its entities' field names alone (the union that
+ * preparing every row gives), so that its COPY can start before every row is checked. Undefined
+ * where a row needs more than its COPY (rich text: documents go in first), where a field's values
+ * never print as they read (JSON), and where an entity is not an object or names a field it cannot
+ * set: checking every row first then reports it as it always did.
+ */
+function streamColumns(type: TypeDef, plan: CreatePlan, entities: unknown[]): string[] | undefined {
+  if (plan.after.some((a) => a.richText)) return undefined;
+  const names = new Set<string>();
+  for (const entity of entities) {
+    if (!isObject(entity)) return undefined;
+    for (const name of Object.keys(entity)) names.add(name);
   }
-  return prepared;
+  const cols: string[] = [];
+  for (const name of names) {
+    if (name === 'svc/id' || READONLY.has(name)) continue;
+    const f = type.byName.get(name);
+    if (!f || f.kind === 'many' || f.storage.kind !== 'column' || plan.richText.has(f)) return undefined;
+    if (f.kind === 'primitive' && neverExact(f.fieldType)) return undefined;
+    cols.push(f.storage.col);
+  }
+  // A default is set on every row that lacks the field.
+  for (const { f, col } of plan.after) {
+    const d = f.meta['svc/default-value'];
+    if (d !== undefined && d !== null && !cols.includes(col)) cols.push(col);
+  }
+  return cols;
 }
 
 /** Known, in this transaction, to have no webhook and no automation listening to it. */
@@ -377,7 +441,7 @@ function unheard(ctx: CommandContext, type: TypeDef): boolean {
 export const COPY_MIN_ROWS = 50;
 
 /** Rows per CopyData message: the database starts on the first while the next are written. */
-const COPY_SLICE = 250;
+export const COPY_SLICE = 250;
 
 interface CopyHead {
   /** the first of the run's public ids */
@@ -435,15 +499,21 @@ async function copyHead(
 async function copyCreated(
   ctx: CommandContext,
   type: TypeDef,
-  prepared: Prepared[],
+  rows: Preparer,
   cols: string[],
   { first, micros }: CopyHead,
 ): Promise<(Row | null)[]> {
-  const n = prepared.length;
-  function* slices(): Generator<string> {
+  const { prepared } = rows;
+  /** every row made into COPY text (and so prepared) */
+  let made = false;
+  function* slices(n: number): Generator<string> {
     for (let start = 0; start < n; start += COPY_SLICE) {
+      const end = Math.min(n, start + COPY_SLICE);
+      // Rows not yet checked are checked now, while the database takes the slices before.
+      rows.upTo(end);
+      if (!rows.exact) throw new RowsNotExact();
       let text = '';
-      for (let i = start; i < Math.min(n, start + COPY_SLICE); i++) {
+      for (let i = start; i < end; i++) {
         const p = prepared[i]!;
         const at = fullIsoFromMicros(micros + i + 1);
         text += `${p.id}\t${first + i}\t${at}\t${at}`;
@@ -452,13 +522,33 @@ async function copyCreated(
       }
       yield text;
     }
+    made = true;
   }
+  const n = rows.total;
   // The command's last statement, with nothing listening to what it changed: COMMIT goes with it.
   const commit =
     ctx.endsCommand === true && quiet(ctx, type.name) && ctx.effects.every((e) => quiet(ctx, e.type));
-  const copied = ctx.tx.copyIn!(type.table, ['id', 'public_id', 'created', 'modified', ...cols], slices(), {
+  const copied = ctx.tx.copyIn!(type.table, ['id', 'public_id', 'created', 'modified', ...cols], slices(n), {
     commit,
   });
+  const settled = async () => {
+    try {
+      await copied;
+    } catch (error) {
+      // A row that failed its check while the rows were made: its own error, with its index.
+      if (error instanceof WorkspaceError || error instanceof RowsNotExact) throw error;
+      try {
+        mapDbError(error, `Creating ${type.name}`);
+      } catch (mapped) {
+        if (mapped instanceof WorkspaceError)
+          mapped.index = offendingRow(error, cols, columnValues(prepared, cols));
+        throw mapped;
+      }
+    }
+  };
+  // The rows are made as they are sent, during the call where the connection is idle; else (or
+  // when making them failed) the COPY is waited for before anything is built from them.
+  if (!made) await settled();
   // Built while the database takes the rows (none for a caller that reads none and a type nothing
   // listens to); dropped with the transaction if the COPY fails.
   const none = unheard(ctx, type);
@@ -479,17 +569,7 @@ async function copyCreated(
     results[i] = result;
   }
   if (ctx.answerJson && !none) rememberJson(results, createdBatchJson(results));
-  try {
-    await copied;
-  } catch (error) {
-    try {
-      mapDbError(error, `Creating ${type.name}`);
-    } catch (mapped) {
-      if (mapped instanceof WorkspaceError)
-        mapped.index = offendingRow(error, cols, columnValues(prepared, cols));
-      throw mapped;
-    }
-  }
+  await settled();
   if (none) return prepared.map(() => null);
   for (const e of effects) ctx.effects.push(e);
   return results;
