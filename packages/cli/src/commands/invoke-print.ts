@@ -1,6 +1,6 @@
 // How `weft invoke` shows what it did: each exchange as it happens (request with the account's
 // secrets redacted, status, timing), then the answer: rows as a table, anything else as JSON.
-import { clip } from '@weft/core';
+import { clip } from '@weft/core/redact';
 import { type ExchangeSummary, exchangeLine } from '@weft/sync-engine';
 import Table from 'cli-table3';
 

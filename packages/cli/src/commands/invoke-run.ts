@@ -3,7 +3,7 @@
 // never stored. The account is validated first, as the host does before every sync, and sent as
 // the service sends it (system keys, then the fields, then what /validate answered).
 import { resolveDateFilters, serviceAccount } from '@weft/conformance';
-import { redact } from '@weft/core';
+import { redact } from '@weft/core/redact';
 import {
   AppCallError,
   AppClient,

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { enqueueAutomationRuns } from '../automations/store.js';
-import { clip } from '@weft/core';
+import { clip } from '@weft/core/redact';
 import { type Driver, sqlState } from '../db/driver.js';
 import { currentRequest } from '../db/request-scope.js';
 import { checkRequest } from '../db/statement-stop.js';

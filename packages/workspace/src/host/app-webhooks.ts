@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { runMessage } from './run-record-limits.js';
 import { randomUUID } from 'node:crypto';
-import { redact } from '@weft/core';
+import { redact } from '@weft/core/redact';
 import { type AppClient, splitItems } from '@weft/sync-engine';
 import { z } from 'zod';
 import type { Driver } from '../db/driver.js';

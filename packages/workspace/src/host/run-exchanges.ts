@@ -1,4 +1,4 @@
-import { clip, redact } from '@weft/core';
+import { clip, redact } from '@weft/core/redact';
 import {
   AppCallError,
   accountSecrets,

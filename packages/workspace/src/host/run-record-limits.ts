@@ -1,4 +1,4 @@
-import { clip } from '@weft/core';
+import { clip } from '@weft/core/redact';
 
 // What a run record (a sync run's error, an automation run's message and answer) keeps of what
 // an app said. An app is a third party: its message or answer may be megabytes, and a run record

@@ -9,7 +9,7 @@ import {
   type SyncEvent,
   splitItems,
 } from '@weft/sync-engine';
-import { redact } from '@weft/core';
+import { redact } from '@weft/core/redact';
 import { runMessage } from './run-record-limits.js';
 import type { Queryable } from '../db/driver.js';
 import type { JobQueue } from '../jobs/job-queue.js';

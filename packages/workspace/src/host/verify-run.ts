@@ -9,7 +9,7 @@ import {
   readType,
   type TypeDrift,
 } from '@weft/sync-engine';
-import { redact } from '@weft/core';
+import { redact } from '@weft/core/redact';
 import { WorkspaceError } from '../errors.js';
 import type { Workspace } from '../workspace.js';
 import { entityId } from './entity-ids.js';

@@ -1,5 +1,5 @@
 import { assertFieldAccess, type Principal } from '../auth/principal.js';
-import { clip } from '@weft/core';
+import { clip } from '@weft/core/redact';
 import { overBudget, type RequestBudgets } from '../commands/budgets.js';
 import { badRequest } from '../errors.js';
 import { closedHolders } from '../documents/document-access.js';

@@ -1,4 +1,4 @@
-import { clip } from '@weft/core';
+import { clip } from '@weft/core/redact';
 import { badRequest } from '../errors.js';
 import type { TypeDef } from '../schema/catalog.js';
 import type { Compiler } from './compile-query.js';
