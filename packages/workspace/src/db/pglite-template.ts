@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { copyTree } from './copy-tree.js';
 import type { Driver } from './driver.js';
 
 // A new PGlite cluster costs ~700 MB of RSS in the process that creates it (initdb runs in a
@@ -114,7 +115,7 @@ async function ensurePrepared(
     const tmp = `${path}.${process.pid}.${Date.now()}`;
     build = (async () => {
       try {
-        await cp(base, tmp, { recursive: true });
+        await copyTree(base, tmp);
         await prepareFolder(tmp, prepare);
         await rename(tmp, path);
       } finally {
@@ -144,7 +145,7 @@ export async function initDataDir(
     ? ((await ensurePrepared(base, cluster.prepare, prepareFolder)) ?? base)
     : base;
   try {
-    await cp(template, dataDir, { recursive: true });
+    await copyTree(template, dataDir);
     return hasCluster(dataDir);
   } catch {
     return false;
