@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { copyTree } from './copy-tree.js';
 import type { Driver } from './driver.js';
 import { claimSpare, replenishSpareSoon } from './template-spare.js';
 
@@ -117,7 +118,7 @@ async function ensurePrepared(
     const tmp = `${path}.${process.pid}.${Date.now()}`;
     build = (async () => {
       try {
-        await cp(base, tmp, { recursive: true });
+        await copyTree(base, tmp);
         await prepareFolder(tmp, prepare);
         await rename(tmp, path);
       } finally {
@@ -147,7 +148,7 @@ export async function initDataDir(
     ? ((await ensurePrepared(base, cluster.prepare, prepareFolder)) ?? base)
     : base;
   try {
-    if (!(await claimSpare(template, dataDir))) await cp(template, dataDir, { recursive: true });
+    if (!(await claimSpare(template, dataDir))) await copyTree(template, dataDir);
     replenishSpareSoon(template);
     return hasCluster(dataDir);
   } catch {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { copyTree } from './copy-tree.js';
 import { pidExists } from './process-start-time.js';
 
 // A new PGlite cluster is a copy of a cached template (pglite-template.ts): ~40 MB in a thousand
@@ -76,7 +77,7 @@ export async function replenishSpare(template: string): Promise<void> {
   const tmp = ownName(template, 'tmp');
   inFlight.add(tmp);
   try {
-    await cp(template, tmp, { recursive: true });
+    await copyTree(template, tmp);
     // Fails when another process made one meanwhile: then ours is dropped.
     await rename(tmp, spare).catch((error) => {
       if (!existsSync(spare)) throw error;

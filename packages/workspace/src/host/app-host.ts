@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DateRangeError, parseDateRange } from '@weft/date-range';
+import { z } from 'zod';
 import {
   AppCallError,
   AppClient,
@@ -79,6 +80,8 @@ export interface AppHostOptions {
   jobRetryLimit?: number;
   /** how long a sync run stays this process' without a renewal before the next sync fails it (run-lease.ts); default 60 s */
   runLeaseSeconds?: number;
+  /** how long a failing run waits for its other page jobs in this process to record their page; default 15 s (tests of jobs that never end pass less) */
+  runStopWaitMs?: number;
 }
 
 export interface AddSourceInput {
@@ -194,6 +197,9 @@ export class AppHost {
         for (const l of this.exchangeListeners) l(sourceId, exchange);
       },
       hold: (runId) => this.leases.hold(runId),
+      ...(this.options.runStopWaitMs !== undefined
+        ? { stopWaitMs: z.number().int().nonnegative().parse(this.options.runStopWaitMs) }
+        : {}),
       ended: (runId) => {
         for (const wake of this.endWaiters.get(runId) ?? []) wake();
       },

@@ -78,9 +78,10 @@ for (const target of databaseTargets()) {
     beforeAll(async () => {
       ({ ws, close: stopWorkspace } = await startHostedOn(target, 'abandoned', {
         // A job counts as abandoned after 1 s, expired jobs are looked for every second, and a
-        // sync job is tried twice in all.
+        // sync job is tried twice in all. Its tries never end here, so failing the run does not
+        // wait (15 s by default) for them to record their page.
         jobs: { pollSeconds: 0.5, maintenanceSeconds: 1 },
-        hostOptions: { jobExpireSeconds: 1, jobRetryLimit: 1, timeoutMs: 120_000 },
+        hostOptions: { jobExpireSeconds: 1, jobRetryLimit: 1, timeoutMs: 120_000, runStopWaitMs: 100 },
       }));
     });
     afterAll(async () => {

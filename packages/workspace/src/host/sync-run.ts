@@ -119,6 +119,8 @@ export interface SyncContext {
   ended?(runId: string): void;
   /** how long a page job goes on reading pages before it hands over to a new job (well under its expiry) */
   pageJobMs: number;
+  /** how long a failing run waits for its other page jobs here to record their page; default STOP_WAIT_MS */
+  stopWaitMs?: number;
 }
 
 /** A message safe to store and show: the app's own message or a generic one, never a request body. */
@@ -169,7 +171,7 @@ export async function failRun(ctx: SyncContext, runId: string, error: unknown): 
     await Promise.race([
       Promise.allSettled(under),
       new Promise((r) => {
-        timer = setTimeout(r, STOP_WAIT_MS);
+        timer = setTimeout(r, ctx.stopWaitMs ?? STOP_WAIT_MS);
       }),
     ]);
     clearTimeout(timer);
