@@ -9,15 +9,9 @@ import { oauth1, oauth2 } from './oauth/index.js';
 export * from './define/index.js';
 export * from './errors/index.js';
 export { createRouter } from './router/create-router.js';
-export {
-  createServer,
-  hardenServer,
-  startServer,
-  type RunningApp,
-  type StartOptions,
-} from './router/create-server.js';
-export { checkJsonDepth, TooDeepError } from './router/json-depth.js';
-export { DEFAULT_MAX_JSON_DEPTH } from './router/body-parsers.js';
+export { createServer, startServer, type RunningApp, type StartOptions } from './router/create-server.js';
+export { hardenServer, type ServerLimits } from './router/harden-server.js';
+export { checkJsonDepth, DEFAULT_MAX_JSON_DEPTH, TooDeepError } from './router/json-depth.js';
 export { startCluster, type ClusterOptions, type ClusterPrimary } from './scale/cluster.js';
 export { accessGuard, accessFromEnv, clientAddress, type AccessOptions } from './security/access.js';
 export type { RouterOptions } from './router/router-options.js';

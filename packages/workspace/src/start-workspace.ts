@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hardenServer, type StartOptions } from '@weft/core';
+import { hardenServer, type ServerLimits } from '@weft/core/hardening';
 import type { Namespace } from '@weft/namespace';
 import type { Router } from 'express';
 import type { RequestBudgets } from './commands/budgets.js';
@@ -32,10 +32,7 @@ export interface StartWorkspaceOptions {
   /** the largest file an upload may hold, in bytes (default 100 MiB) */
   maxFileBytes?: number;
   /** the HTTP server's connection cap and timeouts (default: http/server-options.ts) */
-  server?: Pick<
-    StartOptions,
-    'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'
-  >;
+  server?: ServerLimits;
   /** what one data API request may ask (see docs/security.md, Request budgets); unset: defaults */
   budgets?: Partial<RequestBudgets>;
   /** limits by client address for /ui pages and unknown tokens; unset: defaults */

@@ -1,6 +1,7 @@
 // `pnpm workspace` on PGlite listens without loading what only some requests need: the document
 // converters (turndown, prosemirror and markdown-it; marked is one small file the page uses too),
-// the outbound HTTP client (undici) and the Postgres driver's pg. A real process, traced by the CLI's import-trace preload (every module URL loaded).
+// the outbound HTTP client (undici), the Postgres driver's pg, and core's app server with its OAuth
+// clients. A real process, traced by the CLI's import-trace preload (every module URL loaded).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,9 +13,19 @@ const TRACE = join(import.meta.dirname, '..', '..', 'cli', 'test', 'support', 'i
 const dir = mkdtempSync(join(tmpdir(), 'weft-lazy-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const LATER = [/\/turndown\//, /\/markdown-it\//, /\/prosemirror-/, /\/undici\//, /\/node_modules\/pg\//];
+const LATER = [
+  /\/turndown\//,
+  /\/markdown-it\//,
+  /\/prosemirror-/,
+  /\/undici\//,
+  /\/node_modules\/pg\//,
+  // core's main entry (the app server and its OAuth clients): the workspace takes its server
+  // limits, body check and redaction from core's light entries
+  /\/packages\/core\/(src|dist)\/index\./,
+  /\/simple-oauth2\//,
+];
 
-it('listens on PGlite without the document converters, undici or pg', async () => {
+it('listens on PGlite without the document converters, undici, pg or core\'s app server', async () => {
   const trace = join(dir, 'trace.txt');
   writeFileSync(trace, '');
   const child = spawn(process.execPath, ['--conditions=weft-dist', '--import', TRACE, ENTRY], {

@@ -4,7 +4,7 @@ import { jsonBody } from './json-body.js';
 
 export const DEFAULT_BODY_LIMIT = '256kb';
 export const DEFAULT_LARGE_BODY_LIMIT = '10mb';
-export const DEFAULT_MAX_JSON_DEPTH = 64;
+export { DEFAULT_MAX_JSON_DEPTH } from './json-depth.js';
 
 /** Routes whose bodies carry third-party payloads or file parameters: the large limit. */
 const LARGE_BODY_PATHS = new Set<string>([

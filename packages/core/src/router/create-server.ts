@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import type { AppDefinition } from '../define/app.js';
 import { clip } from '../logging/clip.js';
 import { mountProtocol } from './create-router.js';
+import { envNumber, hardenServer, type ServerLimits } from './harden-server.js';
 import type { RouterOptions } from './router-options.js';
 
 /**
@@ -29,7 +30,7 @@ export function createServer(
   return server;
 }
 
-export interface StartOptions extends RouterOptions {
+export interface StartOptions extends RouterOptions, ServerLimits {
   /** Port to listen on; default `PORT` from the environment, else `defaultPort`. */
   port?: number;
   /** The app's own default when `PORT` is unset; default 3000. */
@@ -42,14 +43,6 @@ export interface StartOptions extends RouterOptions {
    * are cut, in ms; default `WEFT_SHUTDOWN_GRACE_MS`, else 10,000.
    */
   shutdownGraceMs?: number;
-  /** Most simultaneous connections; more are refused at once. Default `WEFT_MAX_CONNECTIONS`, else 1,000. */
-  maxConnections?: number;
-  /** Time for a client to send the request headers, in ms; default 10,000. */
-  headersTimeoutMs?: number;
-  /** Time for a client to send the whole request, in ms; default 30,000. */
-  requestTimeoutMs?: number;
-  /** Idle keep-alive time, in ms; default 5,000 (behind a load balancer: more than its idle timeout). */
-  keepAliveTimeoutMs?: number;
   /**
    * When listening fails (port in use, no permission): print one clear line to stderr and exit
    * with status 1 (default), or reject with that message (`false`, for embedding and tests).
@@ -64,11 +57,6 @@ export interface RunningApp {
   /** Stops accepting, answers the requests in flight (within the grace period) and closes every connection. */
   close(): Promise<void>;
 }
-
-const envNumber = (name: string): number | undefined => {
-  const value = process.env[name];
-  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
-};
 
 /**
  * Starts an app on `PORT` (or its default), prints its URL when ready, and shuts down on
@@ -137,43 +125,6 @@ export async function startServer(
       await close();
     },
   };
-}
-
-/**
- * Limits of a Node HTTP server serving an app: connection cap, explicit timeouts, and a JSON
- * answer to requests Node's parser refuses (malformed, oversized headers), which Node answers
- * in plain text otherwise.
- */
-export function hardenServer(
-  server: Server,
-  options: Pick<
-    StartOptions,
-    'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'
-  > = {},
-): Server {
-  server.maxConnections = options.maxConnections ?? envNumber('WEFT_MAX_CONNECTIONS') ?? 1_000;
-  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
-  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
-  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    // As Node's own handler: only when no answer has started on this socket.
-    const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (!socket.writable || error.code === 'ECONNRESET' || answering?.headersSent) {
-      socket.destroy();
-      return;
-    }
-    const [status, text, message] =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'Request Header Fields Too Large', 'Request headers are too large']
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'Request Timeout', 'The request took too long to arrive']
-          : [400, 'Bad Request', 'Malformed HTTP request'];
-    const body = JSON.stringify({ message });
-    socket.end(
-      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
-    );
-  });
-  return server;
 }
 
 function listenFailure(name: string, host: string, port: number, error: NodeJS.ErrnoException): string {

@@ -1,3 +1,6 @@
+/** How deep a JSON body may nest by default (arrays and objects). */
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+
 /** Thrown (as a 400) by the body parser for a body nested deeper than allowed. */
 export class TooDeepError extends Error {
   readonly status = 400;

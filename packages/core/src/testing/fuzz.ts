@@ -6,7 +6,8 @@ import type { AppDefinition } from '../define/app.js';
 import type { Logger } from '../logging/logger.js';
 import { silentLogger } from '../logging/logger.js';
 import { PROTOCOL_PATHS } from '../protocol/paths.js';
-import { createServer, hardenServer } from '../router/create-server.js';
+import { createServer } from '../router/create-server.js';
+import { hardenServer } from '../router/harden-server.js';
 import type { RouterOptions } from '../router/router-options.js';
 
 /** Options of {@link fuzzApp}. */

@@ -1,4 +1,4 @@
-import { checkJsonDepth, DEFAULT_MAX_JSON_DEPTH } from '@weft/core';
+import { checkJsonDepth, DEFAULT_MAX_JSON_DEPTH } from '@weft/core/hardening';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 
 // Bodies are read only by the routes that take one, each with a limit of its own, and every JSON
