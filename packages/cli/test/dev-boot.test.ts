@@ -48,8 +48,9 @@ describe('weft dev boot', () => {
   it('starts the workspace while the app is still starting', async () => {
     const file = join(appFolder, 'app.ts');
     writeFileSync(file, APP);
-    // An account is given: on a fresh folder without one, weft dev first asks the app which
-    // account it needs (docs/dev.md, "Start time"), and only then boots the workspace.
+    // An account is given: on a fresh folder without one, weft dev boots the workspace while it
+    // asks the app which account it needs (docs/dev.md, "Start time"), and undoes the boot when
+    // one is missing.
     const dev = spawnWeftDev([file, '--no-watch', '--account', '{}'], dataFolder, {
       env: { WEFT_ADMIN_TOKEN: 'dev-boot-token-1' },
     });

@@ -2,7 +2,8 @@
 // - a `weft dev` killed (SIGKILL, its whole process group) in the middle of a sync does not block
 //   the next start on the same folder: the next start syncs, and the killed run shows as failed;
 // - a second `weft dev` on a data folder in use is refused with a message naming the first;
-// - arguments the first start needs (`--account`) are checked before the workspace boots;
+// - arguments the first start needs (`--account`) are checked before the workspace listens, and a
+//   first start that lacks them leaves the folder as it found it;
 // - the Ready line names the page and how to sign in; `--new-token` replaces the admin token.
 // No timing asserts: only generous deadlines.
 import type { ChildProcess } from 'node:child_process';
@@ -301,7 +302,7 @@ describe('weft dev in the dev loop', () => {
     expect(await again.exited).toBe(0);
   }, 300_000);
 
-  it('asks for --account before the workspace boots, naming the flag with an example', async () => {
+  it('asks for --account before the workspace listens, naming the flag with an example, and leaves no database', async () => {
     const file = join(appFolder, 'keyed.ts');
     writeFileSync(file, TOKEN_APP);
     const folder = mkdtempSync(join(scratch, 'keyed-'));
