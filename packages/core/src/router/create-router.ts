@@ -2,7 +2,7 @@ import express, { type ErrorRequestHandler, type RequestHandler, type Router } f
 import type { AppDefinition } from '../define/app.js';
 import { sendError, toErrorResponse } from '../errors/error-response.js';
 import { clip } from '../logging/clip.js';
-import { jsonLogger } from '../logging/logger.js';
+import { jsonLogger, silentLogger } from '../logging/logger.js';
 import { collectSecrets } from '../logging/redact.js';
 import { createOAuthRouter } from '../oauth/index.js';
 import { resolvePageKeys } from '../paging/page-keys.js';
@@ -63,7 +63,8 @@ export function mountProtocol(
     options: { logger, pageKeys, replayWarningPages: options.replayWarningPages },
   };
 
-  router.use(requestLog(logger));
+  // Nothing to time and no line to build for a logger that discards them.
+  if (logger !== silentLogger) router.use(requestLog(logger));
   router.use(securityHeaders);
   const guard = accessGuard(options.access ?? accessFromEnv());
   if (guard) router.use(guard);
