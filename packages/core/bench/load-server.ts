@@ -1,6 +1,6 @@
 // Child process of the load benchmark: serves the bookshelf sample app through weft
 // (`weft`), or the same two answers from a hand-written Express app (`hand`), on its own, so
-// its RSS is its own. Reports RSS on request over IPC.
+// its RSS is its own. Reports its RSS or its CPU time on request over IPC.
 import { createServer as createHttpServer } from 'node:http';
 import express from 'express';
 import { createBookshelfApp, toItem } from '../../../apps/bookshelf/src/app.js';
@@ -51,4 +51,6 @@ server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
 });
-process.on('message', () => process.send?.({ rss: process.memoryUsage().rss }));
+process.on('message', (what) =>
+  process.send?.(what === 'cpu' ? process.cpuUsage() : { rss: process.memoryUsage().rss }),
+);

@@ -10,7 +10,6 @@ import { dataRequest } from '../src/protocol/index.js';
 import { jsonBodies } from '../src/router/body-parsers.js';
 import { checkFilter } from '../src/router/boundary.js';
 import { handle } from '../src/router/handle.js';
-import { requestLog } from '../src/router/request-log.js';
 import { compileApp } from '../src/startup/compile-app.js';
 import { hand, weft } from './page-apps.js';
 
@@ -50,13 +49,15 @@ async function* oneItem() {
   yield item(5001);
 }
 
-/** weft's middleware in front of the route: request log, security headers, body parser with depth check. */
+/**
+ * weft's middleware in front of the route with the silent logger (which mounts no request log):
+ * security headers, body parser with depth check.
+ */
 function behindWeftMiddleware(route: RequestHandler) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   const router = express.Router({ caseSensitive: true, strict: true });
-  router.use(requestLog(silentLogger));
   router.use((req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     if (req.method !== 'GET') res.setHeader('Cache-Control', 'no-store');

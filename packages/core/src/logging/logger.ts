@@ -28,6 +28,7 @@ export function jsonLogger(
   level: LogLevel = logLevelFromEnv(),
 ): Logger {
   const least = LEVELS.indexOf(level);
+  if (level === 'silent') return silentLogger;
   const emit = (at: 'info' | 'warn' | 'error') =>
     LEVELS.indexOf(at) < least
       ? () => {}
@@ -43,5 +44,8 @@ function defaultWrite(line: string, level: 'info' | 'warn' | 'error'): void {
   (level === 'info' ? process.stdout : process.stderr).write(line);
 }
 
-/** Discards everything; for tests and benchmarks. */
+/**
+ * Discards everything; for tests, benchmarks, and `WEFT_LOG_LEVEL=silent`. A router given it
+ * skips the work whose only product is a log line (the request log's timing and listener).
+ */
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

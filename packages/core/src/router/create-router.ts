@@ -2,7 +2,7 @@ import express, { type ErrorRequestHandler, type RequestHandler, type Router } f
 import type { AppDefinition } from '../define/app.js';
 import { sendError, toErrorResponse } from '../errors/error-response.js';
 import { clip } from '../logging/clip.js';
-import { jsonLogger } from '../logging/logger.js';
+import { jsonLogger, silentLogger } from '../logging/logger.js';
 import { collectSecrets } from '../logging/redact.js';
 import { createOAuthRouter } from '../oauth/index.js';
 import { resolvePageKeys } from '../paging/page-keys.js';
@@ -16,6 +16,7 @@ import {
 } from './body-parsers.js';
 import { requestFacts } from './handle.js';
 import { requestLog } from './request-log.js';
+import { RouteTable } from './route-table.js';
 import type { RouterOptions } from './router-options.js';
 import { mountData } from './routes/data.js';
 import { mountDatalist } from './routes/datalist.js';
@@ -57,17 +58,20 @@ export function mountProtocol(
   const app = compileApp(definition as AppDefinition);
   const logger = options.logger ?? jsonLogger();
   const pageKeys = resolvePageKeys(options.pageKeys, logger);
+  const routes = new RouteTable();
   const kit: RouteKit = {
-    router,
+    router: routes,
     app,
     options: { logger, pageKeys, replayWarningPages: options.replayWarningPages },
   };
 
-  router.use(requestLog(logger));
+  // Nothing to time and no line to build for a logger that discards them.
+  if (logger !== silentLogger) router.use(requestLog(logger));
   router.use(securityHeaders);
   const guard = accessGuard(options.access ?? accessFromEnv());
   if (guard) router.use(guard);
-  mountWebhookPreProcess(kit, options.largeBodyLimit ?? DEFAULT_LARGE_BODY_LIMIT);
+  // Before the JSON parser: its signatures are over the exact bytes received.
+  mountWebhookPreProcess(kit, router, options.largeBodyLimit ?? DEFAULT_LARGE_BODY_LIMIT);
   router.use(
     jsonBodies({
       limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -83,9 +87,10 @@ export function mountProtocol(
   mountWebhooks(kit);
   mountResource(kit);
   mountExecute(kit);
+  router.use(routes.middleware());
   const oauth = createOAuthRouter(definition.authentication);
   // Before the OAuth router: a sub-router would answer OPTIONS itself, in plain text.
-  router.use(wrongMethod([router, ...(oauth ? [oauth] : [])]));
+  router.use(wrongMethod(routes, [router, ...(oauth ? [oauth] : [])]));
   if (oauth) router.use(oauth);
   router.use(protocolErrors(app, logger));
   return router;
@@ -106,10 +111,10 @@ const securityHeaders: RequestHandler = (req, res, next) => {
  * `Allow`, instead of Express's plain-text OPTIONS answer or a misleading 404. A request with
  * the right method passes on (to the OAuth router mounted after this).
  */
-function wrongMethod(routers: Router[]): RequestHandler {
+function wrongMethod(routes: RouteTable, routers: Router[]): RequestHandler {
   let allowed: Map<string, string[]> | undefined;
   const collect = () => {
-    const map = new Map<string, string[]>();
+    const map = routes.methods();
     for (const r of routers) {
       for (const layer of r.stack as Array<{ route?: { path: unknown; methods: Record<string, boolean> } }>) {
         if (!layer.route || typeof layer.route.path !== 'string') continue;

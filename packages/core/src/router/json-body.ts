@@ -1,6 +1,5 @@
-import type { IncomingMessage } from 'node:http';
 import bytes from 'bytes';
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import { checkJsonDepth } from './json-depth.js';
 
 /** A body the reader refused, in body-parser's error shape (which the error answer knows). */
@@ -56,53 +55,80 @@ export function jsonBody(options: { limit: string | number; maxDepth: number }):
       general(req, res, next);
       return;
     }
-    readBody(req, length, (error, body) => {
-      if (error) {
-        next(error);
-        return;
-      }
-      try {
-        req.body = parse(body!, options.maxDepth);
-      } catch (thrown) {
-        next(thrown);
-        return;
-      }
-      next();
-    });
+    new BodyReader(req, length, options.maxDepth, next).start();
   };
 }
 
-/** Reads exactly `length` bytes of the request; an early end is a 400, as body-parser has it. */
-function readBody(req: IncomingMessage, length: number, done: (error?: Error, body?: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  let received = 0;
-  let settled = false;
-  const finish = (error?: Error, body?: Buffer) => {
-    if (settled) return;
-    settled = true;
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onError);
-    req.off('close', onClose);
-    done(error, body);
-  };
-  const onData = (chunk: Buffer) => {
-    received += chunk.length;
-    chunks.push(chunk);
-  };
-  const onEnd = () => {
-    if (received !== length) {
-      finish(new BodyReadError('request size did not match content length', 400, 'request.size.invalid'));
+/**
+ * Reads exactly `length` bytes of the request (an early end is a 400, as body-parser has it)
+ * and parses them into `req.body`. A class, not closures: this runs on every request, and under
+ * tsx (which runs the apps here) every arrow function made in a function body is also named at
+ * run time.
+ */
+class BodyReader {
+  private readonly chunks: Buffer[] = [];
+  private received = 0;
+  private settled = false;
+
+  constructor(
+    private readonly req: Request,
+    private readonly length: number,
+    private readonly maxDepth: number,
+    private readonly next: (error?: unknown) => void,
+  ) {
+    this.onData = this.onData.bind(this);
+    this.onEnd = this.onEnd.bind(this);
+    this.onAbort = this.onAbort.bind(this);
+  }
+
+  start(): void {
+    const req = this.req;
+    req.on('data', this.onData);
+    req.on('end', this.onEnd);
+    req.on('error', this.onAbort);
+    req.on('close', this.onAbort);
+  }
+
+  private onData(chunk: Buffer): void {
+    this.received += chunk.length;
+    this.chunks.push(chunk);
+  }
+
+  private onEnd(): void {
+    if (this.received !== this.length) {
+      this.finish(
+        new BodyReadError('request size did not match content length', 400, 'request.size.invalid'),
+      );
       return;
     }
-    finish(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received));
-  };
-  const onError = () => finish(new BodyReadError('request aborted', 400, 'request.aborted'));
-  const onClose = () => finish(new BodyReadError('request aborted', 400, 'request.aborted'));
-  req.on('data', onData);
-  req.on('end', onEnd);
-  req.on('error', onError);
-  req.on('close', onClose);
+    const chunks = this.chunks;
+    this.finish(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.received));
+  }
+
+  private onAbort(): void {
+    this.finish(new BodyReadError('request aborted', 400, 'request.aborted'));
+  }
+
+  private finish(error?: Error, body?: Buffer): void {
+    if (this.settled) return;
+    this.settled = true;
+    const req = this.req;
+    req.off('data', this.onData);
+    req.off('end', this.onEnd);
+    req.off('error', this.onAbort);
+    req.off('close', this.onAbort);
+    if (error) {
+      this.next(error);
+      return;
+    }
+    try {
+      req.body = parse(body!, this.maxDepth);
+    } catch (thrown) {
+      this.next(thrown);
+      return;
+    }
+    this.next();
+  }
 }
 
 /** body-parser's strict JSON: depth-checked raw bytes, a leading BOM dropped, an object or array. */

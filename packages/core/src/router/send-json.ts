@@ -7,10 +7,11 @@ import type { ServerResponse } from 'node:http';
  * a HEAD request gets the headers alone, as Node leaves out its body.
  */
 export function sendJson(res: ServerResponse, body: unknown): void {
-  const bytes = Buffer.from(JSON.stringify(body));
+  // As a string, which Node writes with the headers in one write (see sendPage).
+  const text = JSON.stringify(body);
   res.writeHead(res.statusCode, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': bytes.length,
+    'content-length': Buffer.byteLength(text),
   });
-  res.end(bytes);
+  res.end(text);
 }

@@ -33,6 +33,8 @@ export interface CompiledApp {
   types: Map<string, CompiledType>;
   auths: Map<string, CompiledAuth>;
   filterSchema: z.ZodType<Record<string, unknown>>;
+  /** The app has no filter fields: every JSON object is a valid filter, as it is. */
+  openFilter: boolean;
   /** Account keys whose values are secret, over every authentication. */
   secretKeys: readonly string[];
   timeoutMs: number;
@@ -71,6 +73,7 @@ export function compileApp(app: AppDefinition): CompiledApp {
     types,
     auths,
     filterSchema: inputObjectSchema(app.sync?.filters ?? {}),
+    openFilter: Object.keys(app.sync?.filters ?? {}).length === 0,
     secretKeys: [...new Set(app.authentication.flatMap((a) => a.secretKeys))],
     timeoutMs: app.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     logo: loadLogo(app),

@@ -1,4 +1,4 @@
-import express from 'express';
+import express, { type Router } from 'express';
 import { NotFoundError, WeftError } from '../../errors/errors.js';
 import { MARKER } from '../../define/markers.js';
 import { clip } from '../../logging/clip.js';
@@ -121,7 +121,11 @@ function toDeltaRows(
  * `POST webhooks/pre-process`: the third party's raw request, forwarded by the service. Mounted
  * before the JSON parser, because signatures are computed over the exact bytes received.
  */
-export function mountWebhookPreProcess({ router, app, options }: RouteKit, bodyLimit: string | number): void {
+export function mountWebhookPreProcess(
+  { app, options }: RouteKit,
+  router: Router,
+  bodyLimit: string | number,
+): void {
   const preProcess = app.definition.sync?.webhooks?.preProcess;
   if (!preProcess) return;
   router.post(
