@@ -159,7 +159,7 @@ for (const target of databaseTargets()) {
       const url = await serve(oauthApp([{ id: 'oauth2', name: 'OAuth 2' }], 'Two'));
       const io = capture();
       const connecting = devSource(ws, url, { pollMs: 20 }, io);
-      await expect.poll(() => io.out()).toContain('Waiting for the provider');
+      await expect.poll(() => io.out(), { timeout: 30_000 }).toContain('Waiting for the provider');
       expect(await approve(io.out())).toBe(200);
       const source = await connecting;
       expect(source).toMatchObject({ authId: 'oauth2', accountName: 'oauth2 user' });
@@ -177,7 +177,7 @@ for (const target of databaseTargets()) {
       const io = capture();
       const connecting = devSource(ws, url, { pollMs: 20 }, io);
       connecting.catch(() => {});
-      await expect.poll(() => io.out()).toContain('Waiting for the provider');
+      await expect.poll(() => io.out(), { timeout: 30_000 }).toContain('Waiting for the provider');
       expect(await approve(io.out())).toBe(400);
       await expect(connecting).rejects.toThrow(
         'the OAuth connection failed: POST /oauth2/v1/access_token: The code was not granted',
@@ -188,7 +188,7 @@ for (const target of databaseTargets()) {
       const url = await serve(oauthApp([{ id: 'oauth', name: 'OAuth 1' }], 'One'));
       const io = capture();
       const connecting = devSource(ws, url, { pollMs: 20 }, io);
-      await expect.poll(() => io.out()).toContain('Waiting for the provider');
+      await expect.poll(() => io.out(), { timeout: 30_000 }).toContain('Waiting for the provider');
       expect(await approve(io.out())).toBe(200);
       expect(await connecting).toMatchObject({ authId: 'oauth', accountName: 'oauth user' });
     });

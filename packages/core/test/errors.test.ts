@@ -146,7 +146,7 @@ describe('request log', () => {
         aborted: true,
         route: 'data',
       });
-    await expect.poll(() => String(signalled)).toContain('closed the connection');
+    await expect.poll(() => String(signalled), { timeout: 15_000 }).toContain('closed the connection');
     await running.close();
   });
 

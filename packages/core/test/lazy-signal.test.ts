@@ -61,7 +61,7 @@ describe('a data handler that reads its signal late', () => {
       const res = await running.post('/api/v1/synchronizer/data', { requestedType: 'issue' });
       expect(res.status).toBe(504);
       release();
-      await expect.poll(() => seen.aborted).toBe(true);
+      await expect.poll(() => seen.aborted, { timeout: 15_000 }).toBe(true);
       expect(seen.reason).toContain('did not answer /api/v1/synchronizer/data within 150 ms');
     } finally {
       await running.close();
@@ -81,12 +81,14 @@ describe('a data handler that reads its signal late', () => {
         signal: controller.signal,
       }).catch(() => undefined);
       // The handler is waiting: hang up, and let it go on once the server saw the hang-up.
-      await expect.poll(() => seen.started).toBe(true);
+      await expect.poll(() => seen.started, { timeout: 15_000 }).toBe(true);
       controller.abort();
       await pending;
-      await expect.poll(() => local.lines.find((line) => line.msg === 'request')?.aborted).toBe(true);
+      await expect
+        .poll(() => local.lines.find((line) => line.msg === 'request')?.aborted, { timeout: 15_000 })
+        .toBe(true);
       release();
-      await expect.poll(() => seen.aborted).toBe(true);
+      await expect.poll(() => seen.aborted, { timeout: 15_000 }).toBe(true);
       expect(seen.reason).toContain('The service closed the connection');
     } finally {
       await running.close();
@@ -148,7 +150,7 @@ describe('a validate handler that reads its signal late', () => {
       const res = await running.post('/validate', { id: 'token', fields: { token: 't' } });
       expect(res.status).toBe(504);
       release();
-      await expect.poll(() => seen.aborted).toBe(true);
+      await expect.poll(() => seen.aborted, { timeout: 15_000 }).toBe(true);
       expect(seen.reason).toContain('did not answer /validate within 150 ms');
     } finally {
       await running.close();
