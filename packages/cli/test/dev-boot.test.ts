@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { lateAppSource } from './support/late-app.js';
 import { spawnWeftDev } from './support/weft-dev.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -18,36 +19,10 @@ afterAll(() => {
   rmSync(dataFolder, { recursive: true, force: true });
 });
 
-const APP = `import { existsSync } from 'node:fs';
-import { auth, defineApp, field, startServer } from '@weft/core';
-
-while (!existsSync(${JSON.stringify(go)})) await new Promise((r) => setTimeout(r, 50));
-const app = defineApp({
-  id: 'late',
-  name: 'Late',
-  version: '1.0.0',
-  description: 'an app that listens once the test says so',
-  website: 'http://127.0.0.1/',
-  authentication: [auth.none({ name: 'None' })],
-  sync: {
-    types: {
-      item: {
-        name: 'Items',
-        fields: { id: field.id(), name: field.title({ name: 'Name' }) },
-        async *data() {
-          yield { id: 'i1', name: 'one' };
-        },
-      },
-    },
-  },
-});
-await startServer(app, { defaultPort: 3999, shutdownGraceMs: 500 });
-`;
-
 describe('weft dev boot', () => {
   it('starts the workspace while the app is still starting', async () => {
     const file = join(appFolder, 'app.ts');
-    writeFileSync(file, APP);
+    writeFileSync(file, lateAppSource(go));
     // An account is given: on a fresh folder without one, weft dev boots the workspace while it
     // asks the app which account it needs (docs/dev.md, "Start time"), and undoes the boot when
     // one is missing.

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
+import { lateAppSource } from './support/late-app.js';
 import { spawnWeftDev } from './support/weft-dev.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -20,35 +21,9 @@ afterAll(() => {
   rmSync(userFolder, { recursive: true, force: true });
 });
 
-const APP = `import { existsSync } from 'node:fs';
-import { auth, defineApp, field, startServer } from '@weft/core';
-
-while (!existsSync(${JSON.stringify(go)})) await new Promise((r) => setTimeout(r, 50));
-const app = defineApp({
-  id: 'late',
-  name: 'Late',
-  version: '1.0.0',
-  description: 'an app that listens once the test says so',
-  website: 'http://127.0.0.1/',
-  authentication: [auth.none({ name: 'None' })],
-  sync: {
-    types: {
-      item: {
-        name: 'Items',
-        fields: { id: field.id(), name: field.title({ name: 'Name' }) },
-        async *data() {
-          yield { id: 'i1', name: 'one' };
-        },
-      },
-    },
-  },
-});
-await startServer(app, { defaultPort: 3999, shutdownGraceMs: 500 });
-`;
-
 it('boots the workspace of a fresh folder while asking the app about its account', async () => {
   const file = join(appFolder, 'app.ts');
-  writeFileSync(file, APP);
+  writeFileSync(file, lateAppSource(go));
   const dev = spawnWeftDev([file, '--no-watch'], userFolder);
   const { child, exited } = dev;
   try {

@@ -25,7 +25,7 @@ const LATER = [
   /\/simple-oauth2\//,
 ];
 
-it('listens on PGlite without the document converters, undici, pg or core\'s app server', async () => {
+it("listens on PGlite without the document converters, undici, pg or core's app server", async () => {
   const trace = join(dir, 'trace.txt');
   writeFileSync(trace, '');
   const child = spawn(process.execPath, ['--conditions=weft-dist', '--import', TRACE, ENTRY], {
