@@ -1,7 +1,8 @@
-// The app module that `weft dev` runs: started with tsx on a fixed port (so its URL never changes),
-// and restarted when a file of its folder changes. Changes are debounced (an editor's save is often
-// several events), restarts never overlap (a change during a restart queues one more restart), and
-// an app that fails to start is reported and tried again on the next change.
+// The app module that `weft dev` runs: started with tsx (and weft's own export conditions) on a
+// fixed port (so its URL never changes), and restarted when a file of its folder changes. Changes
+// are debounced (an editor's save is often several events), restarts never overlap (a change during
+// a restart queues one more restart), and an app that fails to start is reported and tried again on
+// the next change.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type FSWatcher, watch } from 'node:fs';
 import { dirname } from 'node:path';
@@ -12,6 +13,23 @@ const IGNORED =
   /(^|[\\/])(node_modules|\.weft|\.git|dist|coverage)([\\/]|$)|(^|[\\/])\.[^\\/]*$|~$|\.swp$|\.tmp$/;
 
 export const RESTART_DEBOUNCE_MS = 200;
+
+/**
+ * Node's `--conditions` of this process, for the app's. In a weft checkout `weft` runs weft's
+ * build under the `weft-dist` condition when the build is fresh; the app then resolves
+ * `@weft/core` to the same build instead of having tsx compile core's sources at every start.
+ * Elsewhere there are none (an installed weft runs its build without conditions).
+ */
+export function inheritedConditions(execArgv: readonly string[] = process.execArgv): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i += 1) {
+    const arg = execArgv[i]!;
+    if (arg.startsWith('--conditions=')) out.push(arg);
+    else if ((arg === '--conditions' || arg === '-C') && execArgv[i + 1] !== undefined)
+      out.push(`--conditions=${execArgv[++i]}`);
+  }
+  return out;
+}
 
 async function waitForApp(url: string, child: ChildProcess, ms = 30_000): Promise<void> {
   const until = Date.now() + ms;
@@ -40,6 +58,7 @@ export class AppProcess {
     private readonly file: string,
     readonly port: number,
     private readonly io: CliIo,
+    private readonly conditions: readonly string[] = inheritedConditions(),
   ) {}
 
   get url() {
@@ -48,7 +67,7 @@ export class AppProcess {
 
   async start(): Promise<void> {
     const loader = import.meta.resolve('tsx');
-    const child = spawn(process.execPath, ['--import', loader, this.file], {
+    const child = spawn(process.execPath, [...this.conditions, '--import', loader, this.file], {
       env: { ...this.io.env, PORT: String(this.port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
