@@ -5,5 +5,5 @@
  * the app server, so a process that serves no app loads neither Express's router nor the OAuth
  * clients through it.
  */
-export { envNumber, hardenServer, type ServerLimits } from '../router/harden-server.js';
+export { hardenServer, type ServerLimits } from '../router/harden-server.js';
 export { checkJsonDepth, DEFAULT_MAX_JSON_DEPTH, TooDeepError } from '../router/json-depth.js';
