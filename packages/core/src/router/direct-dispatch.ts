@@ -30,37 +30,68 @@ export function dispatchDirectly(
     // What the router sets before its walk (the request log reads originalUrl).
     req.originalUrl ||= req.url;
     if (req.baseUrl === undefined) req.baseUrl = '';
-    let step = 0;
-    const next: NextFunction = (error?: unknown) => {
-      if (error !== undefined && error !== null && error !== 'route' && error !== 'router') {
-        fail(error);
-        return;
-      }
-      if (step < front.length) call(front[step++]!);
-      else if (step === front.length) {
-        step += 1;
-        call(route);
-      }
-      // A table handler does not pass a request on (see RouteTable); if one did, the request
-      // leaves this router, as it would once past the router's last layer.
-      else done();
-    };
-    const call = (middleware: RequestHandler) => {
-      try {
-        const result: unknown = middleware(req, res, next);
-        // As the router does: a rejected promise is passed on as an error.
-        if (result instanceof Promise) result.then(undefined, fail);
-      } catch (error) {
-        fail(error);
-      }
-    };
-    const fail = (error: unknown) => {
-      try {
-        errors(error, req, res, done);
-      } catch (thrown) {
-        done(thrown);
-      }
-    };
-    next();
+    new Dispatch(req, res, done, front, route, errors).next();
   };
+}
+
+/**
+ * One request's way through `front` and its route. A class with two bound methods, not
+ * closures: under tsx (which runs the apps here) each closure made per request is also named
+ * at run time.
+ */
+class Dispatch {
+  private step = 0;
+  /** Express's `next`: on to the next step, or to `errors` with an error. */
+  readonly next: NextFunction;
+  private readonly rejected: (error: unknown) => void;
+
+  constructor(
+    private readonly req: Request,
+    private readonly res: Response,
+    private readonly done: NextFunction,
+    private readonly front: readonly RequestHandler[],
+    private readonly route: RequestHandler,
+    private readonly errors: ErrorRequestHandler,
+  ) {
+    this.next = this.advance.bind(this);
+    this.rejected = this.onRejected.bind(this);
+  }
+
+  private advance(error?: unknown): void {
+    if (error !== undefined && error !== null && error !== 'route' && error !== 'router') {
+      this.fail(error);
+      return;
+    }
+    const front = this.front;
+    if (this.step < front.length) this.call(front[this.step++]!);
+    else if (this.step === front.length) {
+      this.step += 1;
+      this.call(this.route);
+    }
+    // A table handler does not pass a request on (see RouteTable); if one did, the request
+    // leaves this router, as it would once past the router's last layer.
+    else this.done();
+  }
+
+  private call(middleware: RequestHandler): void {
+    try {
+      const result: unknown = middleware(this.req, this.res, this.next);
+      // As the router does: a rejected promise is passed on as an error.
+      if (result instanceof Promise) result.then(undefined, this.rejected);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private onRejected(error: unknown): void {
+    this.fail(error || new Error('Rejected promise'));
+  }
+
+  private fail(error: unknown): void {
+    try {
+      this.errors(error, this.req, this.res, this.done);
+    } catch (thrown) {
+      this.done(thrown);
+    }
+  }
 }
