@@ -3,7 +3,8 @@
 // child process; the load generator runs here. On a two-core machine the load generator cannot
 // saturate the server, so wall-clock requests/s would measure the load generator: the rates are
 // per second of the server's own CPU time (what one saturated core serves), read from the child
-// with process.cpuUsage(). Rounds alternate so drift on a shared machine hits both sides alike.
+// with process.cpuUsage(). Rounds alternate, each side first in every other round, so drift on a
+// shared machine hits both sides alike; a ratio is the median of the rounds' own ratios.
 // The data page is measured three ways: batch yields, one yield per item, and pages of one item
 // (the per-request cost apart from items); then the yield protocol alone, in process.
 // The per-item page is also set against a hand-written Express handler draining the same
@@ -25,7 +26,7 @@ import { encodePageState } from '../src/paging/page-state.js';
 import { runLoad } from './load.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PAGE = 1_000;
 const ONLY = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const wanted = (name: string) => !ONLY || ONLY.includes(name);
@@ -90,14 +91,20 @@ async function compare(
   const weft: number[] = [];
   const hand: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
-    weft.push(await rate(subject.port(), weftReq));
+    // Each side goes first in every other round: a drift in the machine's load between the
+    // two measurements of a round favours neither side.
+    if (round % 2 === 0) weft.push(await rate(subject.port(), weftReq));
     hand.push(await rate(ports.hand, handReq));
+    if (round % 2 === 1) weft.push(await rate(subject.port(), weftReq));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const w = median(weft) * scale;
   const h = median(hand) * scale;
+  // The ratio of each round's two measurements, taken back to back, then their median: on a
+  // shared machine whose load moves between rounds, steadier than the ratio of the two medians.
+  const ratio = median(weft.map((value, round) => value / hand[round]!));
   console.log(
-    `bench ${name}: ${subject.name} ${format(w)} ${unit}, ${baseline} ${format(h)} ${unit}, ratio ${(w / h).toFixed(2)}${target === undefined ? '' : `, target ${target.toFixed(2)}`}`,
+    `bench ${name}: ${subject.name} ${format(w)} ${unit}, ${baseline} ${format(h)} ${unit}, ratio ${ratio.toFixed(2)}${target === undefined ? '' : `, target ${target.toFixed(2)}`}`,
   );
   return { subject: w, baseline: h };
 }

@@ -14,6 +14,7 @@ import {
   DEFAULT_MAX_JSON_DEPTH,
   jsonBodies,
 } from './body-parsers.js';
+import { dispatchDirectly } from './direct-dispatch.js';
 import { requestFacts } from './handle.js';
 import { requestLog } from './request-log.js';
 import { RouteTable } from './route-table.js';
@@ -65,20 +66,23 @@ export function mountProtocol(
     options: { logger, pageKeys, replayWarningPages: options.replayWarningPages },
   };
 
+  // The middleware every protocol request passes before its route, in order.
+  const front: RequestHandler[] = [];
   // Nothing to time and no line to build for a logger that discards them.
-  if (logger !== silentLogger) router.use(requestLog(logger));
-  router.use(securityHeaders);
+  if (logger !== silentLogger) front.push(requestLog(logger));
+  front.push(securityHeaders);
   const guard = accessGuard(options.access ?? accessFromEnv());
-  if (guard) router.use(guard);
+  if (guard) front.push(guard);
+  for (const middleware of front) router.use(middleware);
   // Before the JSON parser: its signatures are over the exact bytes received.
   mountWebhookPreProcess(kit, router, options.largeBodyLimit ?? DEFAULT_LARGE_BODY_LIMIT);
-  router.use(
-    jsonBodies({
-      limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-      largeLimit: options.largeBodyLimit ?? DEFAULT_LARGE_BODY_LIMIT,
-      maxDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
-    }),
-  );
+  const bodies = jsonBodies({
+    limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    largeLimit: options.largeBodyLimit ?? DEFAULT_LARGE_BODY_LIMIT,
+    maxDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+  });
+  front.push(bodies);
+  router.use(bodies);
   mountDescriptor(kit);
   mountValidate(kit);
   mountSyncConfig(kit);
@@ -92,7 +96,9 @@ export function mountProtocol(
   // Before the OAuth router: a sub-router would answer OPTIONS itself, in plain text.
   router.use(wrongMethod(routes, [router, ...(oauth ? [oauth] : [])]));
   if (oauth) router.use(oauth);
-  router.use(protocolErrors(app, logger));
+  const errors = protocolErrors(app, logger);
+  router.use(errors);
+  dispatchDirectly(router, routes, front, errors);
   return router;
 }
 

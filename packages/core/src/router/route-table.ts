@@ -12,7 +12,9 @@ export interface ProtocolRoutes {
  * request against each route layer in turn (a regular expression each, then the route's own
  * dispatch); the protocol's paths are fixed strings matched case-sensitively and strictly (no
  * trailing slash), which is what one Map lookup of the path does. HEAD is answered by GET's
- * handler, as Express routes do; a path or method not here passes on.
+ * handler, as Express routes do; a path or method not here passes on. A handler of the table
+ * answers every request it is given (it never passes one on with `next()`), which is what lets
+ * `dispatchDirectly` run it without the router's walk.
  */
 export class RouteTable implements ProtocolRoutes {
   private readonly routes = new Map<string, Map<string, RequestHandler>>();
@@ -34,13 +36,17 @@ export class RouteTable implements ProtocolRoutes {
     return new Map([...this.routes].map(([path, byMethod]) => [path, [...byMethod.keys()]]));
   }
 
+  /** The handler of a request's path and method (HEAD: GET's), if the table has one. */
+  find(path: string, method: string): RequestHandler | undefined {
+    const byMethod = this.routes.get(path);
+    return byMethod && (byMethod.get(method) ?? (method === 'HEAD' ? byMethod.get('GET') : undefined));
+  }
+
   /** The middleware answering every route of the table. */
   middleware(): RequestHandler {
-    const routes = this.routes;
+    const table = this;
     return function protocolRoutes(req, res, next) {
-      const byMethod = routes.get(req.path);
-      const handler =
-        byMethod && (byMethod.get(req.method) ?? (req.method === 'HEAD' ? byMethod.get('GET') : undefined));
+      const handler = table.find(req.path, req.method);
       if (!handler) {
         next();
         return;
