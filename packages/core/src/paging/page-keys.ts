@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../logging/logger.js';
-import { PageMac } from './page-mac.js';
 
 /** Keys of the page-state signature: `sign` signs, every key of `verify` is accepted. */
 export interface PageKeys {
-  sign: PageMac;
-  verify: readonly PageMac[];
+  sign: Buffer;
+  verify: readonly Buffer[];
 }
 
-let processKey: PageMac | undefined;
+let processKey: Buffer | undefined;
 let warned = false;
 
 /**
@@ -21,10 +20,10 @@ export function resolvePageKeys(explicit: readonly string[] | undefined, logger:
     .map((key) => key.trim())
     .filter((key) => key.length > 0);
   if (given.length > 0) {
-    const keys = given.map((key) => new PageMac(Buffer.from(key, 'utf8')));
+    const keys = given.map((key) => Buffer.from(key, 'utf8'));
     return { sign: keys[0]!, verify: keys };
   }
-  processKey ??= new PageMac(randomBytes(32));
+  processKey ??= randomBytes(32);
   if (!warned) {
     warned = true;
     logger.warn(

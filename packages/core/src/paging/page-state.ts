@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { JsonValue } from '../define/markers.js';
 import { clip } from '../logging/clip.js';
@@ -32,9 +33,13 @@ export const wire = z.object({
 /** The signed state inside it, decoded. */
 export const stateJson = z.object({ c: z.custom<JsonValue>().optional(), s: z.number().int().min(0) });
 
-/** What a cursor's signature covers: its type and its encoded state. */
-function signed(type: string, state: string): string {
-  return `weft-page\n${type}\n${state}`;
+function mac(key: Buffer, type: string, state: string): Buffer;
+function mac(key: Buffer, type: string, state: string, encoding: 'base64url'): string;
+function mac(key: Buffer, type: string, state: string, encoding?: 'base64url'): Buffer | string {
+  const hmac = createHmac('sha256', key).update(`weft-page\n${type}\n${state}`);
+  // Straight to text when signing: a digest Buffer made in C++ has a backing store of its own
+  // for the garbage collector to track, only to be turned into text at once.
+  return encoding ? hmac.digest(encoding) : hmac.digest();
 }
 
 let defaultKeys: PageKeys | undefined;
@@ -49,7 +54,7 @@ export function encodePageState(type: string, state: PageState, keys?: PageKeys)
   const payload = Buffer.from(
     JSON.stringify(state.cursor === undefined ? { s: state.skip } : { c: state.cursor, s: state.skip }),
   ).toString('base64url');
-  return { weft: 2, type, state: payload, sig: keysOr(keys).sign.sign(signed(type, payload)) };
+  return { weft: 2, type, state: payload, sig: mac(keysOr(keys).sign, type, payload, 'base64url') };
 }
 
 /**
@@ -65,9 +70,11 @@ export function decodePageState(type: string, pagination: unknown, keys?: PageKe
   if (parsed.type !== type) {
     return `\`pagination\` belongs to type "${clip(parsed.type)}", not to the requested type "${clip(type)}"`;
   }
-  const message = signed(type, state);
-  let valid = false;
-  for (const key of keysOr(keys).verify) valid ||= key.verify(message, sig);
+  const given = Buffer.from(sig, 'base64url');
+  const valid = keysOr(keys).verify.some((key) => {
+    const expected = mac(key, type, state);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  });
   if (!valid) return '`pagination` is not signed by this app (tampered, or signed with another key)';
   let decoded: unknown;
   try {
