@@ -1,5 +1,4 @@
 import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
 
 // One HTTP request to an app over node:http, on a kept-alive connection per origin. The engine
 // reads thousands of rows per data page: node:http hands the body over as Buffers, where fetch
@@ -36,10 +35,20 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** fetch's own limit */
 const MAX_REDIRECTS = 20;
 
-const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
-};
+type Transport = { request: typeof http.request; agent: http.Agent };
+const plain: Transport = { request: http.request, agent: new http.Agent({ keepAlive: true }) };
+/** node:https (and TLS with it) is loaded for the first https app only: a process start never waits for it. */
+let secure: Promise<Transport> | undefined;
+
+function transport(protocol: string): Promise<Transport> | Transport | undefined {
+  if (protocol === 'http:') return plain;
+  if (protocol !== 'https:') return undefined;
+  secure ??= import('node:https').then((https) => ({
+    request: https.request,
+    agent: new https.Agent({ keepAlive: true }),
+  }));
+  return secure;
+}
 
 /** Sends the request (and, with `follow`, its redirects); rejects on a connection error or abort. */
 export async function httpRequest(url: string, request: HttpRequest): Promise<HttpAnswer> {
@@ -68,27 +77,22 @@ export async function httpRequest(url: string, request: HttpRequest): Promise<Ht
   }
 }
 
-function once(
+async function once(
   url: URL,
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
   signal: AbortSignal,
 ): Promise<HttpAnswer> {
-  const agent = agents[url.protocol as keyof typeof agents];
-  if (!agent)
+  const via = await transport(url.protocol);
+  if (!via)
     return Promise.reject(
       new HttpTransportError('request failed', { message: `unsupported protocol ${url.protocol}` }),
     );
   return new Promise((resolve, reject) => {
     const sent = { ...headers };
     if (body !== undefined) sent['content-length'] = String(Buffer.byteLength(body));
-    const req = (url.protocol === 'https:' ? https : http).request(url, {
-      method,
-      headers: sent,
-      agent,
-      signal,
-    });
+    const req = via.request(url, { method, headers: sent, agent: via.agent, signal });
     req.on('error', (error: NodeJS.ErrnoException) => reject(transportError(error, signal)));
     req.on('response', (res) => {
       // Aborted while the body is read: the body fails with the abort, as fetch's does.

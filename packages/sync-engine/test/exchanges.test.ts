@@ -108,6 +108,9 @@ describe('AppClient.send and the exchange observer', () => {
     const gone = await new AppClient(`http://127.0.0.1:${port}`).send(appRequests.descriptor());
     expect(gone.unreachable).toBe('ECONNREFUSED');
     expect(gone.failure).toMatch(/ECONNREFUSED/);
+    // So is an https app there (its transport is loaded on first use).
+    const secure = await new AppClient(`https://127.0.0.1:${port}`).send(appRequests.descriptor());
+    expect(secure.unreachable).toBe('ECONNREFUSED');
   });
 
   it('sends a raw body verbatim and shows a redirect as it is with `redirect: manual`', async () => {
