@@ -23,8 +23,8 @@ export interface HttpRequest {
 
 /** An error of the connection, with the code fetch would carry as its cause (ECONNREFUSED, ...). */
 export class HttpTransportError extends Error {
-  override readonly cause: { code?: string; message: string };
-  constructor(message: string, cause: { code?: string; message: string }) {
+  override readonly cause: { code?: string };
+  constructor(message: string, cause: { code?: string } = {}) {
     super(message);
     this.name = 'HttpTransportError';
     this.cause = cause;
@@ -61,8 +61,7 @@ export async function httpRequest(url: string, request: HttpRequest): Promise<Ht
     if (request.redirect === 'manual' || !REDIRECTS.has(answer.status) || location === undefined)
       return answer;
     answer.body.resume();
-    if (hop >= MAX_REDIRECTS)
-      throw new HttpTransportError('request failed', { message: 'redirect count exceeded' });
+    if (hop >= MAX_REDIRECTS) throw new HttpTransportError('redirect count exceeded');
     target = new URL(location, target);
     // As fetch does: 303 turns into a GET, and so do 301 and 302 of a POST; the body goes with it.
     if (
@@ -85,10 +84,7 @@ async function once(
   signal: AbortSignal,
 ): Promise<HttpAnswer> {
   const via = await transport(url.protocol);
-  if (!via)
-    return Promise.reject(
-      new HttpTransportError('request failed', { message: `unsupported protocol ${url.protocol}` }),
-    );
+  if (!via) return Promise.reject(new HttpTransportError(`unsupported protocol ${url.protocol}`));
   return new Promise((resolve, reject) => {
     const sent = { ...headers };
     if (body !== undefined) sent['content-length'] = String(Buffer.byteLength(body));
@@ -119,5 +115,5 @@ function abortError(signal: AbortSignal): Error {
 
 function transportError(error: NodeJS.ErrnoException, signal: AbortSignal): Error {
   if (signal.aborted || error.name === 'AbortError') return abortError(signal);
-  return new HttpTransportError('request failed', { code: error.code, message: error.message });
+  return new HttpTransportError(error.message, { code: error.code });
 }
