@@ -1,3 +1,5 @@
+import { limitedText } from './body-text.js';
+import { type HttpRequest, httpRequest } from './http-transport.js';
 import { MAX_ANSWER_BYTES } from './limits.js';
 
 /**
@@ -71,7 +73,7 @@ export interface TransportOptions {
 /** Connection errors that mean nothing listens at the address, as opposed to an app that misbehaves. */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** The connection was closed under the request. */
-const RESET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
+const RESET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
 /** The request body text as it is sent. */
 export function requestText(body: unknown, rawBody?: string): string | undefined {
@@ -93,7 +95,7 @@ export async function sendExchange(
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (requestBody !== undefined) headers['content-type'] = 'application/json';
-  const init: RequestInit = {
+  const init: HttpRequest = {
     method,
     headers,
     redirect: options.redirect,
@@ -102,21 +104,24 @@ export async function sendExchange(
   if (requestBody !== undefined) init.body = requestBody;
   const url = baseUrl.replace(/\/+$/, '') + path;
   try {
-    const response = await fetch(url, init).catch((error: unknown) => {
-      if (options.reconnect && RESET_CODES.has(causeCode(error) ?? '')) return fetch(url, init);
+    const answer = await httpRequest(url, init).catch((error: unknown) => {
+      if (options.reconnect && RESET_CODES.has(causeCode(error) ?? '')) return httpRequest(url, init);
       throw error;
     });
-    exchange.status = response.status;
-    const contentType = response.headers.get('content-type');
+    exchange.status = answer.status;
+    const contentType = answer.headers['content-type'];
     if (contentType) exchange.contentType = contentType;
-    const location = response.headers.get('location');
+    const location = answer.headers.location;
     if (location) exchange.location = location;
-    const all: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      all[name] = value;
-    });
-    exchange.headers = all;
-    const text = await readAnswerText(response, options.maxBytes ?? MAX_ANSWER_BYTES);
+    exchange.headers = answer.headers;
+    const text = await limitedText(
+      answer.body,
+      answer.headers['content-length'],
+      options.maxBytes ?? MAX_ANSWER_BYTES,
+      async () => {
+        answer.body.destroy();
+      },
+    );
     if (text === undefined) {
       exchange.tooLarge = options.maxBytes ?? MAX_ANSWER_BYTES;
       exchange.ms = performance.now() - started;
@@ -145,30 +150,24 @@ export async function sendExchange(
 }
 
 /**
- * The body as text when it holds at most `maxBytes`; undefined (and the rest left unread, the
- * connection closed) when it holds more. Read as a stream: a hostile answer costs `maxBytes`.
+ * The body of a fetch Response as text when it holds at most `maxBytes`; undefined (the rest left
+ * unread, the connection closed) when it holds more (see limitedText).
  */
 export async function readAnswerText(response: Response, maxBytes: number): Promise<string | undefined> {
-  if (!response.body) return '';
-  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
-    await response.body.cancel().catch(() => {});
-    return undefined;
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > maxBytes) {
-      await response.body.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
+  const body = response.body;
+  if (!body) return '';
+  return limitedText(
+    body as unknown as AsyncIterable<Uint8Array>,
+    response.headers.get('content-length'),
+    maxBytes,
+    () => body.cancel().catch(() => {}),
+  );
 }
 
+/** The connection error's code: a transport error's cause, or (a body cut off) the error's own. */
 function causeCode(error: unknown): string | undefined {
-  const code = (error as { cause?: { code?: unknown } })?.cause?.code;
+  const e = error as { code?: unknown; cause?: { code?: unknown } };
+  const code = e?.cause?.code ?? e?.code;
   return typeof code === 'string' ? code : undefined;
 }
 

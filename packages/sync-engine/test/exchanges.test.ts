@@ -108,6 +108,9 @@ describe('AppClient.send and the exchange observer', () => {
     const gone = await new AppClient(`http://127.0.0.1:${port}`).send(appRequests.descriptor());
     expect(gone.unreachable).toBe('ECONNREFUSED');
     expect(gone.failure).toMatch(/ECONNREFUSED/);
+    // So is an https app there (its transport is loaded on first use).
+    const secure = await new AppClient(`https://127.0.0.1:${port}`).send(appRequests.descriptor());
+    expect(secure.unreachable).toBe('ECONNREFUSED');
   });
 
   it('sends a raw body verbatim and shows a redirect as it is with `redirect: manual`', async () => {
@@ -123,6 +126,88 @@ describe('AppClient.send and the exchange observer', () => {
     const follow = await new AppClient(bareUrl).send({ method: 'GET', path: '/x' });
     expect(follow).toMatchObject({ status: 200, json: { name: 'moved here' } });
   });
+
+  it('follows redirects as fetch does: 303 and a POST moved by 302 become a GET, 307 keeps the POST and its body', async () => {
+    const seen: string[] = [];
+    answer = (req, body, res) => {
+      seen.push(`${req.method} ${req.url} ${body}`);
+      if (req.url === '/see-other') return res.writeHead(303, { location: '/there' }).end();
+      if (req.url === '/found') return res.writeHead(302, { location: `${bareUrl}/there` }).end();
+      if (req.url === '/temporary') return res.writeHead(307, { location: '/there' }).end();
+      if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
+      json(res, 200, { method: req.method, body });
+    };
+    const client = new AppClient(bareUrl);
+    for (const [path, method, body] of [
+      ['/see-other', 'GET', ''],
+      ['/found', 'GET', ''],
+      ['/temporary', 'POST', '{"a":1}'],
+    ]) {
+      seen.length = 0;
+      const ex = await client.send({ method: 'POST', path: path as string, body: { a: 1 } });
+      expect(ex).toMatchObject({ status: 200, json: { method, body } });
+      expect(seen).toEqual([`POST ${path} {"a":1}`, `${method} /there ${body}`]);
+    }
+    // A redirect that never ends is a failure, not a hang.
+    const loop = await client.send({ method: 'GET', path: '/loop' });
+    expect(loop.status).toBeUndefined();
+    expect(loop.failure).toMatch(/redirect count exceeded/);
+  });
+
+  it('reads a body cut off midway as a failure, and a body past the limit as too large', async () => {
+    answer = (req, _body, res) => {
+      if (req.url === '/big') return json(res, 200, { text: 'x'.repeat(5000) });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"items": [');
+      setTimeout(() => res.destroy(), 20);
+    };
+    const client = new AppClient(bareUrl, { reconnect: false });
+    const cut = await client.send({ method: 'GET', path: '/cut' });
+    expect(cut.status).toBe(200);
+    expect(cut.isJson).toBe(false);
+    expect(cut.failure).toBeDefined();
+    expect(cut.failureCode).toBe('ECONNRESET');
+    const big = await client.send({ method: 'GET', path: '/big' }, { maxBytes: 1000 });
+    expect(big).toMatchObject({ status: 200, tooLarge: 1000, isJson: false });
+    // The connection it was dropped on is not used again: the next answer is whole.
+    answer = (_req, _body, res) => json(res, 200, { ok: true });
+    expect(await client.send({ method: 'GET', path: '/after' })).toMatchObject({
+      status: 200,
+      json: { ok: true },
+    });
+  });
+
+  it('asks again on a new connection when the kept-alive one was closed under it', async () => {
+    let first = true;
+    answer = (req, _body, res) => {
+      // The first request after the app restarted lands on a connection it no longer serves.
+      if (req.url === '/stale' && first) {
+        first = false;
+        return req.socket.destroy();
+      }
+      json(res, 200, { ok: true });
+    };
+    const ex = await new AppClient(bareUrl).send({ method: 'GET', path: '/stale' });
+    expect(ex).toMatchObject({ status: 200, json: { ok: true } });
+    expect(first).toBe(false);
+  });
+
+  it('reads answers over node:http: fetch (undici) is never loaded for them', async () => {
+    const script = `
+      import { AppClient, appRequests } from ${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)};
+      const ex = await new AppClient(process.argv[1]).send(appRequests.config({}));
+      const undici = process.moduleLoadList.some((m) => m.includes('internal/deps/undici'));
+      console.log(JSON.stringify({ status: ex.status, undici }));`;
+    const { execFile } = await import('node:child_process');
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script, running.url],
+        (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)),
+      ),
+    );
+    expect(JSON.parse(out.trim().split('\n').at(-1) as string)).toEqual({ status: 200, undici: false });
+  }, 30_000);
 
   it('lets a subclass see every request the engine sends, and answer in place of the app', async () => {
     const paths: string[] = [];

@@ -127,6 +127,69 @@ for (const target of databaseTargets()) {
       expect((await ws.apps.runs(source!.id)).length).toBe(RUNS_WITH_EXCHANGES + 4);
     }, 120_000);
 
+    it('stores a batch of exchanges in one statement, each with the time it was added, in order', async () => {
+      const [source] = await ws.apps.list();
+      const runId = randomUUID();
+      await ws.driver.query(
+        `INSERT INTO weft_host_runs (id, source_id, kind, status) VALUES ($1, $2, 'manual', 'succeeded')`,
+        [runId, source!.id],
+      );
+      const statements: string[] = [];
+      const counting = {
+        ...ws.driver,
+        query: ((sql: string, params?: readonly unknown[]) => {
+          statements.push(sql);
+          return ws.driver.query(sql, params);
+        }) as typeof ws.driver.query,
+      };
+      const recorder = new ExchangeRecorder(counting, runId, []);
+      const exchange: Exchange = {
+        method: 'POST',
+        path: '/api/v1/synchronizer/data',
+        status: 200,
+        isJson: true,
+        ms: 3,
+      };
+      for (let page = 1; page <= 10; page++) {
+        recorder.add({ type: 'note', page }, exchange, { items: page, warnings: [`w${page}`] });
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await recorder.flush();
+      // One statement for the ten (a statement per page cost more than the page's own record).
+      expect(statements).toHaveLength(1);
+      const rows = await runExchanges(ws.driver, runId);
+      expect(rows.map((r) => [r.page, r.items, r.warnings, r.status, r.duration_ms])).toEqual(
+        Array.from({ length: 10 }, (_, i) => [i + 1, i + 1, [`w${i + 1}`], 200, 3]),
+      );
+      // `at` is when each was added (at least 5 ms apart here), not when the batch was stored.
+      const at = rows.map((r) => new Date(r.at).getTime());
+      expect(at).toEqual([...at].sort((a, b) => a - b));
+      expect((at[9] as number) - (at[0] as number)).toBeGreaterThanOrEqual(40);
+    });
+
+    it('stores an exchange within a second while its job goes on', async () => {
+      const [source] = await ws.apps.list();
+      const runId = randomUUID();
+      await ws.driver.query(
+        `INSERT INTO weft_host_runs (id, source_id, kind, status) VALUES ($1, $2, 'manual', 'succeeded')`,
+        [runId, source!.id],
+      );
+      const recorder = new ExchangeRecorder(ws.driver, runId, []);
+      const exchange: Exchange = {
+        method: 'POST',
+        path: '/api/v1/synchronizer/data',
+        status: 200,
+        isJson: true,
+        ms: 1,
+      };
+      recorder.add({ type: 'note', page: 1 }, exchange, { items: 1 });
+      // No flush: the page's table shows it while the job is still reading pages.
+      await expect
+        .poll(async () => (await runExchanges(ws.driver, runId)).length, { timeout: 10_000 })
+        .toBe(1);
+      await recorder.flush();
+    });
+
     it("fails a webhook event's run with the passcode the app echoes redacted", async () => {
       const [source] = await ws.apps.list();
       const event = await fetch(ws.apps.webhookUrl(source!.id), {

@@ -37,13 +37,23 @@ export function sourceSecrets(source: SourceRow, account: Json): string[] {
   return accountSecrets(account, secretFields);
 }
 
+/** Exchanges held before they are stored together: one statement per batch, not per page. */
+const RECORD_BATCH = 32;
+/** The longest an exchange waits to be stored while its job goes on (the page's table lags by this). */
+const RECORD_DELAY_MS = 1000;
+
 /**
- * Records a page job's exchanges one after another without holding up its pages: `add` queues a
- * record, `flush` waits for those queued. Recording never fails the sync: an exchange that could
- * not be stored is only missing from the table.
+ * Records a page job's exchanges without holding up its pages: `add` queues a record, `flush`
+ * stores those queued and waits for them. Records are stored RECORD_BATCH at a time, or
+ * RECORD_DELAY_MS after the first of a batch, in one statement each: on PGlite a statement of its
+ * own per page, committed between the page writes, cost more CPU than the page's record. Listeners
+ * (`shown`) see each record at once. Recording never fails the sync: an exchange that could not
+ * be stored is only missing from the table.
  */
 export class ExchangeRecorder {
   private chain: Promise<void> = Promise.resolve();
+  private pending: Pending[] = [];
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly driver: Driver,
@@ -75,35 +85,56 @@ export class ExchangeRecorder {
     } catch {
       // a listener's failure is not the sync's
     }
-    this.chain = this.chain.then(() => insertExchange(this.driver, record).catch(() => {}));
+    this.pending.push({ ...record, at: new Date().toISOString() });
+    if (this.pending.length >= RECORD_BATCH) this.store();
+    else this.timer ??= setTimeout(() => this.store(), RECORD_DELAY_MS).unref();
   }
 
+  /** Stores what is queued and resolves once every record added so far is stored (or dropped). */
   flush(): Promise<void> {
+    this.store();
     return this.chain;
+  }
+
+  private store(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.chain = this.chain.then(() => insertExchanges(this.driver, this.runId, batch).catch(() => {}));
   }
 }
 
-async function insertExchange(db: Queryable, r: RunExchange): Promise<void> {
+/** A record waiting to be stored, with when it was added (its `at`, whenever it is stored). */
+type Pending = RunExchange & { at: string };
+
+/** The records in order, those past the run's MAX_RUN_EXCHANGES left out. */
+async function insertExchanges(db: Queryable, runId: string, records: Pending[]): Promise<void> {
+  const rows = records.map((r) => ({
+    type: r.type,
+    page: r.page,
+    method: r.method,
+    path: r.path,
+    request: r.request ?? null,
+    status: r.status ?? null,
+    duration_ms: r.ms,
+    items: r.items ?? null,
+    warnings: r.warnings,
+    error_body: r.errorBody ?? null,
+    failure: r.failure ?? null,
+    at: r.at,
+  }));
   await db.query(
     `INSERT INTO weft_host_run_exchanges
-       (run_id, type, page, method, path, request, status, duration_ms, items, warnings, error_body, failure)
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
-      WHERE (SELECT count(*) FROM weft_host_run_exchanges WHERE run_id = $1) < $13`,
-    [
-      r.runId,
-      r.type,
-      r.page,
-      r.method,
-      r.path,
-      r.request ?? null,
-      r.status ?? null,
-      r.ms,
-      r.items ?? null,
-      JSON.stringify(r.warnings),
-      r.errorBody ?? null,
-      r.failure ?? null,
-      MAX_RUN_EXCHANGES,
-    ],
+       (run_id, type, page, method, path, request, status, duration_ms, items, warnings, error_body, failure, at)
+     SELECT $1::uuid, r->>'type', (r->>'page')::int, r->>'method', r->>'path', r->>'request',
+            (r->>'status')::int, (r->>'duration_ms')::int, (r->>'items')::int, (r->'warnings')::jsonb,
+            r->>'error_body', r->>'failure', (r->>'at')::timestamptz
+       FROM json_array_elements($2::json) WITH ORDINALITY AS x(r, n)
+      WHERE x.n <= $3::int - (SELECT count(*) FROM weft_host_run_exchanges WHERE run_id = $1::uuid)
+      ORDER BY x.n`,
+    [runId, JSON.stringify(rows), MAX_RUN_EXCHANGES],
   );
 }
 
