@@ -126,7 +126,16 @@ function requireFilters(
 const notFound = (message: string) => new WorkspaceError(404, 'not-found', message);
 
 const TICK = 'weft-sync-tick';
-const HOST_QUEUES = [SYNC_START, SYNC_PAGE, SYNC_FINISH, SYNC_DEAD, WEBHOOK_EVENT, WEBHOOK_EVENT_DEAD, TICK];
+/** The host's job queues (a new PGlite database has them made: see new-database.ts). */
+export const HOST_QUEUES = [
+  SYNC_START,
+  SYNC_PAGE,
+  SYNC_FINISH,
+  SYNC_DEAD,
+  WEBHOOK_EVENT,
+  WEBHOOK_EVENT_DEAD,
+  TICK,
+];
 
 export class AppHost {
   readonly workspace: Workspace;
