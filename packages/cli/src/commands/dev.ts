@@ -156,7 +156,13 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
       ...(newToken ? { adminToken: newToken } : {}),
       keyDir,
       log: (m) => io.stderr.write(`${m}\n`),
-      hostOptions: { runLeaseSeconds: DEV_LEASE_SECONDS },
+      hostOptions: {
+        runLeaseSeconds: DEV_LEASE_SECONDS,
+        // On PGlite one thread does every write, so types read side by side gain little, and a
+        // type written before the rows it points at has its relations set one by one at the end.
+        // One page job at a time takes the types relation targets first (see docs/dev.md).
+        ...(config.database.kind === 'postgres' ? {} : { concurrency: 1 }),
+      },
     });
     booting.catch(() => {});
     // The arguments a first start needs are checked against the app while the workspace boots
