@@ -53,4 +53,16 @@ describe('the app process', () => {
       await app.stop();
     }
   }, 60_000);
+
+  it('ends the wait for an app that is stopped before it answers (weft dev refused the data folder)', async () => {
+    // An app that never listens: only stopping it ends the wait.
+    const file = join(dir, 'silent.mjs');
+    writeFileSync(file, 'setInterval(() => {}, 1000);\n');
+    const app = new AppProcess(file, await freePort(), { ...capture(), env: {} });
+    const started = app.start();
+    started.catch(() => {});
+    await expect.poll(() => app.child?.pid, { timeout: 30_000 }).toBeDefined();
+    await app.stop();
+    await expect(started).rejects.toThrow('the app was stopped (SIGTERM)');
+  }, 60_000);
 });

@@ -49,9 +49,10 @@ describe('weft loads only the command that runs', () => {
     expect(urls.filter((url) => /pglite|packages\/workspace\/|pg-boss/.test(url))).toEqual([]);
   });
 
-  it('dev loads the workspace (the trace sees what a command loads)', async () => {
+  it('dev --help loads the dev command, not the workspace (loaded once the app is starting)', async () => {
     const { urls } = await loaded(['dev', '--help']);
-    expect(urls.some((url) => url.includes('packages/workspace/'))).toBe(true);
+    expect(urls.some((url) => url.includes('/commands/dev.'))).toBe(true);
+    expect(heavyIn(urls)).toEqual([]);
   });
 });
 

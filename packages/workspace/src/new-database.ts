@@ -9,7 +9,7 @@ import { ensureBuiltinTypes } from './schema/builtins.js';
 // What a new PGlite database of the workspace starts with, made once per machine on the cached
 // template it is copied from (db/pglite-template.ts): the tables (workspace, automations, job
 // queue, and the app host's, so a first `weft dev` makes none), the automation runs' queue (so the
-// worker may start after the server) and the built-in types. A workspace's identity (schema id
+// worker may start after the server), the app host's queues and the built-in types. A workspace's identity (schema id
 // and token, its admin) is never in the template: every start adds what is missing, so each copy
 // gets its own. The built-in types' ids are the template's, alike in every database made from it.
 
@@ -23,6 +23,12 @@ export const NEW_PGLITE_DATABASE: NewCluster = {
     const jobs = await JobQueue.open(driver);
     try {
       await jobs.define(automationRunQueue());
+      // Each queue is a table of pg-boss' job partitions with nine indexes and constraints: made
+      // at a first `weft dev`, the host's seven were most of its start's statements. Only their
+      // names matter here: the host sets their settings at every start (JobQueue.define). Loaded
+      // here only, so a start that finds its template made never loads the host for it.
+      const { HOST_QUEUES } = await import('./host/app-host.js');
+      for (const name of HOST_QUEUES) await jobs.define({ name, expireSeconds: 60, retryLimit: 0 });
     } finally {
       await jobs.stop();
     }

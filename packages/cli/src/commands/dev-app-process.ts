@@ -35,6 +35,8 @@ async function waitForApp(url: string, child: ChildProcess, ms = 30_000): Promis
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`the app exited with status ${child.exitCode}`);
+    // Stopped by weft dev itself (the data folder in use, Ctrl-C): no more waiting.
+    if (child.signalCode !== null) throw new Error(`the app was stopped (${child.signalCode})`);
     try {
       const r = await fetch(`${url}/`, { signal: AbortSignal.timeout(1000) });
       if (r.ok) return;

@@ -5,26 +5,22 @@
 // again, so a changed schema or data shows up without restarting weft dev. See docs/dev.md.
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import {
-  configFromEnv,
-  type DataFolderLock,
-  everyInterfaceNotice,
-  generateToken,
-  type HostedWorkspace,
-  lockDataFolder,
-  startHostedWorkspace,
-} from '@weft/workspace';
+import type { DataFolderLock, HostedWorkspace } from '@weft/workspace';
 import { parseNamespace } from '@weft/namespace';
 import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { AppProcess } from './dev-app-process.js';
 import { checkAccountArgs, isFreshDataFolder } from './dev-preflight.js';
 import { readyLine } from './dev-ready.js';
-import { DEV_LEASE_SECONDS, syncKind, syncWhenFree, tellUnsynced } from './dev-sync.js';
-import { devSource } from './dev-source.js';
 import { showExchanges } from './dev-verbose.js';
 import { freePort } from './free-port.js';
 import { verifyOnce } from './dev-verify.js';
+
+// The workspace (and what uses it) is loaded once the app is starting: its modules take a few
+// hundred milliseconds to load, which the app's own start (tsx, in a process of its own) overlaps.
+const loadWorkspace = () =>
+  Promise.all([import('@weft/workspace'), import('./dev-sync.js'), import('./dev-source.js')]);
+type DevSync = typeof import('./dev-sync.js');
 
 interface DevOptions {
   account?: string;
@@ -79,7 +75,12 @@ function progressBar(io: CliIo, types: string[]) {
 }
 
 /** Syncs the source again after a restart; a sync still running (cut off by the restart) is waited for. */
-async function syncAgain(ws: HostedWorkspace, id: string, io: CliIo): Promise<void> {
+async function syncAgain(
+  { syncWhenFree, syncKind, tellUnsynced }: DevSync,
+  ws: HostedWorkspace,
+  id: string,
+  io: CliIo,
+): Promise<void> {
   const run = await syncWhenFree(ws, id, {}, io);
   io.stdout.write(
     run.status === 'succeeded'
@@ -118,41 +119,50 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     throw new UsageError(
       '--new-token: WEFT_ADMIN_TOKEN sets the admin token already; unset it to get a fresh one',
     );
-  const config = configFromEnv(env as NodeJS.ProcessEnv);
-  const keyDir =
-    env.WEFT_DATA_DIR && env.WEFT_DATA_DIR !== ':memory:'
-      ? resolve(io.cwd, env.WEFT_DATA_DIR)
-      : resolve(io.cwd, '.weft');
-  // The PGlite folder, when the workspace lives in one: one process at a time (see lockDataFolder).
-  const dataFolder = config.database.kind === 'pglite' ? resolve(io.cwd, config.database.dataDir) : undefined;
-  const freshFolder = isFreshDataFolder(dataFolder);
-  const lock: DataFolderLock | undefined = dataFolder
-    ? lockDataFolder(dataFolder, `weft dev ${target}`)
-    : undefined;
-  // A fresh admin token replaces the folder's stored one (the old one stops working).
-  const newToken = options.newToken ? generateToken() : undefined;
 
   let app: AppProcess | undefined;
   let appStarted: Promise<void> | undefined;
   if (file) {
     app = new AppProcess(file, Number(env.WEFT_APP_PORT) || (await freePort()), io);
     io.stdout.write(`Starting the app ${target}\n`);
-    // The app starts while the workspace does: both take seconds. Its failure is reported below.
+    // The app starts while the workspace loads and boots: both take seconds. Its failure is
+    // reported below; when the data folder turns out to be in use, it is stopped again.
     appStarted = app.start();
     appStarted.catch(() => {});
   }
   const appUrl = app ? app.url : target;
   let ws: HostedWorkspace | undefined;
+  let lock: DataFolderLock | undefined;
   try {
+    const [workspace, sync, { devSource }] = await loadWorkspace();
+    const { DEV_LEASE_SECONDS, syncKind, syncWhenFree, tellUnsynced } = sync;
+    const config = workspace.configFromEnv(env as NodeJS.ProcessEnv);
+    const keyDir =
+      env.WEFT_DATA_DIR && env.WEFT_DATA_DIR !== ':memory:'
+        ? resolve(io.cwd, env.WEFT_DATA_DIR)
+        : resolve(io.cwd, '.weft');
+    // The PGlite folder, when the workspace lives in one: one process at a time (see lockDataFolder).
+    const dataFolder =
+      config.database.kind === 'pglite' ? resolve(io.cwd, config.database.dataDir) : undefined;
+    const freshFolder = isFreshDataFolder(dataFolder);
+    lock = dataFolder ? workspace.lockDataFolder(dataFolder, `weft dev ${target}`) : undefined;
+    // A fresh admin token replaces the folder's stored one (the old one stops working).
+    const newToken = options.newToken ? workspace.generateToken() : undefined;
     // A fresh folder (before anything of the boot lands in it), for undoing a boot whose first
     // start's arguments turn out wrong.
     const freshEntries = freshFolder && dataFolder ? new Set(readdirSync(dataFolder)) : undefined;
-    const booting = startHostedWorkspace({
+    const booting = workspace.startHostedWorkspace({
       ...config,
       ...(newToken ? { adminToken: newToken } : {}),
       keyDir,
       log: (m) => io.stderr.write(`${m}\n`),
-      hostOptions: { runLeaseSeconds: DEV_LEASE_SECONDS },
+      hostOptions: {
+        runLeaseSeconds: DEV_LEASE_SECONDS,
+        // On PGlite one thread does every write, so types read side by side gain little, and a
+        // type written before the rows it points at has its relations set one by one at the end.
+        // One page job at a time takes the types relation targets first (see docs/dev.md).
+        ...(config.database.kind === 'postgres' ? {} : { concurrency: 1 }),
+      },
     });
     booting.catch(() => {});
     // The arguments a first start needs are checked against the app while the workspace boots
@@ -173,7 +183,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     ws = await booting;
     io.stdout.write(`Workspace listening on ${ws.url}\n`);
     if (ws.namespace !== 'svc') io.stdout.write(`The data API speaks the ${ws.namespace} namespace\n`);
-    const notice = everyInterfaceNotice(config.host);
+    const notice = workspace.everyInterfaceNotice(config.host);
     if (notice) io.stdout.write(`${notice}\n`);
     const printed = ws.generatedAdminToken || newToken !== undefined;
     if (printed) io.stdout.write(`Admin token: ${ws.adminToken}\n`);
@@ -194,7 +204,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
       const restarted = app;
       restarted.watch(async () => {
         await running.apps.setUrl(id, restarted.url);
-        if (options.sync !== false) await syncAgain(running, id, io);
+        if (options.sync !== false) await syncAgain(sync, running, id, io);
       });
     }
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { DateRangeError, parseDateRange } from '@weft/date-range';
 import { z } from 'zod';
 import {
   AppCallError,
@@ -126,7 +125,16 @@ function requireFilters(
 const notFound = (message: string) => new WorkspaceError(404, 'not-found', message);
 
 const TICK = 'weft-sync-tick';
-const HOST_QUEUES = [SYNC_START, SYNC_PAGE, SYNC_FINISH, SYNC_DEAD, WEBHOOK_EVENT, WEBHOOK_EVENT_DEAD, TICK];
+/** The host's job queues (a new PGlite database has them made: see new-database.ts). */
+export const HOST_QUEUES = [
+  SYNC_START,
+  SYNC_PAGE,
+  SYNC_FINISH,
+  SYNC_DEAD,
+  WEBHOOK_EVENT,
+  WEBHOOK_EVENT_DEAD,
+  TICK,
+];
 
 export class AppHost {
   readonly workspace: Workspace;
@@ -365,7 +373,7 @@ export class AppHost {
     const unknown = types.filter((t) => !known.includes(t));
     if (unknown.length > 0) throw badRequest(`The app has no type ${unknown.join(', ')}`);
     if (types.length === 0) throw badRequest('Choose at least one type');
-    const filter = this.filterValues(config.filters ?? [], input.filter ?? {});
+    const filter = await this.filterValues(config.filters ?? [], input.filter ?? {});
     requireFilters(config.filters ?? [], filter);
     await this.checkFilter(client, types, filter, account);
 
@@ -397,15 +405,18 @@ export class AppHost {
   }
 
   /** Date filters typed as phrases become {_min, _max}; other values pass as they are. */
-  private filterValues(
+  private async filterValues(
     filters: { id: string; type: string; optional?: boolean | undefined }[],
     given: Json,
-  ): Json {
+  ): Promise<Json> {
     const out: Json = {};
     for (const [key, value] of Object.entries(given)) {
       const def = filters.find((f) => f.id === key);
       if (!def) throw badRequest(`The app has no filter ${JSON.stringify(key)}`);
       if (def.type === 'date' && typeof value === 'string') {
+        // The phrase grammar (chrono-node and date-fns, some 570 modules) loads for a phrase
+        // only: loaded with the host, it was a fifth of a `weft dev` start's module loading.
+        const { DateRangeError, parseDateRange } = await import('@weft/date-range');
         try {
           out[key] = parseDateRange(value);
         } catch (error) {
@@ -438,7 +449,7 @@ export class AppHost {
     const types = input.types ?? source.types;
     const unknown = types.filter((t) => !config.types.some((c) => c.id === t));
     if (unknown.length > 0) throw badRequest(`The app has no type ${unknown.join(', ')}`);
-    const filter = input.filter ? this.filterValues(config.filters ?? [], input.filter) : source.filter;
+    const filter = input.filter ? await this.filterValues(config.filters ?? [], input.filter) : source.filter;
     requireFilters(config.filters ?? [], filter);
     await this.checkFilter(client, types, filter, account);
     await this.workspace.driver.query(

@@ -17,6 +17,7 @@ import type { Workspace } from '../workspace.js';
 import { applySchema, existingPartners } from './apply-schema.js';
 import { applyFieldLabels, wantedLabels } from './field-labels.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
+import { relationOrder } from './type-order.js';
 import { getRun, getSource, type RunRow, type SourceRow } from './source-store.js';
 import { callError } from './run-errors.js';
 import { ExchangeRecorder, pruneExchanges, type RunExchange, sourceSecrets } from './run-exchanges.js';
@@ -394,8 +395,14 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
         `UPDATE weft_host_runs SET last_synchronized_at = NULL, full_reason = $2 WHERE id = $1`,
         [run.id, FULL_SCHEMA_CHANGED],
       );
-    for (const type of source.types) {
-      await ctx.queue.send<PageJob>(SYNC_PAGE, { runId: run.id, type, page: 1, pagination: null }, { tx });
+    // Relation targets first (type-order.ts): a worker free for one job takes the highest priority.
+    const ordered = relationOrder(source.types, mapped);
+    for (const [i, type] of ordered.entries()) {
+      await ctx.queue.send<PageJob>(
+        SYNC_PAGE,
+        { runId: run.id, type, page: 1, pagination: null },
+        { tx, priority: ordered.length - i },
+      );
     }
   });
   ctx.queue.wake(SYNC_PAGE);

@@ -39,6 +39,8 @@ export interface SendOptions {
   /** not before this many seconds from now */
   startAfterSeconds?: number;
   singletonKey?: string;
+  /** taken before the jobs of lower priority that wait in the queue (default 0) */
+  priority?: number;
 }
 
 export type Job<T> = PgBoss.JobWithMetadata<T>;
@@ -124,6 +126,7 @@ export class JobQueue {
       ...(options.tx ? { db: inTransaction(options.tx) } : {}),
       ...(options.startAfterSeconds ? { startAfter: Math.ceil(options.startAfterSeconds) } : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+      ...(options.priority ? { priority: options.priority } : {}),
     });
   }
 
