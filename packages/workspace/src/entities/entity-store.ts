@@ -120,6 +120,13 @@ function createPlan(catalog: Catalog, type: TypeDef): CreatePlan {
   return plan;
 }
 
+/** The same field names in the same order (an entity's keys as Object.keys gives them). */
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** What is done with one given field name of an entity: nothing (an id or read-only field), or a check into a slot. */
 type Step = { f: FieldDef; slot: number } | undefined;
 
@@ -200,7 +207,7 @@ function preparer(
     const values: unknown[] = [];
     let rowExact = true;
     const names = Object.keys(entity);
-    const known = names.length === lastNames.length && names.every((n, i) => n === lastNames[i]);
+    const known = sameNames(names, lastNames);
     // A new order of names is resolved name by name, each checked before the next is looked up,
     // so that the first bad name or value in the entity is the one reported.
     const steps: Step[] = known ? lastSteps : [];
@@ -395,9 +402,10 @@ export async function createEntities(
   const first = headRow?.first ?? (await allocatePublicIds(ctx.tx, type.id, prepared.length));
   const b = new SqlBuilder();
   const returning = exact ? undefined : entityJson(catalog, type, 'r0', ctx.user, b);
-  // A caller without use for results learns what listens along the way, to know if it may skip them.
-  const learn =
-    exact && ctx.createResults === false && ctx.listening !== undefined && !ctx.listening.has(type.name);
+  // What listens to the type is learnt along the way: a caller without use for results learns if
+  // it may skip them, and the command's own look-up of its listeners (listeners.ts) needs no
+  // statement of its own.
+  const learn = exact && ctx.listening !== undefined && !ctx.listening.has(type.name);
   let rows: Row[];
   try {
     rows = await insertRows(
@@ -452,9 +460,14 @@ export async function createEntities(
 function streamColumns(type: TypeDef, plan: CreatePlan, entities: unknown[]): string[] | undefined {
   if (plan.after.some((a) => a.richText)) return undefined;
   const names = new Set<string>();
+  // Rows mostly name the same fields in the same order: only a new order adds names.
+  let last: string[] = [];
   for (const entity of entities) {
     if (!isObject(entity)) return undefined;
-    for (const name of Object.keys(entity)) names.add(name);
+    const keys = Object.keys(entity);
+    if (sameNames(keys, last)) continue;
+    for (const name of keys) names.add(name);
+    last = keys;
   }
   const cols: string[] = [];
   for (const name of names) {
