@@ -443,11 +443,16 @@ export async function createEntities(
     const byId = new Map(rows.map((r) => [r.id as string, r.r as Row]));
     results = prepared.map((p) => byId.get(p.id)!);
   }
-  return prepared.map((p, i) => {
-    const result = results[i]!;
-    ctx.effects.push({ effect: 'svc.entity/create', id: p.id, type: type.name, values: result });
-    return result;
-  });
+  // Effects are for listeners: none is recorded for a type known to have none.
+  if (!quiet(ctx, type.name))
+    for (let i = 0; i < prepared.length; i++)
+      ctx.effects.push({
+        effect: 'svc.entity/create',
+        id: prepared[i]!.id,
+        type: type.name,
+        values: results[i],
+      });
+  return results;
 }
 
 /**
@@ -618,12 +623,14 @@ async function copyCreated(
     return prepared.map(() => null);
   }
   const shape = resultShape(type, ctx.user, rows.slotOf);
+  // Effects are for listeners: none is recorded for a type known to have none.
+  const heard = !quiet(ctx, type.name);
   const results: Row[] = new Array(n);
-  const effects: Effect[] = new Array(n);
+  const effects: Effect[] = new Array(heard ? n : 0);
   for (let i = 0; i < n; i++) {
     const p = prepared[i]!;
     const result = createdResult(shape, p.id, String(first + i), isoFromMicros(micros + i + 1), p.values);
-    effects[i] = { effect: 'svc.entity/create', id: p.id, type: type.name, values: result };
+    if (heard) effects[i] = { effect: 'svc.entity/create', id: p.id, type: type.name, values: result };
     results[i] = result;
   }
   if (ctx.answerJson) rememberJson(results, createdBatchJson(results));
