@@ -15,6 +15,9 @@
 // - COPY: in this process, making the same rows (`row`), printing them as CSV, and COPY FROM STDIN
 //   into the hand-made table (same columns and indexes as the workspace's) through the same driver
 //   (pg, or PGlite's own COPY), one COPY per 10,000 rows.
+// On PGlite a second line compares the CPU time of this process on each side (the workspace and
+// its database for weft, making the CSV and the database's COPY for the other): the same work as
+// the first line less the client's, and less shifted by other load on the machine.
 import { fork, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -327,13 +330,25 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
     const client = await startWriteClient(`${ws.url}/api/commands`, groups);
     let weftMs = 0;
     let copyMs = 0;
+    // This process' CPU on each side as well: on PGlite it holds the database, so that is each
+    // side's whole work but the client's, which other load on the machine shifts less than the
+    // wall time.
+    const cpuMs = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
+    let weftCpu = 0;
+    let copyCpu = 0;
     try {
       for (let s = 0; s < N; s += CHUNK) {
         const end = Math.min(N, s + CHUNK);
         let t = performance.now();
+        let c = cpuMs();
         await client.write(s, end);
         weftMs += performance.now() - t;
+        weftCpu += cpuMs() - c;
         t = performance.now();
+        c = cpuMs();
         if (copyClient) {
           await pipeline(
             Readable.from([csvChunk(s, end)]),
@@ -345,6 +360,7 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
           });
         }
         copyMs += performance.now() - t;
+        copyCpu += cpuMs() - c;
       }
     } finally {
       client.stop();
@@ -360,6 +376,10 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
       weftRate / copyRate,
       WRITE_TARGET,
     );
+    if (!copyClient) {
+      const perRow = (ms: number) => `${((ms * 1000) / N).toFixed(1)} µs/row of CPU`;
+      line(`workspace-write-cpu-${label}`, perRow(weftCpu), 'COPY', perRow(copyCpu), copyCpu / weftCpu);
+    }
 
     // ---- reads ----
     await d.exec('ANALYZE');

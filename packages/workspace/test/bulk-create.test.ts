@@ -204,6 +204,44 @@ describeEachDatabase('bulk creates in a batch', (target) => {
     );
   });
 
+  it('rows naming their fields in different orders: values land in their own fields, and the first bad name or value of a row is the one reported, as in a short run', async () => {
+    const count = (await all()).length;
+    const orders = (i: number): Record<string, unknown> =>
+      i % 3 === 0
+        ? { 'bulk/n': i, 'bulk/name': `n${i}`, 'bulk/day': '2026-01-02' }
+        : i % 3 === 1
+          ? { 'bulk/day': '2026-01-03', 'bulk/n': i, 'bulk/name': `n${i}` }
+          : { 'bulk/name': `n${i}`, 'bulk/flag': true };
+    const out = await h.run('svc.command/batch', creates(Array.from({ length: LONG }, (_, i) => orders(i))));
+    expect(out).toEqual((await all()).slice(-LONG));
+    expect(out.map((r: any) => [r['bulk/name'], r['bulk/n'], r['bulk/day'], r['bulk/flag']])).toEqual(
+      Array.from({ length: LONG }, (_, i) => [
+        `n${i}`,
+        i % 3 === 2 ? null : i,
+        i % 3 === 2 ? null : i % 3 === 0 ? '2026-01-02' : '2026-01-03',
+        i % 3 === 2 ? true : null,
+      ]),
+    );
+    const failures: Array<[Record<string, unknown>, string]> = [
+      // a bad value before an unknown name, in an order no row before had
+      [{ 'bulk/n': 'x', 'bulk/nope': 1 }, 'Field bulk/n (svc/int) cannot hold "x"'],
+      [{ 'bulk/nope': 1, 'bulk/n': 'x' }, `Type ${T} has no field "bulk/nope"`],
+      // an order seen before, with a bad value in its last field
+      [{ 'bulk/day': '2026-01-03', 'bulk/n': 1, 'bulk/name': 7 }, 'Field bulk/name (svc/text) cannot hold 7'],
+    ];
+    for (const [bad, message] of failures) {
+      const run = (length: number, at: number) =>
+        h.attempt(
+          'svc.command/batch',
+          creates(Array.from({ length }, (_, i) => (i === at ? bad : orders(i)))),
+        );
+      const long = await run(LONG, SHORT - 1);
+      expect(long.error.message).toBe(`commands[${SHORT - 1}] (svc.entity/create): ${message}`);
+      expect(long).toEqual(await run(SHORT, SHORT - 1));
+    }
+    expect((await all()).length).toBe(count + LONG);
+  });
+
   it('a run longer than a COPY slice, its later rows checked while the rows before are copied: their failures and values the database prints differently answer as in a short run', async () => {
     const count = (await all()).length;
     const n = COPY_SLICE * 2 + 10;

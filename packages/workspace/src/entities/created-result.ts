@@ -91,26 +91,58 @@ function fieldsShown(type: TypeDef, user: Principal): OutField[] {
   return both[user.admin ? 0 : 1];
 }
 
+/** Where each shown field's value comes from in a prepared row: a column's slot, or one of these. */
+const ID = -1;
+const PUBLIC_ID = -2;
+const AT = -3;
+const UNSET = -4;
+
 /**
- * The entity as the API returns it (the same fields, order and shapes as `entityJson`): `columns`
- * are the validated values by column, `at` the creation (and modification) time as printed.
+ * How the created rows of one run are shown to one user, worked out once per run: the fields a
+ * result shows (the same fields, order and shapes as `entityJson`) and where each value is in a
+ * prepared row's values (`slotOf` a column; undefined for a column no row of the run sets).
  */
-export function createdResult(
+export interface ResultShape {
+  fields: OutField[];
+  slots: number[];
+}
+
+export function resultShape(
   type: TypeDef,
   user: Principal,
+  slotOf: (col: string) => number | undefined,
+): ResultShape {
+  const fields = fieldsShown(type, user);
+  const slots = fields.map(({ col }) => {
+    if (col === 'id') return ID;
+    if (col === 'public_id') return PUBLIC_ID;
+    if (col === 'created' || col === 'modified') return AT;
+    return slotOf(col) ?? UNSET;
+  });
+  return { fields, slots };
+}
+
+/**
+ * The entity as the API returns it: `values` are the validated values by slot (see ResultShape),
+ * `at` the creation (and modification) time as printed.
+ */
+export function createdResult(
+  shape: ResultShape,
   id: string,
   publicId: string,
   at: string,
-  columns: Map<string, unknown>,
+  values: readonly unknown[],
 ): Row {
   const out: Row = {};
-  for (const f of fieldsShown(type, user)) {
-    const col = f.col;
-    if (col === 'id') out[f.name] = id;
-    else if (col === 'public_id') out[f.name] = publicId;
-    else if (col === 'created' || col === 'modified') out[f.name] = at;
+  const { fields, slots } = shape;
+  for (let k = 0; k < fields.length; k++) {
+    const f = fields[k]!;
+    const slot = slots[k]!;
+    if (slot === ID) out[f.name] = id;
+    else if (slot === PUBLIC_ID) out[f.name] = publicId;
+    else if (slot === AT) out[f.name] = at;
     else {
-      const v = columns.get(col) ?? null;
+      const v = slot === UNSET ? null : (values[slot] ?? null);
       if (f.kind === 'one') out[f.name] = v === null ? null : { 'svc/id': String(v).toLowerCase() };
       else if (f.uuid && typeof v === 'string') out[f.name] = v.toLowerCase();
       else out[f.name] = v;

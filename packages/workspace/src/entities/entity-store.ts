@@ -8,6 +8,7 @@ import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { DOCUMENT_SECRET, DOCUMENT_TYPE } from '../schema/catalog.js';
 import {
   createdResult,
+  resultShape,
   exactOutput,
   fullIsoFromMicros,
   isoFromMicros,
@@ -84,8 +85,10 @@ function offendingRow(error: unknown, cols: string[], values: unknown[][]): numb
 
 interface Prepared {
   id: string;
-  columns: Map<string, unknown>;
-  docs: string[];
+  /** the values by column slot (see Preparer.cols); unset where the row sets no value */
+  values: unknown[];
+  /** rich-text documents the row owns */
+  docs: string[] | undefined;
   /** every value prints in the database as it reads here (see created-result.ts) */
   exact: boolean;
 }
@@ -117,29 +120,67 @@ function createPlan(catalog: Catalog, type: TypeDef): CreatePlan {
   return plan;
 }
 
-function prepareCreate(
+/** The same field names in the same order (an entity's keys as Object.keys gives them). */
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** What is done with one given field name of an entity: nothing (an id or read-only field), or a check into a slot. */
+type Step = { f: FieldDef; slot: number } | undefined;
+
+/** A run's entities checked and turned into column values, in order, as far as asked. */
+interface Preparer {
+  /** how many entities the run has */
+  readonly total: number;
+  readonly prepared: Prepared[];
+  /** the columns rows set so far, in slot order: a row's values[k] is cols[k]'s */
+  readonly cols: readonly string[];
+  /** the slot of a column set by some row (or seeded), else undefined */
+  slotOf(col: string): number | undefined;
+  /** every row prepared so far prints in the database as it reads */
+  readonly exact: boolean;
+  /** Prepares the rows before `end`; an error names the failing entity's index. */
+  upTo(end: number): void;
+}
+
+/**
+ * `seed`: columns given their slots first, in this order (a COPY's columns, known before its rows
+ * are checked). Rows of a run mostly name the same fields in the same order: each field name is
+ * resolved (and its access checked) once for each order of names met, not once per row.
+ */
+function preparer(
+  ctx: CommandContext,
   catalog: Catalog,
   type: TypeDef,
-  user: Principal,
-  entity: unknown,
-  now: string,
-): Prepared {
-  if (!isObject(entity)) throw badRequest('entity must be an object of field values', 'invalid-args');
-  const given = entity['svc/id'];
-  if (given !== undefined && given !== null && !isUuid(given)) {
-    throw new WorkspaceError(400, 'invalid-value', 'svc/id must be a uuid');
-  }
+  entities: unknown[],
+  seed: readonly string[] = [],
+): Preparer {
+  const now = new Date().toISOString();
   const plan = createPlan(catalog, type);
-  // The database prints uuids in lower case; so does every result built here.
-  const id = (given as string | undefined)?.toLowerCase() ?? randomUUID();
-  const columns = new Map<string, unknown>();
-  const docs: string[] = [];
+  const prepared: Prepared[] = [];
+  const ids = new Set<string>();
+  const cols: string[] = [];
+  const slots = new Map<string, number>();
+  const slot = (col: string): number => {
+    let k = slots.get(col);
+    if (k === undefined) {
+      k = cols.push(col) - 1;
+      slots.set(col, k);
+    }
+    return k;
+  };
+  for (const col of seed) slot(col);
   let exact = true;
-  for (const name of Object.keys(entity)) {
-    if (name === 'svc/id' || READONLY.has(name)) continue;
-    const value = entity[name];
+  /** the names of the last row whose steps were all resolved, and those steps */
+  let lastNames: string[] = [];
+  let lastSteps: Step[] = [];
+
+  const resolve = (name: string): Step => {
+    if (name === 'svc/id' || READONLY.has(name)) return undefined;
     const f = catalog.field(type, name);
-    assertFieldAccess(user, type, f);
+    assertFieldAccess(ctx.user, type, f);
     if (f.kind === 'many') {
       throw badRequest(
         `Collection field ${name} cannot be set at creation; add items afterwards`,
@@ -152,36 +193,89 @@ function prepareCreate(
         'invalid-args',
       );
     }
-    const col = (f.storage as { col: string }).col;
-    const v = f.kind === 'one' ? refValue(f, value) : inputValue(f.name, f.fieldType, value);
-    if (f.kind === 'primitive' && exact) exact = exactOutput(f.fieldType, v);
-    columns.set(col, v);
-  }
-  for (const { f, col, richText } of plan.after) {
-    if (richText) {
-      const doc = randomUUID();
-      docs.push(doc);
-      columns.set(col, doc);
-      continue;
+    return { f, slot: slot((f.storage as { col: string }).col) };
+  };
+
+  const prepareCreate = (entity: unknown): Prepared => {
+    if (!isObject(entity)) throw badRequest('entity must be an object of field values', 'invalid-args');
+    const given = entity['svc/id'];
+    if (given !== undefined && given !== null && !isUuid(given)) {
+      throw new WorkspaceError(400, 'invalid-value', 'svc/id must be a uuid');
     }
-    if (
-      !columns.has(col) &&
-      f.meta['svc/default-value'] !== undefined &&
-      f.meta['svc/default-value'] !== null
-    ) {
+    // The database prints uuids in lower case; so does every result built here.
+    const id = (given as string | undefined)?.toLowerCase() ?? randomUUID();
+    const values: unknown[] = [];
+    let rowExact = true;
+    const names = Object.keys(entity);
+    const known = sameNames(names, lastNames);
+    // A new order of names is resolved name by name, each checked before the next is looked up,
+    // so that the first bad name or value in the entity is the one reported.
+    const steps: Step[] = known ? lastSteps : [];
+    for (let i = 0; i < names.length; i++) {
+      const step = known ? steps[i] : resolve(names[i]!);
+      if (!known) steps.push(step);
+      if (step === undefined) continue;
+      const { f } = step;
+      const value = entity[names[i]!];
+      const v = f.kind === 'one' ? refValue(f, value) : inputValue(f.name, f.fieldType, value);
+      if (f.kind === 'primitive' && rowExact) rowExact = exactOutput(f.fieldType, v);
+      values[step.slot] = v;
+    }
+    if (!known) {
+      lastNames = names;
+      lastSteps = steps;
+    }
+    let docs: string[] | undefined;
+    for (const { f, col, richText } of plan.after) {
+      if (richText) {
+        const doc = randomUUID();
+        docs ??= [];
+        docs.push(doc);
+        values[slot(col)] = doc;
+        continue;
+      }
+      const at = slots.get(col);
       const d = f.meta['svc/default-value'];
-      let v: unknown;
-      if (f.kind === 'one') v = refValue(f, d);
-      else if (d === '$now') v = f.fieldType === 'svc/date' ? now.slice(0, 10) : now;
-      else v = inputValue(f.name, f.fieldType, d);
-      if (f.kind === 'primitive' && exact) exact = exactOutput(f.fieldType, v);
-      columns.set(col, v);
+      if ((at === undefined || values[at] === undefined) && d !== undefined && d !== null) {
+        let v: unknown;
+        if (f.kind === 'one') v = refValue(f, d);
+        else if (d === '$now') v = f.fieldType === 'svc/date' ? now.slice(0, 10) : now;
+        else v = inputValue(f.name, f.fieldType, d);
+        if (f.kind === 'primitive' && rowExact) rowExact = exactOutput(f.fieldType, v);
+        values[slot(col)] = v;
+      }
+      const k = slots.get(col);
+      if (f.meta['svc/required?'] === true && (k === undefined || (values[k] ?? null) === null)) {
+        throw new WorkspaceError(400, 'invalid-value', `Field ${f.name} is required`);
+      }
     }
-    if (f.meta['svc/required?'] === true && (columns.get(col) ?? null) === null) {
-      throw new WorkspaceError(400, 'invalid-value', `Field ${f.name} is required`);
-    }
-  }
-  return { id, columns, docs, exact };
+    return { id, values, docs, exact: rowExact };
+  };
+
+  return {
+    total: entities.length,
+    prepared,
+    cols,
+    slotOf: (col) => slots.get(col),
+    get exact() {
+      return exact;
+    },
+    upTo(end) {
+      for (let i = prepared.length; i < Math.min(end, entities.length); i++) {
+        let p: Prepared;
+        try {
+          p = prepareCreate(entities[i]);
+        } catch (error) {
+          if (error instanceof WorkspaceError) error.index = i;
+          throw error;
+        }
+        if (ids.has(p.id)) throw conflict(`svc/id ${p.id} is given twice`);
+        ids.add(p.id);
+        if (!p.exact) exact = false;
+        prepared.push(p);
+      }
+    },
+  };
 }
 
 function columnType(type: TypeDef, col: string): string {
@@ -262,7 +356,7 @@ export async function createEntities(
   // before them (copyCreated).
   const streamed =
     head && !ctx.checkFirst ? streamColumns(type, createPlan(catalog, type), entities) : undefined;
-  const run = preparer(ctx, catalog, type, entities);
+  const run = preparer(ctx, catalog, type, entities, streamed);
   try {
     run.upTo(streamed ? COPY_SLICE : entities.length);
   } catch (error) {
@@ -282,7 +376,7 @@ export async function createEntities(
   run.upTo(entities.length);
   const prepared = run.prepared;
   // Rich-text documents first, so the owners' foreign keys find them.
-  const docIds = prepared.flatMap((p) => p.docs);
+  const docIds = prepared.flatMap((p) => p.docs ?? []);
   if (docIds.length > 0) {
     const doc = catalog.type(DOCUMENT_TYPE);
     const secret = doc.byName.get(DOCUMENT_SECRET)!;
@@ -299,20 +393,19 @@ export async function createEntities(
       b,
     );
   }
-  const colSet = new Set<string>();
-  for (const p of prepared) for (const c of p.columns.keys()) colSet.add(c);
-  const cols = [...colSet];
+  const cols = [...run.cols];
   // Results built here when every value prints as it reads; else by the database.
   const exact = run.exact;
   if (exact && headRow) return copyCreated(ctx, type, run, cols, headRow);
-  const values = columnValues(prepared, cols);
+  const values = columnValues(prepared, cols.length);
   // Public ids already taken by the head statement stay this run's.
   const first = headRow?.first ?? (await allocatePublicIds(ctx.tx, type.id, prepared.length));
   const b = new SqlBuilder();
   const returning = exact ? undefined : entityJson(catalog, type, 'r0', ctx.user, b);
-  // A caller without use for results learns what listens along the way, to know if it may skip them.
-  const learn =
-    exact && ctx.createResults === false && ctx.listening !== undefined && !ctx.listening.has(type.name);
+  // What listens to the type is learnt along the way: a caller without use for results learns if
+  // it may skip them, and the command's own look-up of its listeners (listeners.ts) needs no
+  // statement of its own.
+  const learn = exact && ctx.listening !== undefined && !ctx.listening.has(type.name);
   let rows: Row[];
   try {
     rows = await insertRows(
@@ -342,58 +435,24 @@ export async function createEntities(
   let results: Row[];
   if (exact) {
     const micros = Number(rows[0]!.us as string);
+    const shape = resultShape(type, ctx.user, run.slotOf);
     results = prepared.map((p, i) =>
-      createdResult(type, ctx.user, p.id, String(first + i), isoFromMicros(micros + i + 1), p.columns),
+      createdResult(shape, p.id, String(first + i), isoFromMicros(micros + i + 1), p.values),
     );
   } else {
     const byId = new Map(rows.map((r) => [r.id as string, r.r as Row]));
     results = prepared.map((p) => byId.get(p.id)!);
   }
-  return prepared.map((p, i) => {
-    const result = results[i]!;
-    ctx.effects.push({ effect: 'svc.entity/create', id: p.id, type: type.name, values: result });
-    return result;
-  });
-}
-
-/** A run's entities checked and turned into column values, in order, as far as asked. */
-interface Preparer {
-  /** how many entities the run has */
-  readonly total: number;
-  readonly prepared: Prepared[];
-  /** every row prepared so far prints in the database as it reads */
-  readonly exact: boolean;
-  /** Prepares the rows before `end`; an error names the failing entity's index. */
-  upTo(end: number): void;
-}
-
-function preparer(ctx: CommandContext, catalog: Catalog, type: TypeDef, entities: unknown[]): Preparer {
-  const now = new Date().toISOString();
-  const prepared: Prepared[] = [];
-  const ids = new Set<string>();
-  let exact = true;
-  return {
-    total: entities.length,
-    prepared,
-    get exact() {
-      return exact;
-    },
-    upTo(end) {
-      for (let i = prepared.length; i < Math.min(end, entities.length); i++) {
-        let p: Prepared;
-        try {
-          p = prepareCreate(catalog, type, ctx.user, entities[i], now);
-        } catch (error) {
-          if (error instanceof WorkspaceError) error.index = i;
-          throw error;
-        }
-        if (ids.has(p.id)) throw conflict(`svc/id ${p.id} is given twice`);
-        ids.add(p.id);
-        if (!p.exact) exact = false;
-        prepared.push(p);
-      }
-    },
-  };
+  // Effects are for listeners: none is recorded for a type known to have none.
+  if (!quiet(ctx, type.name))
+    for (let i = 0; i < prepared.length; i++)
+      ctx.effects.push({
+        effect: 'svc.entity/create',
+        id: prepared[i]!.id,
+        type: type.name,
+        values: results[i],
+      });
+  return results;
 }
 
 /**
@@ -406,9 +465,14 @@ function preparer(ctx: CommandContext, catalog: Catalog, type: TypeDef, entities
 function streamColumns(type: TypeDef, plan: CreatePlan, entities: unknown[]): string[] | undefined {
   if (plan.after.some((a) => a.richText)) return undefined;
   const names = new Set<string>();
+  // Rows mostly name the same fields in the same order: only a new order adds names.
+  let last: string[] = [];
   for (const entity of entities) {
     if (!isObject(entity)) return undefined;
-    for (const name of Object.keys(entity)) names.add(name);
+    const keys = Object.keys(entity);
+    if (sameNames(keys, last)) continue;
+    for (const name of keys) names.add(name);
+    last = keys;
   }
   const cols: string[] = [];
   for (const name of names) {
@@ -504,6 +568,7 @@ async function copyCreated(
   { first, micros }: CopyHead,
 ): Promise<(Row | null)[]> {
   const { prepared } = rows;
+  const ncols = cols.length;
   /** every row made into COPY text (and so prepared) */
   let made = false;
   function* slices(n: number): Generator<string> {
@@ -517,7 +582,8 @@ async function copyCreated(
         const p = prepared[i]!;
         const at = fullIsoFromMicros(micros + i + 1);
         text += `${p.id}\t${first + i}\t${at}\t${at}`;
-        for (const c of cols) text += `\t${copyValue(p.columns.get(c))}`;
+        // The COPY's columns are the run's first slots (see preparer's seed), in that order.
+        for (let c = 0; c < ncols; c++) text += `\t${copyValue(p.values[c])}`;
         text += '\n';
       }
       yield text;
@@ -541,7 +607,7 @@ async function copyCreated(
         mapDbError(error, `Creating ${type.name}`);
       } catch (mapped) {
         if (mapped instanceof WorkspaceError)
-          mapped.index = offendingRow(error, cols, columnValues(prepared, cols));
+          mapped.index = offendingRow(error, cols, columnValues(prepared, ncols));
         throw mapped;
       }
     }
@@ -552,32 +618,30 @@ async function copyCreated(
   // Built while the database takes the rows (none for a caller that reads none and a type nothing
   // listens to); dropped with the transaction if the COPY fails.
   const none = unheard(ctx, type);
-  const built = none ? 0 : n;
-  const results: Row[] = new Array(built);
-  const effects: Effect[] = new Array(built);
-  for (let i = 0; i < built; i++) {
+  if (none) {
+    await settled();
+    return prepared.map(() => null);
+  }
+  const shape = resultShape(type, ctx.user, rows.slotOf);
+  // Effects are for listeners: none is recorded for a type known to have none.
+  const heard = !quiet(ctx, type.name);
+  const results: Row[] = new Array(n);
+  const effects: Effect[] = new Array(heard ? n : 0);
+  for (let i = 0; i < n; i++) {
     const p = prepared[i]!;
-    const result = createdResult(
-      type,
-      ctx.user,
-      p.id,
-      String(first + i),
-      isoFromMicros(micros + i + 1),
-      p.columns,
-    );
-    effects[i] = { effect: 'svc.entity/create', id: p.id, type: type.name, values: result };
+    const result = createdResult(shape, p.id, String(first + i), isoFromMicros(micros + i + 1), p.values);
+    if (heard) effects[i] = { effect: 'svc.entity/create', id: p.id, type: type.name, values: result };
     results[i] = result;
   }
-  if (ctx.answerJson && !none) rememberJson(results, createdBatchJson(results));
+  if (ctx.answerJson) rememberJson(results, createdBatchJson(results));
   await settled();
-  if (none) return prepared.map(() => null);
   for (const e of effects) ctx.effects.push(e);
   return results;
 }
 
-/** The prepared rows' values column by column (null where a row sets no value). */
-function columnValues(prepared: Prepared[], cols: string[]): unknown[][] {
-  return cols.map((c) => prepared.map((p) => (p.columns.has(c) ? p.columns.get(c) : null)));
+/** The prepared rows' values of their first `ncols` slots, column by column (null where a row sets none). */
+function columnValues(prepared: Prepared[], ncols: number): unknown[][] {
+  return Array.from({ length: ncols }, (_, c) => prepared.map((p) => p.values[c] ?? null));
 }
 
 export async function updateEntity(
