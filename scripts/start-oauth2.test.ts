@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { silentLogger, startServer } from '../packages/core/src/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tsNodeArgs } from './test-support/checkout-node.js';
 import { createGitIssuesApp } from '../apps/git-issues/src/app.js';
 import { CLIENT, startStandIn } from '../apps/git-issues/src/demo-github.js';
 import { type HostedWorkspace, startHostedWorkspace } from '../packages/workspace/src/index.js';
@@ -25,7 +26,7 @@ async function startGitIssues(): Promise<{ child: ChildProcess; url: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1' };
   for (const name of ['GITHUB_API_URL', 'GITHUB_URL', 'OAUTH2_CLIENT_ID', 'OAUTH2_CLIENT_SECRET'])
     delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...tsNodeArgs(), 'src/main.ts'], {
     cwd: `${ROOT}apps/git-issues`,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -4,7 +4,7 @@ export default defineProject({
   test: {
     name: 'core',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // Type tests (*.test-d.ts) are checked with this package's own tsconfig, not the whole repo's.
-    typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    // Type tests (*.test-d.ts) are checked by the root `tsc -p tsconfig.json` (`pnpm typecheck`,
+    // the first step of `pnpm test`), not by a second tsc here.
   },
 });

@@ -2,12 +2,13 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { tsNodeArgs } from '../../../scripts/test-support/checkout-node.js';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 
 describe('dispatch: start-up', () => {
   it('exits 1 on a malformed SMTP_URL without printing its password', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const result = spawnSync(process.execPath, [...tsNodeArgs(), 'src/main.ts'], {
       cwd: appDir,
       env: { ...process.env, PORT: '0', SMTP_URL: 'https://mailer:hunter2-pass@mail.example.com' },
       encoding: 'utf8',

@@ -3,12 +3,13 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { tsNodeArgs } from '../../../scripts/test-support/checkout-node.js';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 
 describe('git-issues: start-up', () => {
   it('exits 1 on a GITHUB_API_URL that is not http(s)', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const result = spawnSync(process.execPath, [...tsNodeArgs(), 'src/main.ts'], {
       cwd: appDir,
       env: { ...process.env, PORT: '0', GITHUB_API_URL: 'ftp://github.example' },
       encoding: 'utf8',
@@ -20,7 +21,7 @@ describe('git-issues: start-up', () => {
 
   it('exits 1 when configured for a real GitHub without GITHUB_WEBHOOK_SECRET', () => {
     const { GITHUB_WEBHOOK_SECRET: _unset, ...env } = process.env;
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const result = spawnSync(process.execPath, [...tsNodeArgs(), 'src/main.ts'], {
       cwd: appDir,
       env: { ...env, PORT: '0', OAUTH2_CLIENT_ID: 'client', OAUTH2_CLIENT_SECRET: 'secret' },
       encoding: 'utf8',

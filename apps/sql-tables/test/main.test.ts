@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { tsNodeArgs } from '../../../scripts/test-support/checkout-node.js';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 
 describe('sql-tables: start-up', () => {
   it('exits 1 on a DATABASE_URL that is not Postgres', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const result = spawnSync(process.execPath, [...tsNodeArgs(), 'src/main.ts'], {
       cwd: appDir,
       env: { ...process.env, PORT: '0', DATABASE_URL: 'mysql://root:hunter2@db.example/shop' },
       encoding: 'utf8',
@@ -30,7 +31,7 @@ describe('sql-tables: start-up and shutdown on the embedded database', () => {
   it('says "listening" once the database answers, and closes it on SIGTERM', async () => {
     // A temporary directory of its own, to see the demo's cluster removed on exit.
     const tmp = await mkdtemp(join(tmpdir(), 'weft-sqlmain-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, [...tsNodeArgs(), 'src/main.ts'], {
       cwd: appDir,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', TMPDIR: tmp },
       stdio: ['ignore', 'pipe', 'pipe'],

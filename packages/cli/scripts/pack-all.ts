@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIsFresh } from '../../../scripts/checkout-entry.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const PACKS_DIR = join(ROOT, 'dist', 'packs');
@@ -30,10 +31,19 @@ export interface Pack {
 /**
  * Builds and packs every package; resolves with the tarballs written. `progress` hears each step
  * before it starts: the build alone takes a minute or two, which must not look like a hang.
+ * `reuseFreshBuild` packs a build that is newer than every source as it is (the test suite's,
+ * which `pnpm test` has just made) instead of making it again; `pnpm packs` always builds.
  */
-export function packAll(progress: (step: string) => void = () => {}): Pack[] {
-  progress('building every package (tsc, a minute or two)');
-  pnpm(['-r', '--filter', './packages/*', 'build'], ROOT);
+export function packAll(
+  progress: (step: string) => void = () => {},
+  options: { reuseFreshBuild?: boolean } = {},
+): Pack[] {
+  if (options.reuseFreshBuild && buildIsFresh()) {
+    progress('reusing the build (newer than every source)');
+  } else {
+    progress('building every package (tsc, a minute or two)');
+    pnpm(['-r', '--filter', './packages/*', 'build'], ROOT);
+  }
   rmSync(PACKS_DIR, { recursive: true, force: true });
   mkdirSync(PACKS_DIR, { recursive: true });
   const packages = join(ROOT, 'packages');

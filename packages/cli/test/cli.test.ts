@@ -2,9 +2,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type TestApp, testApp } from '@weft/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryArgs } from '../../../scripts/test-support/checkout-node.js';
 import { app as actionsApp } from '../templates/actions/src/app.js';
 import { COMMANDS } from '../src/commands/index.js';
 import { run } from '../src/program.js';
@@ -88,18 +88,25 @@ describe('weft check', () => {
     const folder = mkdtempSync(join(tmpdir(), 'weft-cli-'));
     try {
       writeFileSync(join(folder, 'account.json'), JSON.stringify({ webhookUrl: 'http://127.0.0.1:9/h/x' }));
-      const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-      const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+      const weft = entryArgs('cli', 'main');
       // Started elsewhere (like pnpm runs root scripts), with the user's folder in INIT_CWD.
-      const result = await exec(tsx, [main, 'check', running.url, '--account', 'account.json'], {
-        cwd: tmpdir(),
-        env: cleanEnv({ INIT_CWD: folder }),
-      });
+      const result = await exec(
+        process.execPath,
+        [...weft, 'check', running.url, '--account', 'account.json'],
+        {
+          cwd: tmpdir(),
+          env: cleanEnv({ INIT_CWD: folder }),
+        },
+      );
       expect(result.code, result.stderr).toBe(0);
-      const missing = await exec(tsx, [main, 'check', running.url, '--account', 'account.json'], {
-        cwd: folder,
-        env: cleanEnv({ INIT_CWD: tmpdir() }),
-      });
+      const missing = await exec(
+        process.execPath,
+        [...weft, 'check', running.url, '--account', 'account.json'],
+        {
+          cwd: folder,
+          env: cleanEnv({ INIT_CWD: tmpdir() }),
+        },
+      );
       expect(missing.code).toBe(2);
       expect(missing.stderr).toMatch(/'account.json' is neither inline JSON nor a readable file/);
     } finally {

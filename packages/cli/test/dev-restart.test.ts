@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { entryArgs } from '../../../scripts/test-support/checkout-node.js';
 import { cleanEnv } from './support/processes.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -52,19 +53,15 @@ describe('weft dev on an app module', () => {
   it('restarts the app when its file changes and syncs what the new code sends', async () => {
     const file = join(appFolder, 'app.ts');
     writeFileSync(file, appModule(1));
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'packages/cli/src/main.ts'), 'dev', file],
-      {
-        cwd: join(root, 'packages/cli'),
-        env: cleanEnv({
-          PORT: '0',
-          WEFT_ADMIN_TOKEN: 'dev-restart-token-1',
-          WEFT_RATE_LIMIT: '0',
-          INIT_CWD: dataFolder,
-        }),
-      },
-    );
+    const child = spawn(process.execPath, [...entryArgs('cli', 'main'), 'dev', file], {
+      cwd: join(root, 'packages/cli'),
+      env: cleanEnv({
+        PORT: '0',
+        WEFT_ADMIN_TOKEN: 'dev-restart-token-1',
+        WEFT_RATE_LIMIT: '0',
+        INIT_CWD: dataFolder,
+      }),
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));

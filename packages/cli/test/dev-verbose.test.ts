@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryArgs } from '../../../scripts/test-support/checkout-node.js';
 import { GOOD_TOKEN, serveShelf } from './fixtures/invoke-app.js';
 import { cleanEnv } from './support/processes.js';
 
@@ -25,9 +26,7 @@ describe('weft dev --verbose', () => {
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        fileURLToPath(new URL('../src/main.ts', import.meta.url)),
+        ...entryArgs('cli', 'main'),
         'dev',
         app.url,
         '--account',

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type TestApp, testApp } from '@weft/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryArgs } from '../../../scripts/test-support/checkout-node.js';
 import { Tracker, trackerApp } from '../../sync-engine/test/drift-apps.js';
 import { cleanEnv } from './support/processes.js';
 
@@ -26,7 +27,7 @@ describe('weft dev --verify', () => {
   it('syncs, then prints the drift Verify finds', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(root, 'packages/cli/src/main.ts'), 'dev', app.url, '--verify', '--no-watch'],
+      [...entryArgs('cli', 'main'), 'dev', app.url, '--verify', '--no-watch'],
       {
         cwd: join(root, 'packages/cli'),
         env: cleanEnv({ PORT: '0', WEFT_ADMIN_TOKEN: 'dev-verify-token-1', INIT_CWD: folder }),

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { entryArgs } from '../../../scripts/test-support/checkout-node.js';
 import { cleanEnv } from './support/processes.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -18,9 +19,7 @@ describe('weft dev', () => {
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        join(root, 'packages/cli/src/main.ts'),
+        ...entryArgs('cli', 'main'),
         'dev',
         join(root, 'apps/bookshelf/src/main.ts'),
         '--types',

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryArgs } from '../../../scripts/test-support/checkout-node.js';
 import { GOOD_TOKEN, serveShelf } from './fixtures/invoke-app.js';
 import { run } from '../src/program.js';
 import { capture } from './support/capture.js';
 import { cleanEnv, exec, type Finished } from './support/processes.js';
 
-const cli = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const fixture = fileURLToPath(new URL('./fixtures/invoke-app.ts', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'weft-invoke-'));
 const account = JSON.stringify({ token: GOOD_TOKEN });
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 const weft = (...args: string[]): Promise<Finished> =>
-  exec(process.execPath, ['--import', 'tsx', cli, 'invoke', ...args], {
+  exec(process.execPath, [...entryArgs('cli', 'main'), 'invoke', ...args], {
     // Started as `pnpm weft` starts it: in the package, the user's folder in INIT_CWD.
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     env: cleanEnv({ INIT_CWD: folder }),

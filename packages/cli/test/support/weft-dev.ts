@@ -1,8 +1,9 @@
-// `weft dev` from this checkout's sources as a child process, its output collected, for the CLI
+// `weft dev` from this checkout (its fresh build, else its sources) as a child process, its output collected, for the CLI
 // tests that meet it as a user does (real processes, real signals).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { entryArgs } from '../../../../scripts/test-support/checkout-node.js';
 import { cleanEnv } from './processes.js';
 
 const root = fileURLToPath(new URL('../../../..', import.meta.url));
@@ -24,15 +25,11 @@ export function spawnWeftDev(
   folder: string,
   options: { env?: Record<string, string>; detached?: boolean } = {},
 ): WeftDev {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'packages/cli/src/main.ts'), 'dev', ...args],
-    {
-      cwd: join(root, 'packages/cli'),
-      env: cleanEnv({ PORT: '0', WEFT_RATE_LIMIT: '0', INIT_CWD: folder, ...options.env }),
-      detached: options.detached ?? false,
-    },
-  );
+  const child = spawn(process.execPath, [...entryArgs('cli', 'main'), 'dev', ...args], {
+    cwd: join(root, 'packages/cli'),
+    env: cleanEnv({ PORT: '0', WEFT_RATE_LIMIT: '0', INIT_CWD: folder, ...options.env }),
+    detached: options.detached ?? false,
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
