@@ -30,6 +30,17 @@ for (const target of databaseTargets()) {
     });
     afterAll(() => stop());
 
+    /** A finished run of the first source, for a recorder to store exchanges under. */
+    async function finishedRun(): Promise<string> {
+      const [source] = await ws.apps.list();
+      const runId = randomUUID();
+      await ws.driver.query(
+        `INSERT INTO weft_host_runs (id, source_id, kind, status) VALUES ($1, $2, 'manual', 'succeeded')`,
+        [runId, source!.id],
+      );
+      return runId;
+    }
+
     it('records each page with its redacted request, status, duration, items and warnings', async () => {
       const seen: RunExchange[] = [];
       const off = ws.apps.onExchange((_source, e) => seen.push(e));
@@ -128,12 +139,7 @@ for (const target of databaseTargets()) {
     }, 120_000);
 
     it('stores a batch of exchanges in one statement, each with the time it was added, in order', async () => {
-      const [source] = await ws.apps.list();
-      const runId = randomUUID();
-      await ws.driver.query(
-        `INSERT INTO weft_host_runs (id, source_id, kind, status) VALUES ($1, $2, 'manual', 'succeeded')`,
-        [runId, source!.id],
-      );
+      const runId = await finishedRun();
       const statements: string[] = [];
       const counting = {
         ...ws.driver,
@@ -168,12 +174,7 @@ for (const target of databaseTargets()) {
     });
 
     it('stores an exchange within a second while its job goes on', async () => {
-      const [source] = await ws.apps.list();
-      const runId = randomUUID();
-      await ws.driver.query(
-        `INSERT INTO weft_host_runs (id, source_id, kind, status) VALUES ($1, $2, 'manual', 'succeeded')`,
-        [runId, source!.id],
-      );
+      const runId = await finishedRun();
       const recorder = new ExchangeRecorder(ws.driver, runId, []);
       const exchange: Exchange = {
         method: 'POST',
