@@ -168,6 +168,47 @@ describeEachDatabase('documents, comments and files', (target) => {
     expect(row['comments/comments']).toEqual([{ 'comment/content': 'Nice!' }]);
   });
 
+  it('a batch of documents: a secret written twice keeps its last text, a comment among them shows its own', async () => {
+    const commentId = randomUUID();
+    const secret = randomUUID();
+    const other = randomUUID();
+    await h.run('svc.entity/create', {
+      type: 'comments/comment',
+      entity: {
+        'svc/id': commentId,
+        'comment/document-secret': secret,
+        'comment/author': { 'svc/id': h.ws.adminUserId },
+      },
+    });
+    const write = await h.request('POST', '/api/documents/commands?format=html', {
+      command: 'create-or-update-documents',
+      args: [
+        { secret: other, content: '<p>first</p>' },
+        // a uuid in capitals names the same document
+        { secret: secret.toUpperCase(), content: '<p><strong>Well</strong> done</p>' },
+        { secret: other, content: '<p>last</p>' },
+      ],
+    });
+    expect(write.status).toBe(200);
+    const read = await h.request('POST', '/api/documents/commands?format=md', {
+      command: 'get-documents',
+      args: [{ secret: other }, { secret }],
+    });
+    expect(read.body).toEqual([
+      { secret: other, content: 'last' },
+      { secret, content: '**Well** done' },
+    ]);
+    const [comment] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': 'comments/comment',
+        'q/select': ['comment/content'],
+        'q/where': ['=', ['svc/id'], '$id'],
+      },
+      params: { $id: commentId },
+    });
+    expect(comment['comment/content']).toBe('**Well** done');
+  });
+
   // What an entity owns goes with it, whether the entity or its whole type is deleted; a comment
   // another entity also holds stays.
   it.each([

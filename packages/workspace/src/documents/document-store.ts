@@ -97,26 +97,56 @@ export async function writeDocument(
   content: unknown,
   format: DocumentFormat,
 ) {
-  const secret = checkSecret(secretIn);
+  await writeDocuments(q, [{ secret: secretIn, content, format }]);
+}
+
+/** One document's new content, as a caller gives it (checked by writeDocuments). */
+export interface DocumentWrite {
+  secret: unknown;
+  content: unknown;
+  format: DocumentFormat;
+}
+
+/**
+ * Writes many documents in a fixed number of statements (a sync writes a page's rich text at
+ * once; a statement per document cost more than the page's rows). Every write is checked before
+ * any is stored; a secret written twice keeps its last content, as writing them in turn would.
+ */
+export async function writeDocuments(q: Queryable, writes: readonly DocumentWrite[]): Promise<void> {
+  if (writes.length === 0) return;
   const c = await converters();
-  const { text: body, stored } = storable(c, content, format);
-  const clean = body.replaceAll('\0', '');
+  const last = new Map<string, { stored: StoredFormat; text: string }>();
+  for (const w of writes) {
+    // as the database prints a uuid, so that the comments' secrets read back find their write
+    const secret = checkSecret(w.secret).toLowerCase();
+    const { text, stored } = storable(c, w.content, w.format);
+    last.set(secret, { stored, text: text.replaceAll('\0', '') });
+  }
+  const secrets = [...last.keys()];
+  const docs = [...last.values()];
   await q.query(
-    `INSERT INTO svc_documents (secret, format, content) VALUES ($1, $2, $3)
+    `INSERT INTO svc_documents (secret, format, content)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[])
      ON CONFLICT (secret) DO UPDATE SET format = excluded.format, content = excluded.content, updated_at = now()`,
-    [secret, stored, clean],
+    [secrets, docs.map((d) => d.stored), docs.map((d) => d.text)],
   );
   // A comment shows its text in comment/content once its document is written.
   const catalog = await loadCatalog(q);
   const comment = catalog.findType(COMMENT_TYPE);
   const key = comment?.byName.get('comment/document-secret');
   const text = comment?.byName.get('comment/content');
-  if (comment && key?.storage.kind === 'column' && text?.storage.kind === 'column') {
-    await q.query(
-      `UPDATE ${comment.table} SET ${text.storage.col} = $2, modified = clock_timestamp() WHERE ${key.storage.col} = $1`,
-      [secret, convert(c, clean, stored, 'md')],
-    );
-  }
+  if (!comment || key?.storage.kind !== 'column' || text?.storage.kind !== 'column') return;
+  const { rows } = await q.query<{ s: string }>(
+    `SELECT ${key.storage.col}::text AS s FROM ${comment.table} WHERE ${key.storage.col} = ANY($1::uuid[])`,
+    [secrets],
+  );
+  if (rows.length === 0) return;
+  const of = [...new Set(rows.map((r) => r.s))];
+  await q.query(
+    `UPDATE ${comment.table} SET ${text.storage.col} = x.t, modified = clock_timestamp()
+     FROM unnest($1::uuid[], $2::text[]) AS x(s, t) WHERE ${key.storage.col} = x.s`,
+    [of, of.map((s) => convert(c, last.get(s)!.text, last.get(s)!.stored, 'md'))],
+  );
 }
 
 /** What is stored of `content` written in `format`: its text and the format that text is in. */

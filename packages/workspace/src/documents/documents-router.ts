@@ -4,7 +4,13 @@ import type { Driver } from '../db/driver.js';
 import { badRequest } from '../errors.js';
 import { isUuid } from '../schema/values.js';
 import { assertDocumentAccess } from './document-access.js';
-import { appendDocument, parseFormat, readDocument, writeDocument } from './document-store.js';
+import {
+  appendDocument,
+  parseFormat,
+  readDocument,
+  writeDocument,
+  writeDocuments,
+} from './document-store.js';
 
 /** The secrets among `values` that are well-formed (the others fail later with a 400). */
 const secretsOf = (values: unknown[]) => values.filter(isUuid);
@@ -37,19 +43,16 @@ export function documentsRouter(driver: Driver): Router {
       res.json(docs);
       return;
     }
-    const write =
-      command === 'create-or-update-documents'
-        ? writeDocument
-        : command === 'create-or-append-documents'
-          ? appendDocument
-          : undefined;
-    if (write) {
+    if (command === 'create-or-update-documents' || command === 'create-or-append-documents') {
+      const writes = args.map((a) => {
+        const d = (a ?? {}) as { secret?: unknown; content?: unknown };
+        return { secret: d.secret, content: d.content, format };
+      });
       await driver.transaction(async (tx) => {
         await assertDocumentAccess(tx, principalOf(res), secrets);
-        for (const a of args) {
-          const d = (a ?? {}) as { secret?: unknown; content?: unknown };
-          await write(tx, d.secret, d.content, format);
-        }
+        if (command === 'create-or-update-documents') await writeDocuments(tx, writes);
+        // each append reads the text the one before it left
+        else for (const w of writes) await appendDocument(tx, w.secret, w.content, format);
       });
       // The service answers a successful write `true` (its MCP server checks for exactly that).
       res.json(true);

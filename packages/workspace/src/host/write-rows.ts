@@ -1,4 +1,4 @@
-import { writeDocument } from '../documents/document-store.js';
+import { type DocumentWrite, writeDocuments as storeDocuments } from '../documents/document-store.js';
 import { MAX_RUN_MESSAGE } from './run-record-limits.js';
 import type { Workspace } from '../workspace.js';
 import { optionId, run } from './apply-schema.js';
@@ -369,12 +369,12 @@ async function writeDocuments(
       if (typeof secret === 'string') secrets.set(`${r['svc/id']}\0${f}`, secret);
     }
   }
-  await ctx.workspace.driver.transaction(async (tx) => {
-    for (const d of docs) {
-      const secret = secrets.get(`${d.id}\0${d.field}`);
-      if (secret) await writeDocument(tx, secret, d.content, d.format);
-    }
-  });
+  const writes: DocumentWrite[] = [];
+  for (const d of docs) {
+    const secret = secrets.get(`${d.id}\0${d.field}`);
+    if (secret) writes.push({ secret, content: d.content, format: d.format });
+  }
+  await ctx.workspace.driver.transaction((tx) => storeDocuments(tx, writes));
 }
 
 /** Deletes the rows the app removed; returns how many existed. */
