@@ -21,6 +21,15 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** A data request the app answered 200 in `ms`, as the recorder is given it. */
+const dataExchange = (ms: number): Exchange => ({
+  method: 'POST',
+  path: '/api/v1/synchronizer/data',
+  status: 200,
+  isJson: true,
+  ms,
+});
+
 for (const target of databaseTargets()) {
   describe(`sync run exchanges [${target.name}]`, () => {
     let ws: HostedWorkspace;
@@ -97,13 +106,7 @@ for (const target of databaseTargets()) {
 
     it('keeps at most MAX_RUN_EXCHANGES per run, for the latest RUNS_WITH_EXCHANGES runs of a source', async () => {
       const [source] = await ws.apps.list();
-      const exchange: Exchange = {
-        method: 'POST',
-        path: '/api/v1/synchronizer/data',
-        status: 200,
-        isJson: true,
-        ms: 1,
-      };
+      const exchange = dataExchange(1);
       const runs: string[] = [];
       // Newer than the runs of the tests above, one second apart.
       for (let i = 1; i <= RUNS_WITH_EXCHANGES + 1; i++) {
@@ -149,13 +152,7 @@ for (const target of databaseTargets()) {
         }) as typeof ws.driver.query,
       };
       const recorder = new ExchangeRecorder(counting, runId, []);
-      const exchange: Exchange = {
-        method: 'POST',
-        path: '/api/v1/synchronizer/data',
-        status: 200,
-        isJson: true,
-        ms: 3,
-      };
+      const exchange = dataExchange(3);
       for (let page = 1; page <= 10; page++) {
         recorder.add({ type: 'note', page }, exchange, { items: page, warnings: [`w${page}`] });
         await new Promise((r) => setTimeout(r, 5));
@@ -176,13 +173,7 @@ for (const target of databaseTargets()) {
     it('stores an exchange within a second while its job goes on', async () => {
       const runId = await finishedRun();
       const recorder = new ExchangeRecorder(ws.driver, runId, []);
-      const exchange: Exchange = {
-        method: 'POST',
-        path: '/api/v1/synchronizer/data',
-        status: 200,
-        isJson: true,
-        ms: 1,
-      };
+      const exchange = dataExchange(1);
       recorder.add({ type: 'note', page: 1 }, exchange, { items: 1 });
       // No flush: the page's table shows it while the job is still reading pages.
       await expect
