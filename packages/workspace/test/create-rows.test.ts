@@ -109,6 +109,18 @@ describeEachDatabase('a create of rows', (target) => {
     });
   }
 
+  it('follows creates of entities of the same type without being taken into their run', async () => {
+    const first = randomUUID();
+    const ids = [randomUUID(), randomUUID()];
+    const made = await batch([
+      { command: 'svc.entity/create', args: { type: T, entity: entity(first, 0) } },
+      createRowsCommand(T, { names: NAMES, ids, rows: [values(1), values(2)] }),
+    ]);
+    expect(made.success).toBe(true);
+    const got = await stored([first, ...ids]);
+    expect(got.map((r: Record<string, unknown>) => r['svc/id'])).toEqual([first, ...ids]);
+  });
+
   it('refuses a row id that is not a uuid and a name the type lacks, as an entity create does', async () => {
     const bad = await batch([createRowsCommand(T, { names: NAMES, ids: ['nope'], rows: [values(0)] })]);
     expect(bad.error?.message).toBe('commands[0] (svc.entity/create) row 0: svc/id must be a uuid');
