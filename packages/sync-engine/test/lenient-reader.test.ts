@@ -276,6 +276,21 @@ describe('data pages', () => {
     expect(outcome.kind).toBe('error');
     if (outcome.kind === 'error') expect(outcome.error.message).toMatch(/items: .*array/);
   });
+
+  it('refuse a row that is not an object, naming the first one, before anything else of the page', () => {
+    const read = readDataAnswer({ items: [{ id: 'a' }, 3, null], pagination: { hasNext: 'maybe' } });
+    expect(read).toMatchObject({ ok: false, problem: 'items.1: expected an object' });
+    expect(readDataAnswer({ items: [[{ id: 'a' }]] })).toMatchObject({
+      ok: false,
+      problem: 'items.0: expected an object',
+    });
+  });
+
+  it('refuse a page whose pagination cannot be read, once its rows are', () => {
+    const read = readDataAnswer({ items: [{ id: 'a' }], pagination: { hasNext: 'maybe' } });
+    expect(read.ok).toBe(false);
+    if (!read.ok) expect(read.problem).toMatch(/^pagination\.hasNext: /);
+  });
 });
 
 describe('small answers', () => {

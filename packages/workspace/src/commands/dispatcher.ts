@@ -4,6 +4,7 @@ import { clip } from '@weft/core/redact';
 import { type Driver, sqlState } from '../db/driver.js';
 import { currentRequest } from '../db/request-scope.js';
 import { checkRequest } from '../db/statement-stop.js';
+import { createRowsOf } from '../entities/create-rows.js';
 import {
   COPY_MIN_ROWS,
   changeCollection,
@@ -109,17 +110,20 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
   for (let i = 0; i < commands.length; i++) {
     let at = i;
     try {
-      // Consecutive creates of one type become one multi-row insert.
-      const run = schemaOnly ? 1 : createRun(commands, i);
-      if (run > 1) {
+      // Consecutive creates of one type become one multi-row insert; so do the rows of an
+      // in-process caller's create of many rows (see create-rows.ts).
+      const rows = schemaOnly ? undefined : createRowsOf(commands[i]);
+      const run = schemaOnly || rows ? 1 : createRun(commands, i);
+      if (run > 1 || rows) {
         const first = commands[i] as Args;
         const type = (first.args as Args).type;
-        const entities = commands.slice(i, i + run).map((c) => ((c as Args).args as Args).entity);
+        const entities = rows ?? commands.slice(i, i + run).map((c) => ((c as Args).args as Args).entity);
+        const size = rows ? rows.rows.length : run;
         at = -1;
         const last = ctx.depth === 0 && i + run === commands.length;
         // A long run that starts the command checks an unchecked catalog with its own first statement.
         const early =
-          i === 0 && unchecked !== undefined && ctx.tx.copyIn !== undefined && run >= COPY_MIN_ROWS;
+          i === 0 && unchecked !== undefined && ctx.tx.copyIn !== undefined && size >= COPY_MIN_ROWS;
         const runCtx: CommandContext = { ...inner, ...(last ? { endsCommand: true } : {}) };
         if (early) runCtx.unchecked = unchecked;
         const catalog = early ? unchecked : await loadCatalog(ctx.tx);
@@ -135,10 +139,17 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
       results.push(await runInner(inner, commands[i], schemaOnly));
     } catch (error) {
       if (error instanceof WorkspaceError) {
-        // In a grouped create the failing entity's position comes with the error.
-        const k = at >= 0 ? at : i + (error.index ?? 0);
+        // In a grouped create the failing entity's position comes with the error; in a create of
+        // rows, the row's.
+        const many = at < 0 && createRowsOf(commands[i]) !== undefined;
+        const k = at >= 0 || many ? i : i + (error.index ?? 0);
         const name = isObject(commands[k]) ? String((commands[k] as Args).command) : 'command';
-        throw new WorkspaceError(error.status, error.code, `commands[${k}] (${name}): ${error.message}`);
+        const row = many && error.index !== undefined ? ` row ${error.index}` : '';
+        throw new WorkspaceError(
+          error.status,
+          error.code,
+          `commands[${k}] (${name})${row}: ${error.message}`,
+        );
       }
       throw error;
     }
@@ -148,7 +159,11 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
 
 function createRun(commands: unknown[], i: number): number {
   const isCreate = (c: unknown): c is Args =>
-    isObject(c) && c.command === 'svc.entity/create' && isObject(c.args) && typeof c.args.type === 'string';
+    isObject(c) &&
+    c.command === 'svc.entity/create' &&
+    isObject(c.args) &&
+    typeof c.args.type === 'string' &&
+    createRowsOf(c) === undefined;
   const first = commands[i];
   if (!isCreate(first)) return 1;
   let n = 1;

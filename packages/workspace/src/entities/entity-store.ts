@@ -14,6 +14,7 @@ import {
   isoFromMicros,
   neverExact,
 } from './created-result.js';
+import type { CreateRows } from './create-rows.js';
 import { deleteOwnedContent } from './owned-content.js';
 import { allocatePublicIds, MANDATORY_FIELDS } from '../schema/schema-store.js';
 import { COLUMN_TYPE, inputValue, isUuid, outputExpr } from '../schema/values.js';
@@ -154,9 +155,11 @@ function preparer(
   ctx: CommandContext,
   catalog: Catalog,
   type: TypeDef,
-  entities: unknown[],
+  entities: unknown[] | CreateRows,
   seed: readonly string[] = [],
 ): Preparer {
+  const columnar = Array.isArray(entities) ? undefined : entities;
+  const total = columnar ? columnar.rows.length : (entities as unknown[]).length;
   const now = new Date().toISOString();
   const plan = createPlan(catalog, type);
   const prepared: Prepared[] = [];
@@ -174,7 +177,7 @@ function preparer(
   for (const col of seed) slot(col);
   let exact = true;
   /** the names of the last row whose steps were all resolved, and those steps */
-  let lastNames: string[] = [];
+  let lastNames: readonly string[] = [];
   let lastSteps: Step[] = [];
 
   const resolve = (name: string): Step => {
@@ -196,9 +199,24 @@ function preparer(
     return { f, slot: slot((f.storage as { col: string }).col) };
   };
 
-  const prepareCreate = (entity: unknown): Prepared => {
-    if (!isObject(entity)) throw badRequest('entity must be an object of field values', 'invalid-args');
-    const given = entity['svc/id'];
+  const prepareCreate = (i: number): Prepared => {
+    let given: unknown;
+    let names: readonly string[];
+    /** the row's values by name (an entity), or in the order of names (rows) */
+    let entity: Row | undefined;
+    let row: readonly unknown[] | undefined;
+    if (columnar) {
+      given = columnar.ids[i];
+      names = columnar.names;
+      row = columnar.rows[i];
+      if (!Array.isArray(row)) throw badRequest('a row must be an array of field values', 'invalid-args');
+    } else {
+      const e = (entities as unknown[])[i];
+      if (!isObject(e)) throw badRequest('entity must be an object of field values', 'invalid-args');
+      entity = e;
+      given = e['svc/id'];
+      names = Object.keys(e);
+    }
     if (given !== undefined && given !== null && !isUuid(given)) {
       throw new WorkspaceError(400, 'invalid-value', 'svc/id must be a uuid');
     }
@@ -206,17 +224,16 @@ function preparer(
     const id = (given as string | undefined)?.toLowerCase() ?? randomUUID();
     const values: unknown[] = [];
     let rowExact = true;
-    const names = Object.keys(entity);
-    const known = sameNames(names, lastNames);
+    const known = names === lastNames || sameNames(names, lastNames);
     // A new order of names is resolved name by name, each checked before the next is looked up,
     // so that the first bad name or value in the entity is the one reported.
     const steps: Step[] = known ? lastSteps : [];
-    for (let i = 0; i < names.length; i++) {
-      const step = known ? steps[i] : resolve(names[i]!);
+    for (let k = 0; k < names.length; k++) {
+      const step = known ? steps[k] : resolve(names[k]!);
       if (!known) steps.push(step);
       if (step === undefined) continue;
       const { f } = step;
-      const value = entity[names[i]!];
+      const value = row ? row[k] : entity![names[k]!];
       const v = f.kind === 'one' ? refValue(f, value) : inputValue(f.name, f.fieldType, value);
       if (f.kind === 'primitive' && rowExact) rowExact = exactOutput(f.fieldType, v);
       values[step.slot] = v;
@@ -253,7 +270,7 @@ function preparer(
   };
 
   return {
-    total: entities.length,
+    total,
     prepared,
     cols,
     slotOf: (col) => slots.get(col),
@@ -261,10 +278,10 @@ function preparer(
       return exact;
     },
     upTo(end) {
-      for (let i = prepared.length; i < Math.min(end, entities.length); i++) {
+      for (let i = prepared.length; i < Math.min(end, total); i++) {
         let p: Prepared;
         try {
-          p = prepareCreate(entities[i]);
+          p = prepareCreate(i);
         } catch (error) {
           if (error instanceof WorkspaceError) error.index = i;
           throw error;
@@ -326,13 +343,14 @@ async function insertRows(
   return rows;
 }
 
-/** Creates entities of one type; results in the order given. */
+/** Creates entities of one type (objects, or rows by name: see create-rows.ts); results in the order given. */
 export async function createEntities(
   ctx: CommandContext,
   catalog: Catalog,
   typeName: unknown,
-  entities: unknown[],
+  entities: unknown[] | CreateRows,
 ): Promise<(Row | null)[]> {
+  const total = Array.isArray(entities) ? entities.length : entities.rows.length;
   // An unchecked catalog (see CommandContext.unchecked) is checked by the head statement below;
   // until then an error it leads to may only mean that it is stale.
   const unchecked = ctx.unchecked !== undefined && ctx.unchecked === catalog;
@@ -347,8 +365,8 @@ export async function createEntities(
   // A run long enough for COPY sends its head statement (public ids, base time) first and checks
   // the rows while the database answers it.
   const head =
-    ctx.tx.copyIn && entities.length >= COPY_MIN_ROWS
-      ? copyHead(ctx, type, entities.length, unchecked ? catalog.token : undefined)
+    ctx.tx.copyIn && total >= COPY_MIN_ROWS
+      ? copyHead(ctx, type, total, unchecked ? catalog.token : undefined)
       : undefined;
   if (unchecked && !head) throw new StaleCatalog(); // not a run the caller should have given
   // A long run whose columns are known from its field names is checked a slice at a time: the
@@ -358,7 +376,7 @@ export async function createEntities(
     head && !ctx.checkFirst ? streamColumns(type, createPlan(catalog, type), entities) : undefined;
   const run = preparer(ctx, catalog, type, entities, streamed);
   try {
-    run.upTo(streamed ? COPY_SLICE : entities.length);
+    run.upTo(streamed ? COPY_SLICE : total);
   } catch (error) {
     // The transaction rolls back; the head statement is over before anything else is sent.
     const checked = await head?.catch(() => undefined);
@@ -373,7 +391,7 @@ export async function createEntities(
     : head);
   if (head && !headRow) throw new StaleCatalog();
   if (streamed && headRow && run.exact) return copyCreated(ctx, type, run, streamed, headRow);
-  run.upTo(entities.length);
+  run.upTo(total);
   const prepared = run.prepared;
   // Rich-text documents first, so the owners' foreign keys find them.
   const docIds = prepared.flatMap((p) => p.docs ?? []);
@@ -462,12 +480,16 @@ export async function createEntities(
  * never print as they read (JSON), and where an entity is not an object or names a field it cannot
  * set: checking every row first then reports it as it always did.
  */
-function streamColumns(type: TypeDef, plan: CreatePlan, entities: unknown[]): string[] | undefined {
+function streamColumns(
+  type: TypeDef,
+  plan: CreatePlan,
+  entities: unknown[] | CreateRows,
+): string[] | undefined {
   if (plan.after.some((a) => a.richText)) return undefined;
-  const names = new Set<string>();
+  const names = new Set<string>(Array.isArray(entities) ? [] : entities.names);
   // Rows mostly name the same fields in the same order: only a new order adds names.
   let last: string[] = [];
-  for (const entity of entities) {
+  for (const entity of Array.isArray(entities) ? entities : []) {
     if (!isObject(entity)) return undefined;
     const keys = Object.keys(entity);
     if (sameNames(keys, last)) continue;

@@ -1,4 +1,5 @@
 import { type DocumentWrite, writeDocuments as storeDocuments } from '../documents/document-store.js';
+import { type CreateRows, createRowsCommand } from '../entities/create-rows.js';
 import { MAX_RUN_MESSAGE } from './run-record-limits.js';
 import type { Workspace } from '../workspace.js';
 import { optionId, run } from './apply-schema.js';
@@ -8,7 +9,7 @@ import { deleteRowFiles, type FileFieldValue, writeFileFields } from './download
 import { entityId } from './entity-ids.js';
 import { parseFileRefs } from './file-refs.js';
 import type { AppResourceContext } from './resource-client.js';
-import type { MappedType } from './schema-mapping.js';
+import type { MappedField, MappedType } from './schema-mapping.js';
 
 // Writes synced rows into the workspace through its command API (so every change produces the
 // workspace's own webhook deliveries): a page becomes one batch of creates (new ids) and updates
@@ -139,6 +140,12 @@ export function relationTargets(many: boolean, raw: unknown, note?: (c: Relation
   return list.slice(0, 1);
 }
 
+/** A row's value, and its name when the row has names of its own. */
+function put(values: unknown[], names: string[] | undefined, name: string, value: unknown): void {
+  values.push(value);
+  names?.push(name);
+}
+
 export async function writeRows(ctx: WriteContext, type: MappedType, items: Json[]): Promise<WriteResult> {
   const titleName = `${type.name.slice(0, type.name.indexOf('/'))}/name`;
   // The last row of a page wins when an id repeats.
@@ -182,32 +189,56 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
     const key = `${field}: ${what}`;
     coerced[key] = (coerced[key] ?? 0) + 1;
   };
-  const notes = new Map(type.fields.map((f) => [f.name, noteFor(f.name)]));
-  // The entities in page order, each carrying its id as `svc/id` (no wrapper object per row).
-  const entities: Json[] = [];
+  const notes = type.fields.map((f) => noteFor(f.name));
+  // The names a row that carries every field sets, in the order its values are given; a row
+  // missing a field gets names of its own (see below).
+  const allNames: string[] = [];
+  if (type.titleField) allNames.push(titleName);
+  for (const f of type.fields) {
+    if (f.kind === 'primitive' || f.kind === 'enum') allNames.push(f.name);
+    else if (f.kind === 'relation') {
+      allNames.push(f.rawName);
+      if (inline.has(f.name) && !f.many) allNames.push(f.name);
+    }
+  }
+  // The rows in page order, as the entity store's create of rows takes them (create-rows.ts):
+  // each row's id, its values, and the names they are for (allNames, or the row's own).
+  const rowIds: string[] = [];
+  const rowValues: unknown[][] = [];
+  const rowNames: string[][] = [];
   const links: [string, string, string][] = [];
   const docs: { field: string; format: 'md' | 'html'; id: string; content: string }[] = [];
   for (const [id, item] of byId) {
-    const entity: Json = { 'svc/id': id };
+    const values: unknown[] = [];
+    /** the row's own names, from its first missing field on */
+    let names: string[] | undefined;
     if (type.titleField) {
       const title = item[type.titleField];
-      entity[titleName] = title === null || title === undefined ? null : String(title);
+      put(values, names, titleName, title === null || title === undefined ? null : String(title));
     }
-    for (const f of type.fields) {
-      if (!Object.hasOwn(item, f.appId)) continue;
+    for (let k = 0; k < type.fields.length; k++) {
+      const f = type.fields[k] as MappedField;
       const raw = item[f.appId];
+      if (raw === undefined && !Object.hasOwn(item, f.appId)) {
+        names ??= allNames.slice(0, values.length);
+        continue;
+      }
       switch (f.kind) {
         case 'primitive': {
-          const v = convertValue(f.convert, raw, notes.get(f.name));
+          const v = convertValue(f.convert, raw, notes[k]);
           if (v === undefined) badValues++;
-          entity[f.name] = v ?? null;
+          put(values, names, f.name, v ?? null);
           break;
         }
         case 'enum':
-          entity[f.name] =
+          put(
+            values,
+            names,
+            f.name,
             raw === null || raw === undefined || raw === ''
               ? null
-              : { 'svc/id': optionId(f.enumType, String(raw)) };
+              : { 'svc/id': optionId(f.enumType, String(raw)) },
+          );
           break;
         case 'rich':
           docs.push({
@@ -224,14 +255,14 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
           break;
         }
         case 'relation': {
-          const targets = relationTargets(f.many, raw, notes.get(f.name));
+          const targets = relationTargets(f.many, raw, notes[k]);
           // The value as sent stays readable, whether or not it resolves to a synced row.
-          entity[f.rawName] = targets.length > 0 ? targets.join(', ') : null;
+          put(values, names, f.rawName, targets.length > 0 ? targets.join(', ') : null);
           const direct = inline.get(f.name);
           if (direct) {
             // The targets already in are set now; the others wait for the end of the run.
             const ids = targets.map((t) => direct.get(t)).filter((u): u is string => u !== undefined);
-            if (!f.many) entity[f.name] = ids[0] ? { 'svc/id': ids[0] } : null;
+            if (!f.many) put(values, names, f.name, ids[0] ? { 'svc/id': ids[0] } : null);
             else collections.push({ field: f.name, id, items: ids });
             if (ids.length === targets.length) break;
           }
@@ -240,20 +271,36 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
         }
       }
     }
-    entities.push(entity);
+    rowIds.push(id);
+    rowValues.push(values);
+    rowNames.push(names ?? allNames);
   }
-  // One batch: creates (new ids) first, so that consecutive creates become one multi-row insert,
-  // then updates (known ids), then the collection items to add and remove.
+  const entity = (i: number): Json => {
+    const e: Json = { 'svc/id': rowIds[i] };
+    const names = rowNames[i] as string[];
+    const values = rowValues[i] as unknown[];
+    for (let k = 0; k < names.length; k++) e[names[k] as string] = values[k];
+    return e;
+  };
+  /** every row carries every field (the common case): the creates go as one create of rows */
+  const allFull = rowNames.every((names) => names === allNames);
+  // One batch: creates (new ids) first, in page order, as one multi-row insert, then updates
+  // (known ids), then the collection items to add and remove.
   const write = async (known: Set<string>) => {
     const commands: Json[] = [];
-    const isKnown = (entity: Json) => known.has(entity['svc/id'] as string);
-    for (const entity of entities)
-      if (!isKnown(entity))
-        commands.push({ command: 'svc.entity/create', args: { type: type.name, entity } });
+    const created: CreateRows = { names: allNames, ids: [], rows: [] };
+    for (let i = 0; i < rowIds.length; i++) {
+      if (known.has(rowIds[i] as string)) continue;
+      if (allFull) {
+        (created.ids as string[]).push(rowIds[i] as string);
+        (created.rows as unknown[][]).push(rowValues[i] as unknown[]);
+      } else commands.push({ command: 'svc.entity/create', args: { type: type.name, entity: entity(i) } });
+    }
+    if (created.ids.length > 0) commands.push(createRowsCommand(type.name, created));
     if (known.size > 0)
-      for (const entity of entities)
-        if (isKnown(entity))
-          commands.push({ command: 'svc.entity/update', args: { type: type.name, entity } });
+      for (let i = 0; i < rowIds.length; i++)
+        if (known.has(rowIds[i] as string))
+          commands.push({ command: 'svc.entity/update', args: { type: type.name, entity: entity(i) } });
     const linked = await collectionItems(
       ctx.workspace,
       type.name,
