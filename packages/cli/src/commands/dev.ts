@@ -230,11 +230,13 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
         );
     }
     if (options.verify) await verifyOnce(ws, source.id, io);
-    io.stdout.write(readyLine(ws.url, printed ? 'printed' : env.WEFT_ADMIN_TOKEN ? 'env' : 'stored'));
-    await new Promise<void>((done) => {
+    // Ctrl-C is taken before "Ready." is printed: whoever reads that line may stop weft dev at once.
+    const stopped = new Promise<void>((done) => {
       process.once('SIGINT', () => done());
       process.once('SIGTERM', () => done());
     });
+    io.stdout.write(readyLine(ws.url, printed ? 'printed' : env.WEFT_ADMIN_TOKEN ? 'env' : 'stored'));
+    await stopped;
     return EXIT.ok;
   } finally {
     await ws?.close();
