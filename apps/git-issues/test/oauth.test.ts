@@ -6,14 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitIssuesApp } from '../src/app.js';
 import { CLIENT, REFRESH_TOKEN, type StandIn, TOKENS, startStandIn } from '../src/demo-github.js';
 
-// Live, also when the other files record: this file has no cassette. Put back after, for the
-// files that run after it in the same worker (the project does not isolate them).
-const upstreamMode = process.env.WEFT_UPSTREAM;
+// Live, also when the other files record: this file has no cassette.
 process.env.WEFT_UPSTREAM = 'off';
-afterAll(() => {
-  if (upstreamMode === undefined) delete process.env.WEFT_UPSTREAM;
-  else process.env.WEFT_UPSTREAM = upstreamMode;
-});
 
 let standIn: StandIn;
 let app: TestApp;
