@@ -4,6 +4,8 @@ export default defineProject({
   test: {
     name: 'client',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // One module graph per worker rather than per file (see packages/core/vitest.config.ts).
+    isolate: false,
     // Each file starts a real workspace (PGlite) while other suites share two cores.
     hookTimeout: 60_000,
     testTimeout: 60_000,

@@ -4,5 +4,7 @@ export default defineProject({
   test: {
     name: 'namespace',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // One module graph per worker rather than per file (see packages/core/vitest.config.ts).
+    isolate: false,
   },
 });

@@ -4,14 +4,19 @@
 // TypeScript through tsx costs a child seconds of CPU, the build a fraction of that, and a full run
 // starts a few hundred children. A single test file run on a checkout without a build (or with
 // sources edited since) still works: it falls back to tsx. Same rule as scripts/checkout-entry.mjs.
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildIsFresh, CONDITION } from '../checkout-entry.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 
 let fresh: boolean | undefined;
 
-/** Whether the build is fresh; asked once per test file (no test edits the packages' sources). */
+/**
+ * Whether the build is fresh; asked once per worker (no test edits the packages' sources). A build
+ * made during the run (outside-workspace packs one when there was none) is then not used: the
+ * sources run instead, the same code.
+ */
 export function freshBuild(): boolean {
   fresh ??= buildIsFresh();
   return fresh;
@@ -27,9 +32,13 @@ export function tsNodeArgs(): string[] {
   return freshBuild() ? [`--conditions=${CONDITION}`, ...tsxArgs()] : tsxArgs();
 }
 
+// tsx by its address: a bare `--import tsx` is looked up from the child's cwd, and a test that
+// starts a child in a temporary folder (outside the checkout) would not find it there.
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
 /** Node options that run TypeScript from sources only (tsx, no condition). */
 export function tsxArgs(): string[] {
-  return ['--import', 'tsx'];
+  return ['--import', TSX];
 }
 
 /**

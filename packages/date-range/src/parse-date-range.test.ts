@@ -307,7 +307,9 @@ describe('timeZone option', () => {
 describe('process time zone does not move day boundaries', () => {
   const original = process.env.TZ;
   afterEach(() => {
-    process.env.TZ = original;
+    // Assigning undefined would leave the text "undefined" for the files after this one.
+    if (original === undefined) delete process.env.TZ;
+    else process.env.TZ = original;
   });
 
   // Santiago skips local midnight when DST starts (2026-09-06 00:00 -> 01:00).
