@@ -796,7 +796,10 @@ export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void>
   let removed = 0;
   if (!source.keep_unsynced) {
     for (const t of typeIds) {
-      if (progress.types?.[t]?.mode !== 'full') continue;
+      const tp = progress.types?.[t];
+      // A type that held no row when the run started holds none older than it: nothing to look
+      // for (the look is a scan of every row of the type).
+      if (tp?.mode !== 'full' || tp.fresh) continue;
       removed += await removeUnsent(
         ctx.workspace,
         (wctx.byAppType.get(t) as MappedType).name,
