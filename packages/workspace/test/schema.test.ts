@@ -69,6 +69,75 @@ describeEachDatabase('schema commands', (target) => {
     expect(again).toMatchObject({ success: false, error: { code: 'conflict' } });
   });
 
+  it('schema.type/create makes every field given in one schema change, in the order given', async () => {
+    const app = fresh('s');
+    const target = `${app}/target`;
+    await h.run('schema.type/create', typeArgs(target));
+    const before = (await h.run('svc.schema/query'))['svc/meta']['svc/version'];
+    const name = `${app}/many`;
+    const id = randomUUID();
+    await h.run(
+      'schema.type/create',
+      typeArgs(name, [
+        [`${app}/a`, 'svc/int'],
+        [`${app}/b`, 'svc/date-time', { 'ui/label': 'B' }],
+        [`${app}/c`, 'svc/bool'],
+        [`${app}/d`, 'svc/json-value'],
+        [`${app}/link`, target],
+      ]),
+    );
+    const after = (await h.run('svc.schema/query'))['svc/meta']['svc/version'];
+    // The type with its primitive fields is one change; the relation, which reads the schema, one more.
+    expect(Number(after) - Number(before)).toBe(2);
+    const t = await schemaType(h, name);
+    expect(t['svc/fields'].map((f: any) => f['svc/name'])).toEqual([
+      'svc/id',
+      'svc/public-id',
+      'svc/creation-date',
+      'svc/modification-date',
+      `${app}/name`,
+      `${app}/a`,
+      `${app}/b`,
+      `${app}/c`,
+      `${app}/d`,
+      `${app}/link`,
+    ]);
+    expect(t['svc/fields'][6]['svc/meta']).toMatchObject({ 'ui/label': 'B' });
+    await h.run('svc.entity/create', { type: target, entity: { 'svc/id': id } });
+    const entity = { [`${app}/a`]: 3, [`${app}/b`]: '2026-11-22T10:00:00.000Z', [`${app}/c`]: true };
+    const created = await h.run('svc.entity/create', {
+      type: name,
+      entity: { ...entity, [`${app}/d`]: { x: [1] }, [`${app}/link`]: { 'svc/id': id } },
+    });
+    expect(created).toMatchObject({ ...entity, [`${app}/d`]: { x: [1] } });
+  });
+
+  it('schema.type/create refuses a field given twice, or an id in use, and makes nothing', async () => {
+    const app = fresh('s');
+    const twice = await h.attempt(
+      'schema.type/create',
+      typeArgs(`${app}/twice`, [
+        [`${app}/a`, 'svc/int'],
+        [`${app}/a`, 'svc/text'],
+      ]),
+    );
+    expect(twice).toMatchObject({ success: false, error: { code: 'conflict' } });
+    expect(twice.error.message).toContain(`already has a field ${app}/a`);
+    const fieldId = randomUUID();
+    const sameId = await h.attempt('schema.type/create', {
+      ...typeArgs(`${app}/ids`),
+      'svc/fields': [
+        { 'svc/name': `${app}/x`, 'svc/type': 'svc/int', 'svc/id': fieldId },
+        { 'svc/name': `${app}/y`, 'svc/type': 'svc/int', 'svc/id': fieldId.toUpperCase() },
+      ],
+    });
+    expect(sameId).toMatchObject({ success: false, error: { code: 'conflict' } });
+    expect(sameId.error.message).toContain('already exists');
+    const badName = await h.attempt('schema.type/create', typeArgs(`${app}/bad`, [['nope', 'svc/int']]));
+    expect(badName).toMatchObject({ success: false, error: { code: 'invalid-args' } });
+    for (const made of ['twice', 'ids', 'bad']) expect(await schemaType(h, `${app}/${made}`)).toBeUndefined();
+  });
+
   it.each([
     ['svc/int', 3],
     ['svc/decimal', '2.50'],

@@ -15,6 +15,7 @@ import { chooseNamespace } from './namespace.js';
 import type { SecretBox } from './secret-box.js';
 import {
   getRun,
+  runStatus,
   getSource,
   lastSuccess,
   listRuns,
@@ -728,8 +729,7 @@ export class AppHost {
     this.endWaiters.set(runId, waiters);
     try {
       for (;;) {
-        const run = await getRun(this.workspace.driver, runId);
-        if (run?.status !== 'running' || this.closed) return;
+        if ((await runStatus(this.workspace.driver, runId)) !== 'running' || this.closed) return;
         // Looked at again after a while (another process may end it), or at once when a job here does.
         await new Promise<void>((resolve) => {
           const done = () => {

@@ -57,6 +57,25 @@ export async function applySchema(
   const create: Json[] = [];
   for (const t of types) {
     if (existing.has(t.name)) continue;
+    // A new type is made with its plain fields (and the text kept beside each relation), which
+    // the workspace makes at once; the fields that need other types follow, below.
+    const title = t.name.replace(/\/.*/, '/name');
+    const plain: Json[] = [];
+    for (const f of t.fields) {
+      if (f.name === title) continue;
+      if (f.kind === 'relation')
+        plain.push({
+          'svc/name': f.rawName,
+          'svc/type': 'svc/text',
+          'svc/meta': labelled(t.name, f.rawName, { 'ui/hidden?': true, 'svc/readonly?': true }),
+        });
+      else if (f.kind === 'primitive')
+        plain.push({
+          'svc/name': f.name,
+          'svc/type': f.svcType,
+          'svc/meta': labelled(t.name, f.name, f.meta),
+        });
+    }
     create.push({
       command: 'schema.type/create',
       args: {
@@ -64,10 +83,11 @@ export async function applySchema(
         'svc/meta': { 'svc/domain?': true },
         'svc/fields': [
           {
-            'svc/name': t.name.replace(/\/.*/, '/name'),
+            'svc/name': title,
             'svc/type': 'svc/text',
-            'svc/meta': labelled(t.name, t.name.replace(/\/.*/, '/name'), { 'ui/title?': true }),
+            'svc/meta': labelled(t.name, title, { 'ui/title?': true }),
           },
+          ...plain,
         ],
       },
     });

@@ -35,6 +35,11 @@ CREATE TABLE IF NOT EXISTS weft_host_run_exchanges (
   warnings jsonb NOT NULL DEFAULT '[]', error_body text, failure text,
   PRIMARY KEY (run_id, seq))`;
 
+/** A run's plan, written once by its start job (run-plan.ts). */
+export const RUN_PLANS_TABLE = `
+CREATE TABLE IF NOT EXISTS weft_host_run_plans (
+  run_id uuid PRIMARY KEY REFERENCES weft_host_runs(id) ON DELETE CASCADE, plan jsonb NOT NULL)`;
+
 export const LEASE_COLUMNS = [
   'ALTER TABLE weft_host_runs ADD COLUMN IF NOT EXISTS lease_owner text',
   'ALTER TABLE weft_host_runs ADD COLUMN IF NOT EXISTS lease_until timestamptz',
@@ -53,6 +58,7 @@ export function hostTablesSql(): string {
   return `${[
     HOST_TABLES,
     RUN_EXCHANGES_TABLE,
+    RUN_PLANS_TABLE,
     ...LEASE_COLUMNS,
     ...FINGERPRINT_COLUMNS,
     VERIFY_SCHEDULE_COLUMN,

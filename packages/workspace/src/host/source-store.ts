@@ -116,6 +116,16 @@ export async function getRun(q: Queryable, id: string): Promise<RunRow | undefin
   return (await q.query<RunRow>(`SELECT * FROM weft_host_runs WHERE id = $1`, [id])).rows[0];
 }
 
+/** Only the run's status (what a waiter polls for): no progress to read and parse. */
+export async function runStatus(q: Queryable, id: string): Promise<RunRow['status'] | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  const { rows } = await q.query<{ status: RunRow['status'] }>(
+    `SELECT status FROM weft_host_runs WHERE id = $1`,
+    [id],
+  );
+  return rows[0]?.status;
+}
+
 export async function listRuns(q: Queryable, sourceId: string, limit = 50): Promise<RunRow[]> {
   return (
     await q.query<RunRow>(

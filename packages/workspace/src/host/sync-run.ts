@@ -18,6 +18,7 @@ import { applySchema, existingPartners } from './apply-schema.js';
 import { applyFieldLabels, wantedLabels } from './field-labels.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
 import { relationOrder } from './type-order.js';
+import { loadPlan, type RunPlan, savePlan } from './run-plan.js';
 import { getRun, getSource, type RunRow, type SourceRow } from './source-store.js';
 import { callError } from './run-errors.js';
 import { ExchangeRecorder, pruneExchanges, type RunExchange, sourceSecrets } from './run-exchanges.js';
@@ -66,19 +67,12 @@ export interface TypeProgress {
   coerced?: Record<string, number>;
 }
 
+/** Where the run is: small, rewritten by every page (what is decided once is its plan: run-plan.ts). */
 export interface RunProgress {
-  /** the app's schema answer, read once by the start job (every page maps its rows with it) */
-  schema?: unknown;
-  /** the types of this run, as the source had them when it started */
-  typeIds?: string[];
-  /** reverse field names that existed when the run started, by relation id (see mapSchema) */
-  partners?: Record<string, string>;
   warnings?: string[];
   /** warnings past the kept ones, counted */
   moreWarnings?: number;
   types?: Record<string, TypeProgress>;
-  /** what the app offered when the run started (schema-fingerprint.ts): the source's once it succeeds */
-  fingerprint?: string;
 }
 
 export interface StartJob {
@@ -213,8 +207,9 @@ async function settleLinks(ctx: SyncContext, runId: string): Promise<void> {
   try {
     const run = await getRun(ctx.workspace.driver, runId);
     const source = run && (await getSource(ctx.workspace.driver, run.source_id));
-    if (!run || !source || !(run.progress as RunProgress).schema) return;
-    await resolveLinks(writeContext(ctx, source, run), { keepUnresolved: true });
+    const plan = run && (await loadPlan(ctx.workspace.driver, run));
+    if (!run || !source || !plan) return;
+    await resolveLinks(writeContext(ctx, source, run, plan), { keepUnresolved: true });
   } catch {
     // see above: the next sync links them
   }
@@ -288,16 +283,17 @@ function writeContext(
   ctx: SyncContext,
   source: SourceRow,
   run: RunRow,
+  plan: RunPlan,
   page?: { client: AppClient; account: Json; warnings: string[] },
 ): WriteContext & { byAppType: Map<string, MappedType> } {
   const progress = run.progress as RunProgress;
-  const typeIds = progress.typeIds ?? source.types;
+  const typeIds = plan.typeIds ?? source.types;
   const mapped = mapSchema(
     source.namespace,
     source.id,
-    progress.schema as never,
+    plan.schema as never,
     typeIds,
-    new Map(Object.entries(progress.partners ?? {})),
+    new Map(Object.entries(plan.partners ?? {})),
   );
   const byAppType = new Map<string, MappedType>(mapped.map((t) => [t.appType, t]));
   return {
@@ -373,11 +369,13 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
   await ctx.workspace.driver.transaction(async (tx) => {
     const locked = await lockRunning(tx, run.id);
     if (!locked || (locked.progress as RunProgress).types) return;
-    const progress: RunProgress = {
+    await savePlan(tx, run.id, {
       schema,
       fingerprint,
       typeIds: source.types,
       ...(partners.size > 0 ? { partners: Object.fromEntries(partners) } : {}),
+    });
+    const progress: RunProgress = {
       warnings,
       types: Object.fromEntries(
         source.types.map((t) => [
@@ -456,10 +454,12 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
   const current = (run.progress as RunProgress).types?.[job.type];
   // Not (or no longer) the job carrying this type: a job run twice, whose work was recorded.
   if (!current?.next || (current.job ?? current.next.page) !== job.page) return;
+  const plan = await loadPlan(ctx.workspace.driver, run);
+  if (!plan) throw new Error(`Sync run ${run.id} has pages to read but no plan`);
   const policy = { ...DEFAULT_RETRY, ...ctx.retry };
   const client = ctx.client(source.url);
   const account = ctx.account(source);
-  const typeIds = (run.progress as RunProgress).typeIds ?? source.types;
+  const typeIds = plan.typeIds ?? source.types;
   const started = Date.now();
   const exchanges = new ExchangeRecorder(
     ctx.workspace.driver,
@@ -513,7 +513,7 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
   const coerced: Record<string, number> = { ...current.coerced };
   const withCounts = (tp: TypeProgress): TypeProgress =>
     Object.keys(coerced).length > 0 ? { ...tp, coerced: { ...coerced } } : tp;
-  const wctx = writeContext(ctx, source, run, { client, account, warnings: pageWarnings });
+  const wctx = writeContext(ctx, source, run, plan, { client, account, warnings: pageWarnings });
   const type = wctx.byAppType.get(job.type);
   if (!type) throw new Error(`Type ${job.type} is not in the schema of this run`);
   /**
@@ -787,14 +787,19 @@ export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void>
   if (!loaded) return;
   const { run, source } = loaded;
   const progress = run.progress as RunProgress;
-  const wctx = writeContext(ctx, source, run);
+  const plan = await loadPlan(ctx.workspace.driver, run);
+  if (!plan) throw new Error(`Sync run ${run.id} is to finish but has no plan`);
+  const wctx = writeContext(ctx, source, run, plan);
   const unresolved = await resolveLinks(wctx);
-  const typeIds = progress.typeIds ?? source.types;
+  const typeIds = plan.typeIds ?? source.types;
   const modes = typeIds.map((t) => progress.types?.[t]?.mode ?? 'full');
   let removed = 0;
   if (!source.keep_unsynced) {
     for (const t of typeIds) {
-      if (progress.types?.[t]?.mode !== 'full') continue;
+      const tp = progress.types?.[t];
+      // A type that held no row when the run started holds none older than it: nothing to look
+      // for (the look is a scan of every row of the type).
+      if (tp?.mode !== 'full' || tp.fresh) continue;
       removed += await removeUnsent(
         ctx.workspace,
         (wctx.byAppType.get(t) as MappedType).name,
@@ -816,10 +821,10 @@ export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void>
       warnings.length > 0 ? warnings.join('; ') : null,
     ],
   );
-  if (progress.fingerprint)
+  if (plan.fingerprint)
     await ctx.workspace.driver.query(`UPDATE weft_host_sources SET schema_fingerprint = $2 WHERE id = $1`, [
       source.id,
-      progress.fingerprint,
+      plan.fingerprint,
     ]);
   ctx.ended?.(run.id);
 }

@@ -10,6 +10,7 @@ import {
   type FieldKind,
   isPrimitiveType,
   loadCatalog,
+  type PrimitiveType,
   type Storage,
   type TypeDef,
 } from './catalog.js';
@@ -133,34 +134,58 @@ export async function createType(tx: Queryable, input: TypeInput): Promise<TypeD
     const n = (f as Record<string, unknown>)['svc/name'];
     if (typeof n === 'string' && MANDATORY_FIELDS[n]) given.set(n, f as Record<string, unknown>);
   }
-  for (const [fname, def] of Object.entries(MANDATORY_FIELDS)) {
-    const g = given.get(fname);
-    const fid = g?.['svc/id'] ?? randomUUID();
-    if (!isUuid(fid)) throw badRequest('svc/id of a field must be a uuid', 'invalid-args');
-    await insertField(tx, {
-      id: fid,
-      typeId: id,
-      name: fname,
-      fieldType: def.type,
-      kind: 'primitive',
-      target: null,
-      storage: { kind: 'column', col: def.col },
-      meta: { ...def.meta, ...asMeta(g?.['svc/meta']) },
-    });
+  await insertFields(
+    tx,
+    Object.entries(MANDATORY_FIELDS).map(([fname, def]) => {
+      const g = given.get(fname);
+      const fid = g?.['svc/id'] ?? randomUUID();
+      if (!isUuid(fid)) throw badRequest('svc/id of a field must be a uuid', 'invalid-args');
+      return {
+        id: fid,
+        typeId: id,
+        name: fname,
+        fieldType: def.type,
+        kind: 'primitive' as const,
+        target: null,
+        storage: { kind: 'column' as const, col: def.col },
+        meta: { ...def.meta, ...asMeta(g?.['svc/meta']) },
+      };
+    }),
+  );
+  // The other fields in order: each run of primitive ones made at once (one ALTER TABLE, one
+  // catalog insert), the others one by one by createField, which reads the catalog, so the schema
+  // is touched (and the catalog reloaded) only before those and once at the end, not per field.
+  const holder = { id, name, table };
+  const names = new Set(Object.keys(MANDATORY_FIELDS));
+  const rest = fields
+    .map((f) => f as Record<string, unknown>)
+    .filter((r) => !(typeof r['svc/name'] === 'string' && MANDATORY_FIELDS[r['svc/name']]));
+  const fieldInput = (r: Record<string, unknown>): FieldInput => ({
+    holderType: name,
+    name: r['svc/name'],
+    type: r['svc/type'],
+    meta: r['svc/meta'],
+    id: r['svc/id'],
+  });
+  const primitive = (r: Record<string, unknown> | undefined) =>
+    typeof r?.['svc/type'] === 'string' && isPrimitiveType(r['svc/type']);
+  let pending = true;
+  for (let i = 0; i < rest.length; ) {
+    if (primitive(rest[i])) {
+      let end = i;
+      while (primitive(rest[end])) end++;
+      await addColumnFields(tx, holder, names, rest.slice(i, end).map(fieldInput));
+      pending = true;
+      i = end;
+      continue;
+    }
+    if (pending) await touchSchema(tx);
+    const made = await createField(tx, await loadCatalog(tx), fieldInput(rest[i] as Record<string, unknown>));
+    names.add(made.name);
+    pending = false;
+    i++;
   }
-  await touchSchema(tx);
-  for (const f of fields) {
-    const r = f as Record<string, unknown>;
-    if (typeof r['svc/name'] === 'string' && MANDATORY_FIELDS[r['svc/name']]) continue;
-    catalog = await loadCatalog(tx);
-    await createField(tx, catalog, {
-      holderType: name,
-      name: r['svc/name'],
-      type: r['svc/type'],
-      meta: r['svc/meta'],
-      id: r['svc/id'],
-    });
-  }
+  if (pending) await touchSchema(tx);
   catalog = await loadCatalog(tx);
   return catalog.type(name);
 }
@@ -176,23 +201,83 @@ interface FieldRowInput {
   meta: Record<string, unknown>;
 }
 
-async function insertField(tx: Queryable, f: FieldRowInput): Promise<void> {
-  const { rows } = await tx.query(`SELECT 1 FROM svc_fields WHERE id = $1`, [f.id]);
-  if (rows.length > 0) throw conflict(`A field with svc/id ${f.id} already exists`);
+/** Catalog rows of new fields, in order (their `ord`), in one statement; an id in use is refused. */
+async function insertFields(tx: Queryable, fields: FieldRowInput[]): Promise<void> {
+  const ids = new Set<string>();
+  for (const f of fields) {
+    const key = f.id.toLowerCase();
+    if (ids.has(key)) throw conflict(`A field with svc/id ${f.id} already exists`);
+    ids.add(key);
+  }
+  const { rows } = await tx.query<{ id: string }>(
+    `SELECT id::text AS id FROM svc_fields WHERE id IN (${fields.map((_, i) => `$${i + 1}`).join(', ')})`,
+    fields.map((f) => f.id),
+  );
+  if (rows[0]) {
+    const taken = fields.find((f) => f.id.toLowerCase() === rows[0]?.id.toLowerCase()) ?? fields[0];
+    throw conflict(`A field with svc/id ${taken?.id} already exists`);
+  }
+  const values: unknown[] = [];
+  const tuples = fields.map((f) => {
+    const at = values.length;
+    values.push(f.id, f.typeId, f.name, f.fieldType, f.target, f.kind);
+    values.push(JSON.stringify(f.storage), JSON.stringify(f.meta));
+    return `(${Array.from({ length: 8 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
+  });
   await tx.query(
     `INSERT INTO svc_fields (id, type_id, name, field_type, target_type, kind, storage, meta)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      f.id,
-      f.typeId,
-      f.name,
-      f.fieldType,
-      f.target,
-      f.kind,
-      JSON.stringify(f.storage),
-      JSON.stringify(f.meta),
-    ],
+     VALUES ${tuples.join(', ')}`,
+    values,
   );
+}
+
+const insertField = (tx: Queryable, f: FieldRowInput) => insertFields(tx, [f]);
+
+/**
+ * Primitive fields of one type made at once: their columns in one ALTER TABLE, their catalog rows
+ * in one insert. `names` holds the type's field names so far (the new ones are added). The schema
+ * is not touched: the caller does, once it is done.
+ */
+async function addColumnFields(
+  tx: Queryable,
+  holder: { id: string; name: string; table: string },
+  names: Set<string>,
+  inputs: FieldInput[],
+): Promise<void> {
+  if (inputs.length === 0) return;
+  const fields = inputs.map((input) => {
+    const name = checkName('svc/name', input.name);
+    if (names.has(name)) throw conflict(`Type ${holder.name} already has a field ${name}`);
+    names.add(name);
+    const meta = asMeta(input.meta);
+    const id = input.id === undefined || input.id === null ? randomUUID() : input.id;
+    if (!isUuid(id)) throw badRequest('svc/id of a field must be a uuid', 'invalid-args');
+    return { id, name, type: input.type as PrimitiveType, meta };
+  });
+  const { rows } = await tx.query<{ n: number }>(
+    `SELECT nextval('svc_name_seq')::int AS n FROM generate_series(1, $1::int)`,
+    [fields.length],
+  );
+  const cols = rows.map((r) => `f_${r.n}`);
+  await tx.query(
+    `ALTER TABLE ${holder.table} ${fields.map((f, i) => `ADD COLUMN ${cols[i]} ${COLUMN_TYPE[f.type]}`).join(', ')}`,
+  );
+  await insertFields(
+    tx,
+    fields.map((f, i) => ({
+      id: f.id,
+      typeId: holder.id,
+      name: f.name,
+      fieldType: f.type,
+      kind: 'primitive' as const,
+      target: null,
+      storage: { kind: 'column' as const, col: cols[i] as string },
+      meta: f.meta,
+    })),
+  );
+  for (const [i, f] of fields.entries())
+    if (f.meta['ui/title?'] === true)
+      await tx.query(`CREATE INDEX ${holder.table}_${cols[i]} ON ${holder.table} (${cols[i]})`);
 }
 
 export interface FieldInput {
@@ -213,22 +298,10 @@ export async function createField(tx: Queryable, catalog: Catalog, input: FieldI
   if (!isUuid(id)) throw badRequest('svc/id of a field must be a uuid', 'invalid-args');
   const type = input.type;
   if (isPrimitiveType(type)) {
-    const col = await nextName(tx, 'f_');
-    await tx.query(`ALTER TABLE ${holder.table} ADD COLUMN ${col} ${COLUMN_TYPE[type]}`);
-    await insertField(tx, {
-      id,
-      typeId: holder.id,
-      name,
-      fieldType: type,
-      kind: 'primitive',
-      target: null,
-      storage: { kind: 'column', col },
-      meta,
-    });
-    if (meta['ui/title?'] === true)
-      await tx.query(`CREATE INDEX ${holder.table}_${col} ON ${holder.table} (${col})`);
+    await addColumnFields(tx, holder, new Set(holder.byName.keys()), [{ ...input, id, meta }]);
     await touchSchema(tx);
-    return (await loadCatalog(tx)).field((await loadCatalog(tx)).type(holder.name), name);
+    const after = await loadCatalog(tx);
+    return after.field(after.type(holder.name), name);
   }
   const target = catalog.findType(type);
   if (!target) throw new WorkspaceError(400, 'unknown-type', `Unknown field type ${JSON.stringify(type)}`);
