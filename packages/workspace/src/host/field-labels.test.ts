@@ -3,11 +3,12 @@
 // while names without the app prefix keep working for rules written before.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auth, createServer, defineApp, field, silentLogger } from '@weft/core';
+import { createServer, silentLogger } from '@weft/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillTemplate, loadEntities, scriptEntity } from '../automations/entity-shapes.js';
 import { runScript } from '../automations/script-runner.js';
 import { loadCatalog } from '../schema/catalog.js';
+import { tasksApp } from './fixtures/tasks-app.js';
 import { SecretBox } from './secret-box.js';
 import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-workspace.js';
 
@@ -15,41 +16,7 @@ let ws: HostedWorkspace;
 let appServer: Server;
 let sourceId = '';
 
-const tasksApp = defineApp({
-  id: 'tasks',
-  name: 'Tasks',
-  version: '1.0.0',
-  description: 'Tasks and their owners',
-  website: 'http://127.0.0.1/',
-  authentication: [auth.none()],
-  sync: {
-    types: {
-      person: {
-        name: 'People',
-        fields: {
-          id: field.id(),
-          name: field.title({ name: 'Full Name' }),
-          email: field.text({ name: 'E-mail' }),
-        },
-        async *data() {
-          yield { id: 'p1', name: 'Ada Lovelace', email: 'ada@example.org' };
-        },
-      },
-      task: {
-        name: 'Tasks',
-        fields: {
-          id: field.id(),
-          name: field.title({ name: 'Summary' }),
-          estimate: field.integer({ name: 'Estimate Hours' }),
-          owner: field.relation({ to: 'person', cardinality: 'many-to-one', targetName: 'Owned Tasks' }),
-        },
-        async *data() {
-          yield { id: 't1', name: 'Write the notes', estimate: 3, owner: 'p1' };
-        },
-      },
-    },
-  },
-});
+const app = tasksApp({ id: 'tasks', name: 'Tasks' });
 
 beforeAll(async () => {
   ws = await startHostedWorkspace({
@@ -61,7 +28,7 @@ beforeAll(async () => {
     log: () => {},
   });
   appServer = await new Promise<Server>((resolve) => {
-    const s = createServer(tasksApp, { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer(app, { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
   sourceId = (await ws.apps.addSource({ url })).id;

@@ -3,56 +3,16 @@
 // each field was a change of its own (and a reload of the schema catalog) before.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auth, createServer, defineApp, field, silentLogger } from '@weft/core';
+import { createServer, silentLogger } from '@weft/core';
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { loadCatalog } from '../schema/catalog.js';
 import { openWorkspace } from '../workspace.js';
 import { AppHost } from './app-host.js';
+import { tasksApp } from './fixtures/tasks-app.js';
 import { SecretBox } from './secret-box.js';
 
-const tasksApp = defineApp({
-  id: 'setup',
-  name: 'Setup',
-  version: '1.0.0',
-  description: 'Tasks and their owners',
-  website: 'http://127.0.0.1/',
-  authentication: [auth.none()],
-  sync: {
-    types: {
-      person: {
-        name: 'People',
-        fields: {
-          id: field.id(),
-          name: field.title({ name: 'Full Name' }),
-          email: field.text({ name: 'E-mail' }),
-        },
-        async *data() {
-          yield { id: 'p1', name: 'Ada Lovelace', email: 'ada@example.org' };
-        },
-      },
-      task: {
-        name: 'Tasks',
-        fields: {
-          id: field.id(),
-          name: field.title({ name: 'Summary' }),
-          estimate: field.integer({ name: 'Estimate Hours' }),
-          owner: field.relation({ to: 'person', cardinality: 'many-to-one', targetName: 'Owned Tasks' }),
-          due: field.date({ name: 'Due' }),
-        },
-        async *data() {
-          yield {
-            id: 't1',
-            name: 'Write the notes',
-            estimate: 3,
-            owner: 'p1',
-            due: '2026-11-28T10:00:00.000Z',
-          };
-        },
-      },
-    },
-  },
-});
+const app = tasksApp({ id: 'setup', name: 'Setup' });
 
 describeEachDatabase('a first sync sets up its types', (target) => {
   it('each with its plain fields in one schema change, labelled, its relation after', async () => {
@@ -65,7 +25,7 @@ describeEachDatabase('a first sync sets up its types', (target) => {
       log: () => {},
     });
     const server = await new Promise<Server>((resolve) => {
-      const s = createServer(tasksApp, { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
+      const s = createServer(app, { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
     });
     const version = async () => Number((await loadCatalog(workspace.driver)).version);
     try {
