@@ -25,12 +25,15 @@ async function seed(h: Harness, n: number): Promise<void> {
   );
 }
 
-const count = async (h: Harness) =>
-  (
-    await h.run('svc.entity/query', {
-      query: { 'q/from': T, 'q/select': ['svc/id'], 'q/limit': 'q/no-limit' },
-    })
-  ).length as number;
+/**
+ * The rows of T, counted in its table: not through the API, whose request would fall under the
+ * budgets being tested (a suite's 400 ms request budget, on a loaded machine).
+ */
+const count = async (h: Harness) => {
+  const table = (await loadCatalog(h.ws.driver)).type(T).table;
+  const { rows } = await h.ws.driver.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+  return rows[0]?.n ?? 0;
+};
 
 const query = (q: Record<string, unknown>, params: Record<string, unknown> = {}) => ({
   command: 'svc.entity/query',
