@@ -3,16 +3,13 @@
 // record never rewrites the schema. A run an older weft left mid-way, its plan still inside its
 // progress, is taken over and finished from there.
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { auth, createServer, defineApp, field, resume, silentLogger } from '@weft/core';
+import { auth, defineApp, field, resume } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { databaseTargets, describeEachDatabase } from '../../test/support/databases.js';
 import type { DatabaseOption } from '../db/open-driver.js';
-import { openWorkspace } from '../workspace.js';
-import { AppHost } from './app-host.js';
-import { SecretBox } from './secret-box.js';
+import { listenApp, openTakeoverHost } from './fixtures/takeover-host.js';
 
 const N = 40;
 const requests: number[] = [];
@@ -42,42 +39,11 @@ const app = (delayMs: number) =>
     },
   });
 
-async function listen(delayMs: number) {
-  const server = await new Promise<ReturnType<ReturnType<typeof createServer>['listen']>>((resolve) => {
-    const s = createServer(app(delayMs), { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close() {
-      server.close();
-      server.closeAllConnections();
-    },
-  };
-}
-
-/** A workspace process whose dead process' jobs come back fast (see host-takeover.test.ts). */
-async function open(database: DatabaseOption) {
-  const workspace = await openWorkspace({
-    database,
-    webhooks: false,
-    jobs: { pollSeconds: 0.5, maintenanceSeconds: 1 },
-    log: () => {},
-  });
-  const host = await AppHost.open(workspace, {
-    box: new SecretBox('plan'),
-    publicUrl: () => 'http://127.0.0.1',
-    scheduleEveryMs: 0,
-    jobExpireSeconds: 2,
-    log: () => {},
-  });
-  return { workspace, host };
-}
-
 describeEachDatabase('a sync run plan', (target) => {
   it('is written once beside the run; the progress the pages rewrite holds no schema', async () => {
-    const server = await listen(0);
+    const server = await listenApp(app(0));
     const { database, drop } = await target.create();
-    const { workspace, host } = await open(database);
+    const { workspace, host } = await openTakeoverHost(database, 'plan');
     try {
       const source = await host.addSource({ url: server.url });
       const run = await host.sync(source.id, { wait: true });
@@ -114,13 +80,13 @@ describeEachDatabase('a sync run plan', (target) => {
 for (const target of databaseTargets())
   describe(`a run an older weft left mid-way [${target.name}]`, () => {
     it('is taken over with its plan read from its progress, every row once', async () => {
-      const server = await listen(100);
+      const server = await listenApp(app(100));
       const dataDir = await mkdtemp(join(tmpdir(), 'weft-plan-'));
       const made = target.name === 'pglite' ? undefined : await target.create();
       const database: DatabaseOption = made ? made.database : { kind: 'pglite', dataDir };
       const until = Date.now() + 60_000;
       try {
-        const first = await open(database);
+        const first = await openTakeoverHost(database, 'plan');
         let pages = 0;
         first.host.onProgress((_id, event) => {
           if (event.kind === 'page') pages++;
@@ -142,7 +108,7 @@ for (const target of databaseTargets())
         await first.workspace.close();
         const pagesBefore = requests.length;
 
-        const second = await open(database);
+        const second = await openTakeoverHost(database, 'plan');
         try {
           let run = (await second.host.runs(source.id))[0];
           while (run?.status === 'running' && Date.now() < until) {

@@ -13,10 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { auth, createServer, defineApp, field, resume, silentLogger } from '@weft/core';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DatabaseOption } from '../db/open-driver.js';
-import { openWorkspace, type Workspace } from '../workspace.js';
-import { AppHost } from './app-host.js';
-import { SecretBox } from './secret-box.js';
+import type { Workspace } from '../workspace.js';
+import type { AppHost } from './app-host.js';
+import { listenApp, openTakeoverHost } from './fixtures/takeover-host.js';
 
 const PG_URL = process.env.WEFT_TEST_DATABASE_URL;
 if (!PG_URL)
@@ -83,7 +82,10 @@ describe.runIf(PG_URL)('a sync taken over by another process', () => {
     await new Promise((r) => child.on('exit', r));
     const pagesBefore = requests.length;
 
-    const { workspace, host } = await open({ kind: 'postgres', url: PG_URL as string, schema });
+    const { workspace, host } = await openTakeoverHost(
+      { kind: 'postgres', url: PG_URL as string, schema },
+      'takeover',
+    );
     try {
       await expectTakenOver(workspace, host, pagesBefore, until);
     } finally {
@@ -97,11 +99,11 @@ describe.runIf(PG_URL)('a sync taken over by another process', () => {
 
 describe('a sync taken over after its process died [pglite]', () => {
   it('completes from the page the dead process was reading, every row once', async () => {
-    const server = await listen();
+    const server = await listenApp(app);
     const dataDir = await mkdtemp(join(tmpdir(), 'weft-takeover-'));
     const until = Date.now() + 60_000;
     try {
-      const first = await open({ kind: 'pglite', dataDir });
+      const first = await openTakeoverHost({ kind: 'pglite', dataDir }, 'takeover');
       let pages = 0;
       first.host.onProgress((_id, event) => {
         if (event.kind === 'page') pages++;
@@ -118,7 +120,7 @@ describe('a sync taken over after its process died [pglite]', () => {
       await first.workspace.close();
       const pagesBefore = requests.length;
 
-      const second = await open({ kind: 'pglite', dataDir });
+      const second = await openTakeoverHost({ kind: 'pglite', dataDir }, 'takeover');
       try {
         await expectTakenOver(second.workspace, second.host, pagesBefore, until);
       } finally {
@@ -131,37 +133,6 @@ describe('a sync taken over after its process died [pglite]', () => {
     }
   }, 90_000);
 });
-
-async function listen() {
-  const server = await new Promise<ReturnType<ReturnType<typeof createServer>['listen']>>((resolve) => {
-    const s = createServer(app, { logger: silentLogger }).listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close() {
-      server.close();
-      server.closeAllConnections();
-    },
-  };
-}
-
-/** A workspace process with short job expiry and maintenance, so a dead process' job comes back fast. */
-async function open(database: DatabaseOption) {
-  const workspace = await openWorkspace({
-    database,
-    webhooks: false,
-    jobs: { pollSeconds: 0.5, maintenanceSeconds: 1 },
-    log: () => {},
-  });
-  const host = await AppHost.open(workspace, {
-    box: new SecretBox('takeover'),
-    publicUrl: () => 'http://127.0.0.1',
-    scheduleEveryMs: 0,
-    jobExpireSeconds: 2,
-    log: () => {},
-  });
-  return { workspace, host };
-}
 
 async function expectTakenOver(workspace: Workspace, host: AppHost, pagesBefore: number, until: number) {
   const [source] = await host.list();
