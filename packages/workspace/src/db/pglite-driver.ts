@@ -94,27 +94,53 @@ export async function openPgliteDriver(
   });
 }
 
+/** What the driver needs of a PGlite instance or of one of its transactions. */
+interface PgliteQueryable {
+  query(
+    sql: string,
+    params?: unknown[],
+    options?: { blob?: Blob },
+  ): Promise<{ rows: unknown[]; affectedRows?: number }>;
+}
+
 /** The driver over an open PGlite; `closed` runs after it is closed. */
 function pgliteDriver(db: PGlite, closed: () => Promise<void>): Driver {
-  const wrap = (q: {
-    query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; affectedRows?: number }>;
-  }): Queryable => ({
-    async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+  const wrap = (q: PgliteQueryable): Queryable => {
+    // A COPY given `commit` ends its transaction as far as callers go (the driver's contract, which
+    // the Postgres driver needs): a statement after it fails here too, not only on Postgres.
+    let committed = false;
+    const ready = async () => {
+      if (committed) throw new Error('A statement was sent after its transaction committed');
       // PGlite runs a statement on this thread and cannot stop it midway (statement_timeout is
       // not honoured: no timer signal in WASM), so a stopped request stops between statements.
       const turn = timeSlice();
       if (turn) await turn;
       checkRequest();
-      const res = await q.query(sql, params as unknown[]);
-      return { rows: res.rows as R[], rowCount: res.affectedRows ?? res.rows.length };
-    },
-  });
-  // No copyIn: COPY FROM '/dev/blob' inside the write path measured the same as the multi-row
-  // INSERT here (the engine runs in this process either way), so PGlite keeps the INSERT.
+    };
+    return {
+      async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+        await ready();
+        const res = await q.query(sql, params as unknown[]);
+        return { rows: res.rows as R[], rowCount: res.affectedRows ?? res.rows.length };
+      },
+      // COPY FROM '/dev/blob': PGlite reads the data from a Blob given with the statement. Against
+      // the multi-row INSERT over unnested arrays it saves serialising each column as an array
+      // parameter (PGlite does that in JavaScript, on this thread) and planning the INSERT:
+      // 54 → 48 µs a row of wall time for 1,000-row creates through the API, measured in turns
+      // in one process. The slices are all made before the statement (nothing could overlap: the
+      // engine runs on this thread); with `commit`, the transaction commits as its function returns.
+      async copyIn(table, columns, data, options = {}) {
+        await ready();
+        if (options.commit) committed = true;
+        const blob = new Blob(typeof data === 'string' ? [data] : Array.from(data));
+        await q.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, [], { blob });
+      },
+    };
+  };
   const base = wrap(db);
   return {
     kind: 'pglite',
-    // The PGlite instance itself, for what the interface does not cover (COPY FROM '/dev/blob' in the bench).
+    // The PGlite instance itself, for what the interface does not cover.
     raw: db,
     query: base.query,
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
