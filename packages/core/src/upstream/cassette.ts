@@ -90,8 +90,11 @@ const CHOSEN_BY_TEST = 'WEFT_CASSETTE_FROM_TEST';
  * Makes every `createUpstream` in this process use the cassette at `path` (relative paths are
  * resolved from the current folder; a `file:` URL such as `new URL('./x.json', import.meta.url)`
  * works too). The mode stays `WEFT_UPSTREAM`'s, and is `replay` when that is unset. Returns a
- * function that restores the previous choice. Vitest runs each test file in its own worker, so
- * calling it at the top of a test file gives one cassette per file.
+ * function that restores the previous choice. Vitest isolates test files by default (each gets
+ * fresh modules), so calling it at the top of a test file gives one cassette per file. With
+ * `isolate: false` files share modules one after another: a client an earlier file made keeps
+ * that file's cassette, and a file that does not call this inherits the last choice, so keep
+ * files that use cassettes in an isolated project.
  *
  * @example
  * useCassette('cassettes/kit.json');
