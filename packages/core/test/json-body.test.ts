@@ -97,21 +97,36 @@ const cases: Array<[string, Sent]> = [
   ['a DELETE with a body', { method: 'DELETE', headers: json, body: '{"a":1}' }],
 ];
 
+// JSON-only (body-parser's default type): what a label decides, on top of the cases above.
+const labelled: Array<[string, Sent]> = [
+  ...cases,
+  ['an upper-case JSON label', { headers: { 'content-type': 'Application/JSON' }, body: '{"a":1}' }],
+  ['a +json label', { headers: { 'content-type': 'application/vnd.api+json' }, body: '{"a":1}' }],
+  ['a form label', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' }],
+  ['no label and malformed', { body: '{"a":' }],
+  ['a text label, too deep', { headers: { 'content-type': 'text/plain' }, body: '[[[[[[1]]]]]]' }],
+];
+
 let ours: Server;
 let theirs: Server;
+let oursJsonOnly: Server;
+let theirsJsonOnly: Server;
 beforeAll(async () => {
+  const verify = (_req: unknown, _res: unknown, buffer: Buffer) => checkJsonDepth(buffer, DEPTH);
   ours = await serve(jsonBody({ limit: LIMIT, maxDepth: DEPTH }));
-  theirs = await serve(
-    express.json({
-      limit: LIMIT,
-      type: () => true,
-      verify: (_req, _res, buffer) => checkJsonDepth(buffer, DEPTH),
-    }),
-  );
+  theirs = await serve(express.json({ limit: LIMIT, type: () => true, verify }));
+  oursJsonOnly = await serve(jsonBody({ limit: LIMIT, maxDepth: DEPTH, jsonOnly: true }));
+  theirsJsonOnly = await serve(express.json({ limit: LIMIT, verify }));
 });
 afterAll(() => {
-  ours.close();
-  theirs.close();
+  for (const server of [ours, theirs, oursJsonOnly, theirsJsonOnly]) server.close();
+});
+
+describe('the JSON-only body reader answers as body-parser with its default type does', () => {
+  test.each(labelled)('%s', async (_name, sent) => {
+    const [a, b] = [await send(oursJsonOnly, sent), await send(theirsJsonOnly, sent)];
+    expect(a).toEqual(b);
+  });
 });
 
 describe('the JSON body reader answers as body-parser does', () => {

@@ -16,6 +16,19 @@ export class BodyReadError extends Error {
 
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
+export interface JsonBodyOptions {
+  /** the largest body read, in bytes or as text (`'1mb'`) */
+  limit: string | number;
+  /** how deep the body may nest (see checkJsonDepth) */
+  maxDepth: number;
+  /**
+   * Parse only bodies labelled `application/json` (body-parser's default), leaving any other
+   * unread and `req.body` undefined. Without it every body is read as JSON, whatever its label,
+   * as the service's requests to an app are.
+   */
+  jsonOnly?: boolean;
+}
+
 /**
  * A JSON body parser with the depth check, for one size limit. The service's requests are small,
  * declared-length, uncompressed UTF-8 JSON: those are read here, straight from the socket into
@@ -25,12 +38,14 @@ const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
  * coding, a charset or other content-type parameter, chunked transfer, a declared length over
  * the limit) goes to body-parser, which gives it the answers it always did (415, 413, 400).
  */
-export function jsonBody(options: { limit: string | number; maxDepth: number }): RequestHandler {
+export function jsonBody(options: JsonBodyOptions): RequestHandler {
   const limit = typeof options.limit === 'number' ? options.limit : bytes.parse(options.limit);
   if (limit === null || !(limit >= 0)) throw new TypeError(`Invalid body limit: ${String(options.limit)}`);
+  const jsonOnly = options.jsonOnly === true;
   const general = express.json({
     limit,
-    type: () => true,
+    // body-parser's own default: only bodies labelled JSON are parsed, the others left unread.
+    type: jsonOnly ? 'application/json' : () => true,
     verify: (_req: unknown, _res: unknown, buffer: Buffer) => checkJsonDepth(buffer, options.maxDepth),
   });
   return (req, res, next) => {
@@ -49,6 +64,7 @@ export function jsonBody(options: { limit: string | number; maxDepth: number }):
       headers['transfer-encoding'] !== undefined ||
       (encoding !== undefined && encoding.toLowerCase() !== 'identity') ||
       contentType?.includes(';') ||
+      (jsonOnly && contentType !== 'application/json') ||
       req.body !== undefined ||
       !req.readable
     ) {

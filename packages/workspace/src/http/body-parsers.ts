@@ -1,4 +1,4 @@
-import { checkJsonDepth, DEFAULT_MAX_JSON_DEPTH } from '@weft/core/hardening';
+import { checkJsonDepth, DEFAULT_MAX_JSON_DEPTH, jsonBody as coreJsonBody } from '@weft/core/hardening';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 
 // Bodies are read only by the routes that take one, each with a limit of its own, and every JSON
@@ -46,9 +46,13 @@ function declaredWithin(limit: number, parse: RequestHandler): RequestHandler {
   };
 }
 
-/** A JSON body (`application/json`) of at most `limit` bytes, nested at most MAX_JSON_DEPTH deep. */
+/**
+ * A JSON body (`application/json`) of at most `limit` bytes, nested at most MAX_JSON_DEPTH deep;
+ * a body with another label is left unread. Core's reader: body-parser's answers, with a plain
+ * declared-length body read straight into one `JSON.parse`.
+ */
 export function jsonBody(limit: number): RequestHandler {
-  return declaredWithin(limit, express.json({ limit, verify: depthCheck(MAX_JSON_DEPTH) }));
+  return declaredWithin(limit, coreJsonBody({ limit, maxDepth: MAX_JSON_DEPTH, jsonOnly: true }));
 }
 
 /**
