@@ -266,7 +266,10 @@ export function createSqlTablesApp(options: SqlTablesOptions) {
           const unknown = filter.tables.find((t) => !known.has(t));
           if (unknown) throw new InvalidFilterError(`Filter "tables": there is no table "${unknown}"`);
         }
-        if (filter.query?.trim()) await readOnly(db, account, (q) => checkQuery(q, filter.query!));
+        if (filter.query?.trim())
+          await readOnly(db, account, (q) => checkQuery(q, filter.query!)).catch((error: unknown) => {
+            throw databaseError(error, 'Cannot check the query');
+          });
       },
       async accountTypes({ account, filter }) {
         const db = await open(account);
@@ -312,7 +315,8 @@ export function createSqlTablesApp(options: SqlTablesOptions) {
         let problem: Error | undefined;
         const columns = sql
           ? await readOnly(db, account, (q) => checkQuery(q, sql)).catch((error: Error) => {
-              if (!(error instanceof InvalidFilterError)) throw error;
+              if (!(error instanceof InvalidFilterError))
+                throw databaseError(error, 'Cannot check the query');
               problem = error;
               return null;
             })

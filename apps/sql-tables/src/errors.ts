@@ -14,6 +14,18 @@ const NETWORK = new Set([
   'EAI_AGAIN',
 ]);
 
+/**
+ * Whether a failed statement failed for what it says (its syntax, a name, a type, a permission):
+ * an error from the server with a SQLSTATE outside the database's own trouble. A time limit, a
+ * shutdown, a lost connection or a server out of resources is not the statement's fault.
+ */
+export function isStatementFault(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || code.length !== 5) return false;
+  if (LATER_CODES.has(code)) return false;
+  return !['08', '53', '57', '58', 'XX'].includes(code.slice(0, 2));
+}
+
 export function databaseError(error: unknown, during: string): Error {
   if (error instanceof WeftError) return error;
   const e = error as { code?: string; message?: string };

@@ -2,6 +2,7 @@
 // to get its columns, and read like a table keyed by its `id` column.
 import { InvalidFilterError } from '@weft/core';
 import type { Queryable } from './database.js';
+import { isStatementFault } from './errors.js';
 import type { ColumnInfo, ColumnType, TypeRow } from './introspect.js';
 import { type TableModel, tableModels } from './table-model.js';
 
@@ -27,6 +28,9 @@ export async function checkQuery(q: Queryable, sql: string): Promise<ColumnInfo[
   try {
     await q.query(`EXPLAIN SELECT * FROM ${subquery(text)}`);
   } catch (error) {
+    // Planning over the query's time limit, or a database in trouble, is not the text's fault:
+    // the caller answers those (the time limit by name, the rest as the database's).
+    if (!isStatementFault(error)) throw error;
     throw new InvalidFilterError(`Filter "query": ${(error as Error).message}`);
   }
   const columns = await describeQuery(q, text);
