@@ -5,43 +5,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { auth, defineApp, field, resume } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { databaseTargets, describeEachDatabase } from '../../test/support/databases.js';
 import type { DatabaseOption } from '../db/open-driver.js';
-import { listenApp, openTakeoverHost } from './fixtures/takeover-host.js';
+import { listenApp, openTakeoverHost, pagedItemsApp } from './fixtures/takeover-host.js';
 
 const N = 40;
-const requests: number[] = [];
-const app = (delayMs: number) =>
-  defineApp({
-    id: 'plan',
-    name: 'Plan',
-    version: '1.0.0',
-    description: 'pages',
-    website: 'http://127.0.0.1/',
-    authentication: [auth.none({ name: 'None' })],
-    pageSize: 5,
-    sync: {
-      types: {
-        item: {
-          name: 'Items',
-          fields: { id: field.id(), name: field.title({ name: 'Name' }), size: field.integer() },
-          async *data({ cursor }) {
-            const at = (cursor as { at?: number } | undefined)?.at ?? 0;
-            requests.push(at);
-            await new Promise((r) => setTimeout(r, delayMs));
-            for (let i = at; i < Math.min(N, at + 5); i++) yield { id: `i${i}`, name: `Item ${i}`, size: i };
-            if (at + 5 < N) yield resume({ at: at + 5 });
-          },
-        },
-      },
-    },
-  });
 
 describeEachDatabase('a sync run plan', (target) => {
   it('is written once beside the run; the progress the pages rewrite holds no schema', async () => {
-    const server = await listenApp(app(0));
+    const server = await listenApp(pagedItemsApp('Plan', N, 0).app);
     const { database, drop } = await target.create();
     const { workspace, host } = await openTakeoverHost(database, 'plan');
     try {
@@ -80,7 +53,8 @@ describeEachDatabase('a sync run plan', (target) => {
 for (const target of databaseTargets())
   describe(`a run an older weft left mid-way [${target.name}]`, () => {
     it('is taken over with its plan read from its progress, every row once', async () => {
-      const server = await listenApp(app(100));
+      const { app, requests } = pagedItemsApp('Plan', N, 100);
+      const server = await listenApp(app);
       const dataDir = await mkdtemp(join(tmpdir(), 'weft-plan-'));
       const made = target.name === 'pglite' ? undefined : await target.create();
       const database: DatabaseOption = made ? made.database : { kind: 'pglite', dataDir };

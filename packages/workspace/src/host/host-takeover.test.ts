@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { auth, createServer, defineApp, field, resume, silentLogger } from '@weft/core';
+import { createServer, silentLogger } from '@weft/core';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../workspace.js';
 import type { AppHost } from './app-host.js';
-import { listenApp, openTakeoverHost } from './fixtures/takeover-host.js';
+import { listenApp, openTakeoverHost, pagedItemsApp } from './fixtures/takeover-host.js';
 
 const PG_URL = process.env.WEFT_TEST_DATABASE_URL;
 if (!PG_URL)
@@ -24,31 +24,7 @@ if (!PG_URL)
   );
 
 const N = 60;
-const requests: number[] = [];
-const app = defineApp({
-  id: 'slow',
-  name: 'Slow',
-  version: '1.0.0',
-  description: 'pages slowly',
-  website: 'http://127.0.0.1/',
-  authentication: [auth.none({ name: 'None' })],
-  pageSize: 5,
-  sync: {
-    types: {
-      item: {
-        name: 'Items',
-        fields: { id: field.id(), name: field.title({ name: 'Name' }) },
-        async *data({ cursor }) {
-          const at = (cursor as { at?: number } | undefined)?.at ?? 0;
-          requests.push(at);
-          await new Promise((r) => setTimeout(r, 150));
-          for (let i = at; i < Math.min(N, at + 5); i++) yield { id: `i${i}`, name: `Item ${i}` };
-          if (at + 5 < N) yield resume({ at: at + 5 });
-        },
-      },
-    },
-  },
-});
+const { app, requests } = pagedItemsApp('Slow', N, 150);
 
 const schema = `weft_takeover_${randomBytes(5).toString('hex')}`;
 afterAll(async () => {
