@@ -60,8 +60,9 @@ export interface Workspace {
   readonly namespace: Namespace;
   /**
    * Runs commands as `user` (default: the admin), exactly like POST /api/commands. With
-   * `createResults: false` a create of a type that nothing listens to (no webhook, no automation)
-   * answers null instead of the entity: for writers that read no per-row results (a sync).
+   * `createResults: false` a create of a type that nothing listens to (no webhook, no automation),
+   * and any update, answers null instead of the entity: for writers that read no per-row results
+   * (a sync).
    */
   execute(
     commands: unknown[],

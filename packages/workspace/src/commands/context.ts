@@ -41,9 +41,10 @@ export interface CommandContext {
    */
   answerJson?: boolean;
   /**
-   * false: the caller reads no per-row results of creates (a sync writing pages). Creates of a type
-   * nothing listens to then answer null and build neither a result nor an effect per row (there
-   * is nobody to deliver it to); where something listens, everything is built as usual.
+   * false: the caller reads no per-row results of creates and updates (a sync writing pages).
+   * Creates of a type nothing listens to then answer null and build neither a result nor an effect
+   * per row (there is nobody to deliver it to); where something listens, everything is built as
+   * usual. Updates answer null, and still record their effects.
    */
   createResults?: false;
   /** the request's bounds on what a query may ask (absent for in-process callers) */
@@ -53,6 +54,11 @@ export interface CommandContext {
    * the database takes the ones before (set when the command is run again after RowsNotExact).
    */
   checkFirst?: boolean;
+  /**
+   * Runs of updates are made one update at a time, not in one statement (set when the command is
+   * run again after RunAgainOneByOne).
+   */
+  oneByOne?: boolean;
 }
 
 /**
@@ -77,5 +83,17 @@ export class RowsNotExact extends Error {
   constructor() {
     super('A created row prints differently in the database');
     this.name = 'RowsNotExact';
+  }
+}
+
+/**
+ * A run of updates made in one statement (update-entities.ts) failed in the database, on a value
+ * it refused: which update fails first in order is known only one at a time. The transaction is
+ * lost, so like StaleCatalog it is never caught inside one: the command runs again with oneByOne.
+ */
+export class RunAgainOneByOne extends Error {
+  constructor() {
+    super('A run of updates failed in the database');
+    this.name = 'RunAgainOneByOne';
   }
 }

@@ -5,20 +5,16 @@ import { type Driver, sqlState } from '../db/driver.js';
 import { currentRequest } from '../db/request-scope.js';
 import { checkRequest } from '../db/statement-stop.js';
 import { createRowsOf } from '../entities/create-rows.js';
-import {
-  COPY_MIN_ROWS,
-  changeCollection,
-  createEntities,
-  deleteEntity,
-  updateEntity,
-} from '../entities/entity-store.js';
+import { deleteEntities, deleteEntity } from '../entities/delete-entities.js';
+import { COPY_MIN_ROWS, changeCollection, createEntities } from '../entities/entity-store.js';
+import { updateEntities, updateEntity } from '../entities/update-entities.js';
 import { badRequest, WorkspaceError } from '../errors.js';
 import { compileQuery } from '../query/compile-query.js';
 import { lastCatalog, loadCatalog } from '../schema/catalog.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
 import { answersInJson } from './answer-json.js';
 import { overBudget, type RequestBudgets } from './budgets.js';
-import { type CommandContext, RowsNotExact, StaleCatalog } from './context.js';
+import { type CommandContext, RowsNotExact, RunAgainOneByOne, StaleCatalog } from './context.js';
 import { listeners } from './listeners.js';
 import { SCHEMA_CHANGES, schemaQuery } from './schema-commands.js';
 
@@ -136,11 +132,21 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
         i += run - 1;
         continue;
       }
+      // So are consecutive updates, or deletes, of one type (update-entities.ts, delete-entities.ts).
+      const together = schemaOnly ? undefined : sameTypeRuns(commands, i);
+      if (together) {
+        const type = ((commands[i] as Args).args as Args).type;
+        const entities = commands.slice(i, i + together.n).map((c) => ((c as Args).args as Args).entity);
+        at = -1;
+        results.push(...(await together.make(inner, await loadCatalog(ctx.tx), type, entities)));
+        i += together.n - 1;
+        continue;
+      }
       results.push(await runInner(inner, commands[i], schemaOnly));
     } catch (error) {
       if (error instanceof WorkspaceError) {
-        // In a grouped create the failing entity's position comes with the error; in a create of
-        // rows, the row's.
+        // In a grouped create or update the failing entity's position comes with the error; in a
+        // create of rows, the row's.
         const many = at < 0 && createRowsOf(commands[i]) !== undefined;
         const k = at >= 0 || many ? i : i + (error.index ?? 0);
         const name = isObject(commands[k]) ? String((commands[k] as Args).command) : 'command';
@@ -157,19 +163,34 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
   return results;
 }
 
-function createRun(commands: unknown[], i: number): number {
-  const isCreate = (c: unknown): c is Args =>
+const createRun = (commands: unknown[], i: number) => sameTypeRun(commands, i, 'svc.entity/create');
+
+/** The commands made together with the i-th: a run of two or more updates, or deletes, of one type. */
+function sameTypeRuns(commands: unknown[], i: number) {
+  for (const [command, make] of [
+    ['svc.entity/update', updateEntities],
+    ['svc.entity/delete', deleteEntities],
+  ] as const) {
+    const n = sameTypeRun(commands, i, command);
+    if (n > 1) return { n, make };
+  }
+  return undefined;
+}
+
+/** How many commands from the i-th are `command`s of one type, one after another (at least 1). */
+function sameTypeRun(commands: unknown[], i: number, command: string): number {
+  const isOne = (c: unknown): c is Args =>
     isObject(c) &&
-    c.command === 'svc.entity/create' &&
+    c.command === command &&
     isObject(c.args) &&
     typeof c.args.type === 'string' &&
     createRowsOf(c) === undefined;
   const first = commands[i];
-  if (!isCreate(first)) return 1;
+  if (!isOne(first)) return 1;
   let n = 1;
   while (i + n < commands.length) {
     const next = commands[i + n];
-    if (!isCreate(next) || (next.args as Args).type !== (first.args as Args).type) break;
+    if (!isOne(next) || (next.args as Args).type !== (first.args as Args).type) break;
     n++;
   }
   return n;
@@ -271,6 +292,7 @@ export async function executeOne(
   // by a batch, the one command that hands it on (to a long run of creates that starts it).
   let stale = false;
   let checkFirst = false;
+  let oneByOne = false;
   for (let attempt = 0; ; attempt++) {
     try {
       const unchecked = stale || parsed.command !== 'svc.command/batch' ? undefined : lastCatalog();
@@ -287,6 +309,7 @@ export async function executeOne(
         };
         if (options.createResults === false) ctx.createResults = false;
         if (checkFirst) ctx.checkFirst = true;
+        if (oneByOne) ctx.oneByOne = true;
         const value = await dispatch(ctx, parsed.command, parsed.args);
         // A bulk create that ended the command may have committed already (endsCommand): it does
         // so only when every changed type is known here and nothing listens, so nothing below
@@ -313,6 +336,10 @@ export async function executeOne(
       }
       if (error instanceof RowsNotExact && !checkFirst) {
         checkFirst = true;
+        continue;
+      }
+      if (error instanceof RunAgainOneByOne && !oneByOne) {
+        oneByOne = true;
         continue;
       }
       const state = sqlState(error);

@@ -47,3 +47,20 @@ export async function listeners(
   const { rows } = await tx.query<Listening>(`SELECT ${watchedSql('$1', '$2')}`, [[...types], [...changed]]);
   return rows[0]!;
 }
+
+/**
+ * What listens to one type (automations as to its creates and updates), as already looked up in
+ * this transaction (`known`), else looked up and added to it.
+ */
+export async function listeningTo(
+  tx: Queryable,
+  type: string,
+  known?: Map<string, Listening>,
+): Promise<Listening> {
+  const seen = known?.get(type);
+  if (seen) return seen;
+  const { rows } = await tx.query<Listening>(`SELECT ${watchedSql('$1', '$1')}`, [[type]]);
+  const found = rows[0]!;
+  known?.set(type, found);
+  return found;
+}

@@ -15,7 +15,6 @@ import {
   neverExact,
 } from './created-result.js';
 import type { CreateRows } from './create-rows.js';
-import { deleteOwnedContent } from './owned-content.js';
 import { allocatePublicIds, MANDATORY_FIELDS } from '../schema/schema-store.js';
 import { COLUMN_TYPE, inputValue, isUuid, outputExpr } from '../schema/values.js';
 import { jsonObject, SqlBuilder } from '../query/sql-builder.js';
@@ -25,25 +24,32 @@ import { type CommandContext, type Effect, RowsNotExact, StaleCatalog } from '..
 import { type Listening, watchedSql } from '../commands/listeners.js';
 
 // Entity behaviour over the typed tables: create (many rows in one statement: an INSERT, or a COPY
-// on Postgres for long runs), update, delete and collection links. A create's result is built here
-// when it is certain to print as the database would (created-result.ts), else by the database.
+// for long runs) and collection links; updates and deletes are update-entities.ts' and
+// delete-entities.ts'. A create's result
+// is built here when it is certain to print as the database would (created-result.ts), else by
+// the database.
 
 type Row = Record<string, unknown>;
-const READONLY = new Set(['svc/public-id', 'svc/creation-date', 'svc/modification-date']);
+export const READONLY = new Set(['svc/public-id', 'svc/creation-date', 'svc/modification-date']);
 
 const isObject = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** SQL for the entity as the API returns it: primitive, single-select and entity fields. */
+/**
+ * SQL for the entity as the API returns it: primitive, single-select and entity fields (`only`:
+ * just those named).
+ */
 export function entityJson(
   _catalog: Catalog,
   type: TypeDef,
   alias: string,
   user: Principal,
   b: SqlBuilder,
+  only?: ReadonlySet<string>,
 ): string {
   const pairs: Array<[string, string]> = [];
   for (const f of type.fields) {
     if (f.kind === 'many' || f.storage.kind !== 'column' || !canAccessField(user, type, f)) continue;
+    if (only && !only.has(f.name)) continue;
     const c = `${alias}.${f.storage.col}`;
     pairs.push([
       f.name,
@@ -55,7 +61,7 @@ export function entityJson(
   return jsonObject(pairs, b);
 }
 
-function refValue(field: FieldDef, value: unknown): string | null {
+export function refValue(field: FieldDef, value: unknown): string | null {
   if (value === null) return null;
   const id = isObject(value) ? value['svc/id'] : value;
   if (!isUuid(id)) {
@@ -664,83 +670,6 @@ async function copyCreated(
 /** The prepared rows' values of their first `ncols` slots, column by column (null where a row sets none). */
 function columnValues(prepared: Prepared[], ncols: number): unknown[][] {
   return Array.from({ length: ncols }, (_, c) => prepared.map((p) => p.values[c] ?? null));
-}
-
-export async function updateEntity(
-  ctx: CommandContext,
-  catalog: Catalog,
-  typeName: unknown,
-  entity: unknown,
-) {
-  const type = catalog.type(typeName);
-  if (!isObject(entity)) throw badRequest('entity must be an object with svc/id', 'invalid-args');
-  const id = entity['svc/id'];
-  if (!isUuid(id)) throw badRequest('entity must contain svc/id (a uuid)', 'invalid-args');
-  const b = new SqlBuilder();
-  const sets: string[] = [];
-  const changed: FieldDef[] = [];
-  for (const [name, value] of Object.entries(entity)) {
-    if (name === 'svc/id' || READONLY.has(name)) continue;
-    const f = catalog.field(type, name);
-    assertFieldAccess(ctx.user, type, f);
-    if (f.kind === 'many') {
-      throw badRequest(
-        `Collection field ${name} changes only through add/remove-collection-items`,
-        'invalid-args',
-      );
-    }
-    if (catalog.isRichText(f))
-      throw badRequest(`Rich-text field ${name} changes through its document`, 'invalid-args');
-    const col = (f.storage as { col: string }).col;
-    const v = f.kind === 'one' ? refValue(f, value) : inputValue(f.name, f.fieldType, value);
-    if (v === null && f.meta['svc/required?'] === true) {
-      throw new WorkspaceError(400, 'invalid-value', `Field ${f.name} is required`);
-    }
-    sets.push(
-      `${col} = ${b.bind(v, f.kind === 'one' ? 'uuid' : COLUMN_TYPE[f.fieldType as keyof typeof COLUMN_TYPE])}`,
-    );
-    changed.push(f);
-  }
-  const bb = new SqlBuilder();
-  const beforeSql = `SELECT ${entityJson(catalog, type, 'r0', ctx.user, bb)} AS r FROM ${type.table} r0 WHERE r0.id = ${bb.bind(id, 'uuid')} FOR UPDATE`;
-  const before = await ctx.tx.query<{ r: Row }>(beforeSql, bb.values);
-  if (before.rows.length === 0) throw notFound(`${type.name} ${id} does not exist`);
-  const returning = entityJson(catalog, type, 'r0', ctx.user, b);
-  const sql = `UPDATE ${type.table} AS r0 SET ${[...sets, 'modified = clock_timestamp()'].join(', ')}
-    WHERE r0.id = ${b.bind(id, 'uuid')} RETURNING ${returning} AS r`;
-  let rows: Array<{ r: Row }>;
-  try {
-    ({ rows } = await ctx.tx.query<{ r: Row }>(sql, b.values));
-  } catch (error) {
-    mapDbError(error, `Updating ${type.name}`);
-  }
-  const after = rows[0]!.r;
-  const prev = before.rows[0]!.r;
-  const values: Row = {};
-  const valuesBefore: Row = {};
-  for (const f of changed) {
-    values[f.name] = after[f.name];
-    valuesBefore[f.name] = prev[f.name];
-  }
-  ctx.effects.push({ effect: 'svc.entity/update', id, type: type.name, values, valuesBefore });
-  return after;
-}
-
-export async function deleteEntity(
-  ctx: CommandContext,
-  catalog: Catalog,
-  typeName: unknown,
-  entity: unknown,
-) {
-  const type = catalog.type(typeName);
-  const id = isObject(entity) ? entity['svc/id'] : undefined;
-  if (!isUuid(id)) throw badRequest('entity must be {"svc/id": <uuid>}', 'invalid-args');
-  // Rich-text documents and comments belong to their entity: they go with it.
-  await deleteOwnedContent(ctx.tx, catalog, type, [id]);
-  const { rowCount } = await ctx.tx.query(`DELETE FROM ${type.table} WHERE id = $1`, [id]);
-  if (rowCount === 0) throw notFound(`${type.name} ${id} does not exist`);
-  ctx.effects.push({ effect: 'svc.entity/delete', id, type: type.name });
-  return 'ok';
 }
 
 export async function changeCollection(

@@ -1,0 +1,378 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
+import { hookReceiver } from './support/hook-receiver.js';
+
+// Consecutive updates (or deletes) of one type inside svc.command/batch are made together (a sync
+// writing the rows it already holds sends a page of updates; a full sync removes what its app no
+// longer sends): they must answer, store, report effects and fail exactly as the same commands
+// made one at a time. One at a time is forced here by a query between every two commands, which
+// ends a run.
+
+const T = 'bup/item';
+const G = 'bup/group';
+const AUTO = ['svc/id', 'svc/public-id', 'svc/creation-date', 'svc/modification-date'];
+const ALL = [...AUTO, 'bup/name', 'bup/n', 'bup/d', 'bup/flag', 'bup/day', 'bup/at', 'bup/u', 'bup/group'];
+
+type Entity = Record<string, unknown>;
+
+const update = (entity: Entity) => ({ command: 'svc.entity/update', args: { type: T, entity } });
+const remove = (entity: Entity) => ({ command: 'svc.entity/delete', args: { type: T, entity } });
+const nothing = {
+  command: 'svc.entity/query',
+  args: {
+    query: { 'q/from': G, 'q/select': ['svc/id'], 'q/where': ['=', ['svc/id'], '$x'], 'q/limit': 1 },
+    params: { $x: randomUUID() },
+  },
+};
+/** The updates (or other commands) as one run, or one at a time (a query after each). */
+const batch = (entities: Entity[], together: boolean, command = update) => ({
+  commands: together ? entities.map(command) : entities.flatMap((e) => [command(e), nothing]),
+});
+/** A result without what differs between two otherwise equal entities. */
+const own = (r: Entity) => Object.fromEntries(Object.entries(r).filter(([k]) => !AUTO.includes(k)));
+
+describeEachDatabase('runs of updates in a batch', (target) => {
+  const h = useWorkspace(target);
+  const rx = hookReceiver();
+  let groups: string[] = [];
+
+  const create = async (n: number): Promise<string[]> => {
+    const out = await h.run('svc.command/batch', {
+      commands: Array.from({ length: n }, (_, i) => ({
+        command: 'svc.entity/create',
+        args: {
+          type: T,
+          entity: { 'bup/name': `row ${i}`, 'bup/n': i, 'bup/group': { 'svc/id': groups[0] } },
+        },
+      })),
+    });
+    return out.map((r: Entity) => r['svc/id'] as string);
+  };
+  const read = async (ids: string[]) => {
+    const rows = await h.run('svc.entity/query', {
+      query: {
+        'q/from': T,
+        'q/select': ALL,
+        'q/where': ['q/in', ['svc/id'], '$ids'],
+        'q/limit': 'q/no-limit',
+      },
+      params: { $ids: ids },
+    });
+    const byId = new Map(rows.map((r: Entity) => [r['svc/id'], r]));
+    return ids.map((id) => byId.get(id) as Entity);
+  };
+  /** Updates for the entities `ids`: varied fields, values the database prints its own way, nulls. */
+  const changes = (ids: string[]): Entity[] =>
+    ids.map((id, i) => {
+      const all: Entity = {
+        'svc/id': i % 4 === 0 ? id.toUpperCase() : id,
+        'bup/name': i % 7 === 0 ? null : `new\t${i} ✓`,
+        'bup/n': i * 3 - 10,
+        'bup/d': i % 5 === 0 ? '1.50e1' : `${i}.25`,
+        'bup/flag': i % 2 === 0,
+        'bup/day': `2026-04-${String((i % 28) + 1).padStart(2, '0')}`,
+        'bup/at': `2026-05-01T10:${String(i % 60).padStart(2, '0')}:00+02:00`,
+        'bup/u': i % 3 === 0 ? null : randomUUID(),
+        'bup/group': i % 6 === 0 ? null : { 'svc/id': groups[i % 2] },
+        'svc/modification-date': '2000-01-01T00:00:00.000Z',
+      };
+      // A third set every field, a third two of them, a third one (in another order).
+      if (i % 3 === 0) return all;
+      if (i % 3 === 1) return { 'bup/flag': all['bup/flag'], 'svc/id': all['svc/id'], 'bup/n': all['bup/n'] };
+      return { 'bup/group': all['bup/group'], 'svc/id': all['svc/id'] };
+    });
+
+  beforeAll(async () => {
+    await rx.start();
+    await h.run('schema.type/create', typeArgs(G));
+    await h.run(
+      'schema.type/create',
+      typeArgs(T, [
+        ['bup/n', 'svc/int'],
+        ['bup/d', 'svc/decimal'],
+        ['bup/flag', 'svc/bool'],
+        ['bup/day', 'svc/date'],
+        ['bup/at', 'svc/date-time'],
+        ['bup/u', 'svc/uuid'],
+        ['bup/group', G],
+      ]),
+    );
+    groups = [randomUUID(), randomUUID()];
+    await h.run('svc.command/batch', {
+      commands: groups.map((id) => ({
+        command: 'svc.entity/create',
+        args: { type: G, entity: { 'svc/id': id } },
+      })),
+    });
+  });
+  afterAll(() => rx.stop());
+
+  it('answers and stores what the same updates one at a time do', async () => {
+    const [a, b] = [await create(40), await create(40)];
+    const before = await read(a);
+    const together = await h.run('svc.command/batch', batch(changes(a), true));
+    const alone = (await h.run('svc.command/batch', batch(changes(b), false))).filter(
+      (_: unknown, i: number) => i % 2 === 0,
+    );
+    expect(together.map(own)).toEqual(alone.map(own));
+    // Each answer is its entity as now stored, and only what the update named changed.
+    const stored = await read(a);
+    expect(together).toEqual(stored);
+    expect(stored[0]).toMatchObject({
+      'bup/name': null,
+      'bup/d': '15.0',
+      'bup/at': '2026-05-01T08:00:00.000Z',
+    });
+    expect(stored[1]).toMatchObject({ 'bup/name': 'row 1', 'bup/n': -7, 'bup/flag': false });
+    expect(stored[2]).toMatchObject({
+      'bup/name': 'row 2',
+      'bup/n': 2,
+      'bup/group': { 'svc/id': groups[0] },
+    });
+    expect(stored[5]?.['bup/group']).toEqual({ 'svc/id': groups[1] });
+    for (const [i, row] of stored.entries()) {
+      expect(row['svc/public-id']).toBe(before[i]!['svc/public-id']);
+      expect(Date.parse(row['svc/modification-date'] as string)).toBeGreaterThan(
+        Date.parse(before[i]!['svc/modification-date'] as string),
+      );
+    }
+  });
+
+  /** How many statements the transactions `fn` runs send. */
+  const statementsOf = async (fn: () => Promise<unknown>) => {
+    const d = h.ws.driver as unknown as Record<string, any>;
+    const transaction = d.transaction;
+    let statements = 0;
+    d.transaction = (fn: (tx: unknown) => Promise<unknown>) =>
+      transaction.call(d, (tx: Record<string, any>) =>
+        fn(
+          new Proxy(tx, {
+            get: (t, k) => {
+              if (k === 'query') statements++;
+              return typeof t[k as string] === 'function' ? t[k as string].bind(t) : t[k as string];
+            },
+          }),
+        ),
+      );
+    try {
+      await fn();
+    } finally {
+      d.transaction = transaction;
+    }
+    return statements;
+  };
+
+  it('makes a run in a few statements, not a few per update', async () => {
+    const ids = await create(200);
+    const statements = await statementsOf(() => h.run('svc.command/batch', batch(changes(ids), true)));
+    // The catalog check, what listens to the type, one UPDATE per set of fields named (three here);
+    // with a listener, the rows before too. One at a time it was three a row.
+    expect(statements).toBeLessThanOrEqual(6);
+    expect(statements).toBeGreaterThan(0);
+  });
+
+  it('updates an entity named twice twice, each answer what its update left', async () => {
+    const [id] = await create(1);
+    const [other] = await create(1);
+    const out = await h.run('svc.command/batch', {
+      commands: [
+        update({ 'svc/id': id, 'bup/n': 1 }),
+        update({ 'svc/id': other, 'bup/n': 5 }),
+        update({ 'svc/id': id, 'bup/flag': true }),
+      ],
+    });
+    expect(out[0]).toMatchObject({ 'bup/n': 1, 'bup/flag': null });
+    expect(out[2]).toMatchObject({ 'bup/n': 1, 'bup/flag': true });
+    expect((await read([id!]))[0]).toEqual(out[2]);
+  });
+
+  it('fails as one at a time does: the first failure in order, named by its command, nothing kept', async () => {
+    const ids = await create(12);
+    const before = await read(ids);
+    const missing = randomUUID();
+    const cases: Array<{ entities: Entity[]; at: number; message: string; code: string; status: number }> = [
+      {
+        entities: ids.map((id, i) => (i === 7 ? { 'svc/id': missing } : { 'svc/id': id, 'bup/n': i })),
+        at: 7,
+        message: `${T} ${missing} does not exist`,
+        code: 'not-found',
+        status: 404,
+      },
+      {
+        // A missing entity before a bad value: the missing one is reported, as one at a time.
+        entities: ids.map((id, i) =>
+          i === 4 ? { 'svc/id': missing } : { 'svc/id': id, 'bup/n': i === 9 ? 'nine' : i },
+        ),
+        at: 4,
+        message: `${T} ${missing} does not exist`,
+        code: 'not-found',
+        status: 404,
+      },
+      {
+        entities: ids.map((id, i) =>
+          i === 9 ? { 'svc/id': missing } : { 'svc/id': id, 'bup/n': i === 4 ? 'x' : i },
+        ),
+        at: 4,
+        message: 'Field bup/n (svc/int) cannot hold "x"',
+        code: 'invalid-value',
+        status: 400,
+      },
+      {
+        // Found only by the database, for two entities: the first in order is reported.
+        entities: ids.map((id, i) => ({
+          'svc/id': id,
+          'bup/group': { 'svc/id': i === 6 || i === 3 ? missing : groups[1] },
+        })),
+        at: 3,
+        message: `Updating ${T}: a referenced entity does not exist`,
+        code: 'invalid-value',
+        status: 400,
+      },
+      {
+        entities: ids.map((id, i) => ({ 'svc/id': id, ...(i === 2 ? { 'bup/nope': 1 } : { 'bup/n': 0 }) })),
+        at: 2,
+        message: '',
+        code: '',
+        status: 400,
+      },
+    ];
+    for (const c of cases) {
+      // After a create, so that the run does not start the batch.
+      const lead = { command: 'svc.entity/create', args: { type: G, entity: {} } };
+      const together = await h.attempt('svc.command/batch', {
+        commands: [lead, ...batch(c.entities, true).commands],
+      });
+      const alone = await h.attempt('svc.command/batch', { commands: [lead, ...c.entities.map(update)] });
+      expect(together.success).toBe(false);
+      expect(together).toEqual(alone);
+      expect(together.error.message).toMatch(
+        new RegExp(`^commands\\[${c.at + 1}\\] \\(svc\\.entity/update\\): `),
+      );
+      if (c.code) {
+        expect(together.error).toEqual({
+          message: `commands[${c.at + 1}] (svc.entity/update): ${c.message}`,
+          code: c.code,
+          status: c.status,
+        });
+      }
+    }
+    expect(await read(ids)).toEqual(before);
+  });
+
+  it('delivers the effects one at a time delivers, in order, values before and after', async () => {
+    const [a, b] = [await create(30), await create(30)];
+    const hook = (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: T })).body;
+    rx.bodies.length = 0;
+    await h.run('svc.command/batch', batch(changes(a), true));
+    await h.run('svc.command/batch', batch(changes(b), false));
+    const [{ body: together }, { body: alone }] = await rx.until(2);
+    const effects = (d: { effects: Entity[] }) =>
+      d.effects.map((e) => ({
+        ...e,
+        id: undefined,
+        values: own(e.values as Entity),
+        valuesBefore: own(e.valuesBefore as Entity),
+      }));
+    expect(together.effects).toHaveLength(30);
+    expect(effects(together)).toEqual(effects(alone));
+    expect(together.effects.map((e: Entity) => e.id)).toEqual(a);
+    expect(together.effects[1]).toMatchObject({
+      effect: 'svc.entity/update',
+      type: T,
+      values: { 'bup/flag': false, 'bup/n': -7 },
+      valuesBefore: { 'bup/flag': null, 'bup/n': 1 },
+    });
+    // Listened to, the entities are read before: one missing fails as one at a time, nothing sent.
+    const missing = randomUUID();
+    const failing = [...a.slice(0, 3), missing, ...a.slice(3, 6)].map((id) => ({ 'svc/id': id, 'bup/n': 1 }));
+    const run = await h.attempt('svc.command/batch', batch(failing, true));
+    expect(run.error).toEqual({
+      message: `commands[3] (svc.entity/update): ${T} ${missing} does not exist`,
+      code: 'not-found',
+      status: 404,
+    });
+    const each = await h.attempt('svc.command/batch', batch(failing, false));
+    expect(each.error.message).toBe(`commands[6] (svc.entity/update): ${T} ${missing} does not exist`);
+    await h.ws.webhooks?.idle();
+    expect(rx.bodies).toHaveLength(2);
+    await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
+  });
+
+  it('answers null per update to an in-process caller that reads no results, and still updates', async () => {
+    const ids = await create(5);
+    const [result] = await h.ws.execute([{ command: 'svc.command/batch', args: batch(changes(ids), true) }], {
+      createResults: false,
+    });
+    expect(result).toEqual({ success: true, result: [null, null, null, null, null] });
+    expect((await read(ids))[1]).toMatchObject({ 'bup/n': -7, 'bup/flag': false });
+  });
+
+  it('deletes a run as one at a time does, in a few statements, with its effects in order', async () => {
+    const [a, b] = [await create(40), await create(40)];
+    const hook = (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: T })).body;
+    rx.bodies.length = 0;
+    const gone = (ids: string[]) => ids.map((id, i) => ({ 'svc/id': i % 4 === 0 ? id.toUpperCase() : id }));
+    let together: unknown[] = [];
+    const statements = await statementsOf(async () => {
+      together = await h.run('svc.command/batch', batch(gone(a), true, remove));
+    });
+    const alone = (await h.run('svc.command/batch', batch(gone(b), false, remove))).filter(
+      (_: unknown, i: number) => i % 2 === 0,
+    );
+    expect(together).toEqual(alone);
+    expect(together).toEqual(a.map(() => 'ok'));
+    expect(statements).toBeLessThanOrEqual(6);
+    expect(await read([...a, ...b])).toEqual([...a, ...b].map(() => undefined));
+    const [{ body: first }, { body: second }] = await rx.until(2);
+    expect(first.effects).toEqual(a.map((id) => ({ effect: 'svc.entity/delete', id, type: T })));
+    expect(second.effects).toEqual(b.map((id) => ({ effect: 'svc.entity/delete', id, type: T })));
+    await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
+  });
+
+  it('fails a run of deletes as one at a time does, nothing deleted', async () => {
+    const ids = await create(10);
+    const before = await read(ids);
+    const missing = randomUUID();
+    const cases: Array<{ entities: Entity[]; at: number; message: string }> = [
+      {
+        entities: ids.map((id, i) => ({ 'svc/id': i === 6 ? missing : id })),
+        at: 6,
+        message: `${T} ${missing} does not exist`,
+      },
+      {
+        // Named twice: the second delete finds nothing.
+        entities: ids.map((id, i) => ({ 'svc/id': i === 5 ? ids[2] : id })),
+        at: 5,
+        message: `${T} ${ids[2]} does not exist`,
+      },
+      {
+        // A missing one before a malformed one: the missing one is reported.
+        entities: ids.map((id, i) => (i === 8 ? { id } : { 'svc/id': i === 3 ? missing : id })),
+        at: 3,
+        message: `${T} ${missing} does not exist`,
+      },
+      {
+        entities: ids.map((id, i) => (i === 4 ? { id } : { 'svc/id': id })),
+        at: 4,
+        message: 'entity must be {"svc/id": <uuid>}',
+      },
+    ];
+    for (const c of cases) {
+      const lead = { command: 'svc.entity/create', args: { type: G, entity: {} } };
+      const together = await h.attempt('svc.command/batch', {
+        commands: [lead, ...c.entities.map(remove)],
+      });
+      expect(together.success).toBe(false);
+      expect(together.error.message).toBe(`commands[${c.at + 1}] (svc.entity/delete): ${c.message}`);
+      // One at a time gives the same answer, the commands apart.
+      const oneByOne = await h.attempt('svc.command/batch', {
+        commands: [lead, ...c.entities.flatMap((e) => [remove(e), nothing])],
+      });
+      expect(oneByOne.error.message).toBe(`commands[${2 * c.at + 1}] (svc.entity/delete): ${c.message}`);
+      expect(together.error.code).toBe(oneByOne.error.code);
+      expect(together.error.status).toBe(oneByOne.error.status);
+    }
+    expect(await read(ids)).toEqual(before);
+  });
+});
