@@ -2,7 +2,9 @@
 // synced into a fresh workspace, against the same rows written straight through the command API
 // in batches (what any client of the data API could do). Both on PGlite and, with
 // WEFT_TEST_DATABASE_URL, on Postgres. Peak RSS is sampled during the sync.
-// WEFT_BENCH_HOST_ROWS sets N (default 50,000, the size issue 27's targets are stated for).
+// WEFT_BENCH_HOST_ROWS sets N (default 50,000, the size issue 27's targets are stated for). A
+// last line per engine compares a second sync of the same rows (each an update) with the data
+// API's own update of them.
 //
 // The app runs in a process of its own, as a real app does (the service calls it over the
 // network): its CPU (making and serialising the rows) is not charged to the workspace process,
@@ -11,7 +13,7 @@
 // growth for its process (heapGrowthPercent of openWorkspace, see src/db/heap-growth.ts), in both
 // the host's process and the bulk write's.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createServer, silentLogger } from '@weft/core';
 import type { AddressInfo } from 'node:net';
@@ -44,8 +46,12 @@ async function target(
   };
 }
 
-/** The data API's own figure: the same rows created through svc.command/batch, BATCH at a time. */
-async function bulkWrite(kind: 'pglite' | 'postgres'): Promise<number> {
+/**
+ * The data API's own figure: the same rows created through svc.command/batch, BATCH at a time; with
+ * `again`, created so (not timed) and then updated so, each to the values it holds (what a sync
+ * of rows the workspace already holds writes).
+ */
+async function bulkWrite(kind: 'pglite' | 'postgres', again = false): Promise<number> {
   const t = await target(kind);
   const ws = await openWorkspace({ database: t.database, webhooks: false, log: () => {} });
   try {
@@ -69,31 +75,37 @@ async function bulkWrite(kind: 'pglite' | 'postgres'): Promise<number> {
         },
       },
     ]);
+    const ids = Array.from({ length: N }, () => randomUUID());
+    const write = async (command: 'svc.entity/create' | 'svc.entity/update') => {
+      for (let i = 0; i < N; i += BATCH) {
+        const commands = [];
+        for (let j = i; j < Math.min(N, i + BATCH); j++) {
+          const r = row(j);
+          commands.push({
+            command,
+            args: {
+              type: 'b/item',
+              entity: {
+                'svc/id': ids[j],
+                'b/id': r.id,
+                'b/name': r.name,
+                'b/count': r.count,
+                'b/amount': r.amount,
+                'b/when': r.when,
+                'b/flag': r.flag,
+                'b/note': r.note,
+              },
+            },
+          });
+        }
+        const [result] = await ws.execute([{ command: 'svc.command/batch', args: { commands } }]);
+        if (!result?.success) throw new Error(JSON.stringify(result));
+      }
+    };
+    if (again) await write('svc.entity/create');
     sampleFromNow();
     const started = performance.now();
-    for (let i = 0; i < N; i += BATCH) {
-      const commands = [];
-      for (let j = i; j < Math.min(N, i + BATCH); j++) {
-        const r = row(j);
-        commands.push({
-          command: 'svc.entity/create',
-          args: {
-            type: 'b/item',
-            entity: {
-              'b/id': r.id,
-              'b/name': r.name,
-              'b/count': r.count,
-              'b/amount': r.amount,
-              'b/when': r.when,
-              'b/flag': r.flag,
-              'b/note': r.note,
-            },
-          },
-        });
-      }
-      const [result] = await ws.execute([{ command: 'svc.command/batch', args: { commands } }]);
-      if (!result?.success) throw new Error(JSON.stringify(result));
-    }
+    await write(again ? 'svc.entity/update' : 'svc.entity/create');
     return N / ((performance.now() - started) / 1000);
   } finally {
     await ws.close();
@@ -119,7 +131,8 @@ async function startApp(): Promise<{ url: string; child: ChildProcess }> {
   return { url, child };
 }
 
-async function hostSync(kind: 'pglite' | 'postgres'): Promise<{ rate: number }> {
+/** The host's sync of the app's N rows into a new workspace; with `again`, its second sync (timed alone). */
+async function hostSync(kind: 'pglite' | 'postgres', again = false): Promise<{ rate: number }> {
   const { url, child } = await startApp();
   const t = await target(kind);
   const ws = await openWorkspace({ database: t.database, webhooks: false, log: () => {} });
@@ -131,6 +144,10 @@ async function hostSync(kind: 'pglite' | 'postgres'): Promise<{ rate: number }> 
   });
   try {
     const source = await host.addSource({ url });
+    if (again) {
+      const first = await host.sync(source.id, { wait: true });
+      if (first.status !== 'succeeded') throw new Error(`first sync ${first.status}: ${first.error}`);
+    }
     sampleFromNow();
     const started = performance.now();
     const run = await host.sync(source.id, { wait: true });
@@ -169,9 +186,10 @@ if (mode === 'app') {
   });
   process.stdin.on('end', () => process.exit(0));
   process.stdin.resume();
-} else if (mode === 'host' || mode === 'bulk') {
+} else if (mode === 'host' || mode === 'bulk' || mode === 'host-again' || mode === 'bulk-again') {
   const kind = kindArg as 'pglite' | 'postgres';
-  const rate = mode === 'host' ? (await hostSync(kind)).rate : await bulkWrite(kind);
+  const again = mode.endsWith('-again');
+  const rate = mode.startsWith('host') ? (await hostSync(kind, again)).rate : await bulkWrite(kind, again);
   const cpu = process.cpuUsage(cpuFrom);
   peak = Math.max(peak, process.memoryUsage.rss());
   clearInterval(sampler);
@@ -242,6 +260,13 @@ if (mode === 'app') {
     );
     console.log(
       `bench host-sync ${kind} peak RSS: weft ${Math.round(host.peakMb)} MB, data API bulk write ${Math.round(bulk.peakMb)} MB, ratio ${(host.peakMb / bulk.peakMb).toFixed(2)} (budget 500 MB)`,
+    );
+    // A sync of rows the workspace already holds (every one an update), against the data API's own
+    // update of them in batches: one turn each, a sync of its own before each (not timed).
+    const again = measure('host-again', kind);
+    const updated = measure('bulk-again', kind);
+    console.log(
+      `bench host-resync ${kind} (${N.toLocaleString('en')} rows held): weft ${fmt(again.rate)}, data API bulk update ${fmt(updated.rate)}, ratio ${(again.rate / updated.rate).toFixed(2)}`,
     );
   }
 }
