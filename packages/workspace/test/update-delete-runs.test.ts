@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
 import { hookReceiver } from './support/hook-receiver.js';
 
@@ -11,8 +11,21 @@ import { hookReceiver } from './support/hook-receiver.js';
 
 const T = 'bup/item';
 const G = 'bup/group';
+/** The relation of an item's owner (a group) and a group's items: the items' side holds it. */
+const OWNS = randomUUID();
 const AUTO = ['svc/id', 'svc/public-id', 'svc/creation-date', 'svc/modification-date'];
-const ALL = [...AUTO, 'bup/name', 'bup/n', 'bup/d', 'bup/flag', 'bup/day', 'bup/at', 'bup/u', 'bup/group'];
+const ALL = [
+  ...AUTO,
+  'bup/name',
+  'bup/n',
+  'bup/d',
+  'bup/flag',
+  'bup/day',
+  'bup/at',
+  'bup/u',
+  'bup/group',
+  'bup/owner',
+];
 
 type Entity = Record<string, unknown>;
 
@@ -96,8 +109,16 @@ describeEachDatabase('runs of updates in a batch', (target) => {
         ['bup/at', 'svc/date-time'],
         ['bup/u', 'svc/uuid'],
         ['bup/group', G],
+        ['bup/tags', G, { 'svc/collection?': true }],
+        ['bup/owner', G, { 'svc/relation': OWNS }],
       ]),
     );
+    await h.run('schema.field/create', {
+      'svc/holder-type': G,
+      'svc/name': 'bup/items',
+      'svc/type': T,
+      'svc/meta': { 'svc/relation': OWNS, 'svc/collection?': true },
+    });
     groups = [randomUUID(), randomUUID()];
     await h.run('svc.command/batch', {
       commands: groups.map((id) => ({
@@ -374,5 +395,176 @@ describeEachDatabase('runs of updates in a batch', (target) => {
       expect(together.error.status).toBe(oneByOne.error.status);
     }
     expect(await read(ids)).toEqual(before);
+  });
+
+  describe('changes of one collection field', () => {
+    const link = (mode: 'add' | 'remove', type: string, field: string, id: string, items: string[]) => ({
+      command: `svc.entity/${mode}-collection-items`,
+      args: { type, field, entity: { 'svc/id': id }, items: items.map((i) => ({ 'svc/id': i })) },
+    });
+    const spaced = (commands: unknown[]) => commands.flatMap((c) => [c, nothing]);
+    const newGroups = async (n: number) =>
+      (
+        await h.run('svc.command/batch', {
+          commands: Array.from({ length: n }, () => ({
+            command: 'svc.entity/create',
+            args: { type: G, entity: {} },
+          })),
+        })
+      ).map((r: Entity) => r['svc/id'] as string);
+    /** Each entity's collection, as item ids in order. */
+    const held = async (type: string, field: string, ids: string[]) => {
+      const rows = await h.run('svc.entity/query', {
+        query: {
+          'q/from': type,
+          'q/select': ['svc/id', field],
+          'q/where': ['q/in', ['svc/id'], '$ids'],
+          'q/limit': 'q/no-limit',
+        },
+        params: { $ids: ids },
+      });
+      const byId = new Map(
+        rows.map((r: Entity) => [r['svc/id'], (r[field] as Entity[]).map((x) => x['svc/id']).sort()]),
+      );
+      return ids.map((id) => byId.get(id));
+    };
+    /** The same commands on two sets of entities, as one run and one at a time; their answers. */
+    const both = async (make: (ids: string[], tags: string[]) => unknown[], type: string, n: number) => {
+      const create = type === T ? (k: number) => createT(k) : newGroups;
+      const [a, b] = [await create(n), await create(n)];
+      const tags = await newGroups(4);
+      const together = await h.run('svc.command/batch', { commands: make(a, tags) });
+      const alone = (await h.run('svc.command/batch', { commands: spaced(make(b, tags)) })).filter(
+        (_: unknown, i: number) => i % 2 === 0,
+      );
+      return { a, b, tags, together, alone };
+    };
+    const createT = (n: number) => create(n);
+
+    it('links and unlinks a run of entities as one at a time does, in a few statements', async () => {
+      const adds = (ids: string[], tags: string[]) =>
+        ids.map((id, i) =>
+          link('add', T, 'bup/tags', i % 3 === 0 ? id.toUpperCase() : id, [
+            tags[i % 4]!,
+            tags[(i + 1) % 4]!,
+            tags[i % 4]!,
+          ]),
+        );
+      const { a, b, tags, together, alone } = await both(adds, T, 30);
+      expect(together).toEqual(alone);
+      expect(together).toEqual(a.map(() => 'ok'));
+      expect(await held(T, 'bup/tags', a)).toEqual(await held(T, 'bup/tags', b));
+      expect((await held(T, 'bup/tags', a))[0]).toEqual([tags[0], tags[1]].sort());
+      // A run of removals, some of links that are not there.
+      const removes = (ids: string[]) =>
+        ids.map((id, i) => link('remove', T, 'bup/tags', id, [tags[(i + 1) % 4]!, tags[3]!]));
+      let statements = 0;
+      statements = await statementsOf(() => h.run('svc.command/batch', { commands: removes(a) }));
+      await h.run('svc.command/batch', { commands: spaced(removes(b)) });
+      expect(await held(T, 'bup/tags', a)).toEqual(await held(T, 'bup/tags', b));
+      expect((await held(T, 'bup/tags', a))[0]).toEqual([tags[0]]);
+      // The catalog check, the entities, the links; what listens to the type.
+      expect(statements).toBeLessThanOrEqual(5);
+    });
+
+    it('gives an item of a one-to-many side to the last entity that takes it, as one at a time', async () => {
+      const items = await create(6);
+      const owners = (ids: string[]) => [
+        link('add', G, 'bup/items', ids[0]!, items.slice(0, 3)),
+        link('add', G, 'bup/items', ids[1]!, items.slice(2, 5)),
+        link('add', G, 'bup/items', ids[2]!, [items[5]!]),
+        link('add', G, 'bup/items', ids[0]!, [items[4]!]),
+      ];
+      const [a, b] = [await newGroups(3), await newGroups(3)];
+      const together = await h.run('svc.command/batch', { commands: owners(a) });
+      expect(together).toEqual(['ok', 'ok', 'ok', 'ok']);
+      expect(await held(G, 'bup/items', a)).toEqual([
+        [items[0], items[1], items[4]].sort(),
+        [items[2], items[3]].sort(),
+        [items[5]],
+      ]);
+      // Without an entity twice, one statement; then a run of removals.
+      await h.run('svc.command/batch', { commands: owners(b).slice(0, 3) });
+      expect(await held(G, 'bup/items', b)).toEqual([
+        [items[0], items[1]].sort(),
+        [items[2], items[3], items[4]].sort(),
+        [items[5]],
+      ]);
+      await h.run('svc.command/batch', {
+        commands: [
+          link('remove', G, 'bup/items', b[0]!, [items[0]!, items[2]!]),
+          link('remove', G, 'bup/items', b[1]!, [items[2]!]),
+        ],
+      });
+      expect(await held(G, 'bup/items', b)).toEqual([[items[1]], [items[3], items[4]].sort(), [items[5]]]);
+    });
+
+    it('fails a run of collection changes as one at a time does, nothing kept', async () => {
+      const ids = await create(8);
+      const tags = await newGroups(2);
+      const missing = randomUUID();
+      const cases: Array<{ commands: unknown[]; at: number; message: string }> = [
+        {
+          commands: ids.map((id, i) => link('add', T, 'bup/tags', i === 5 ? missing : id, tags)),
+          at: 5,
+          message: `${T} ${missing} does not exist`,
+        },
+        {
+          // Found only by the database: the first in order is reported.
+          commands: ids.map((id, i) => link('add', T, 'bup/tags', id, i === 6 || i === 2 ? [missing] : tags)),
+          at: 2,
+          message: 'Changing bup/tags: a referenced entity does not exist',
+        },
+        {
+          commands: tags.map((g: string, i: number) =>
+            link('add', G, 'bup/items', g, i === 1 ? [missing] : [ids[0]!]),
+          ),
+          at: 1,
+          message: `Some items are not entities of ${T}`,
+        },
+        {
+          commands: ids.map((id, i) => link('add', T, i === 3 ? 'bup/n' : 'bup/tags', id, tags)),
+          at: 3,
+          message: 'Field bup/n is not a collection field',
+        },
+      ];
+      const before = await held(T, 'bup/tags', ids);
+      for (const c of cases) {
+        const lead = { command: 'svc.entity/create', args: { type: G, entity: {} } };
+        const together = await h.attempt('svc.command/batch', { commands: [lead, ...c.commands] });
+        expect(together.success).toBe(false);
+        expect(together.error.message).toBe(
+          `commands[${c.at + 1}] (svc.entity/add-collection-items): ${c.message}`,
+        );
+        const alone = await h.attempt('svc.command/batch', { commands: [lead, ...spaced(c.commands)] });
+        expect(alone.error.message).toBe(
+          `commands[${2 * c.at + 1}] (svc.entity/add-collection-items): ${c.message}`,
+        );
+        expect([together.error.code, together.error.status]).toEqual([alone.error.code, alone.error.status]);
+      }
+      expect(await held(T, 'bup/tags', ids)).toEqual(before);
+    });
+
+    it('delivers one effect per change, in order, as one at a time', async () => {
+      const [a, b, tags] = [await create(10), await create(10), await newGroups(4)];
+      const hook = (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: T })).body;
+      rx.bodies.length = 0;
+      const adds = (ids: string[]) => ids.map((id, i) => link('add', T, 'bup/tags', id, [tags[i % 4]!]));
+      await h.run('svc.command/batch', { commands: adds(a) });
+      await h.run('svc.command/batch', { commands: spaced(adds(b)) });
+      const [{ body: together }, { body: alone }] = await rx.until(2);
+      const withoutIds = (d: { effects: Entity[] }) => d.effects.map((e) => ({ ...e, id: undefined }));
+      expect(withoutIds(together)).toEqual(withoutIds(alone));
+      expect(together.effects).toEqual(
+        a.map((id: string, i: number) => ({
+          effect: 'svc.entity/add-collection-items',
+          id,
+          type: T,
+          field: 'bup/tags',
+          items: [{ 'svc/id': tags[i % 4] }],
+        })),
+      );
+      await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
+    });
   });
 });

@@ -6,11 +6,12 @@ import { currentRequest } from '../db/request-scope.js';
 import { checkRequest } from '../db/statement-stop.js';
 import { createRowsOf } from '../entities/create-rows.js';
 import { deleteEntities, deleteEntity } from '../entities/delete-entities.js';
-import { COPY_MIN_ROWS, changeCollection, createEntities } from '../entities/entity-store.js';
+import { changeCollection, changeCollections } from '../entities/change-collections.js';
+import { COPY_MIN_ROWS, createEntities } from '../entities/entity-store.js';
 import { updateEntities, updateEntity } from '../entities/update-entities.js';
 import { badRequest, WorkspaceError } from '../errors.js';
 import { compileQuery } from '../query/compile-query.js';
-import { lastCatalog, loadCatalog } from '../schema/catalog.js';
+import { type Catalog, lastCatalog, loadCatalog } from '../schema/catalog.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
 import { answersInJson } from './answer-json.js';
 import { overBudget, type RequestBudgets } from './budgets.js';
@@ -57,15 +58,10 @@ const ENTITY_COMMANDS: Record<string, Handler> = {
   },
   'svc.entity/update': async (ctx, a) => updateEntity(ctx, await loadCatalog(ctx.tx), a.type, a.entity),
   'svc.entity/delete': async (ctx, a) => deleteEntity(ctx, await loadCatalog(ctx.tx), a.type, a.entity),
-  'svc.entity/add-collection-items': async (ctx, a) => {
-    await changeCollection(ctx, await loadCatalog(ctx.tx), a, 'add');
-    // The service answers null for a comment link made inside a batch.
-    return ctx.depth > 0 && a.field === 'comments/comments' ? null : 'ok';
-  },
-  'svc.entity/remove-collection-items': async (ctx, a) => {
-    await changeCollection(ctx, await loadCatalog(ctx.tx), a, 'remove');
-    return 'ok';
-  },
+  'svc.entity/add-collection-items': async (ctx, a) =>
+    changeCollection(ctx, await loadCatalog(ctx.tx), a, 'add'),
+  'svc.entity/remove-collection-items': async (ctx, a) =>
+    changeCollection(ctx, await loadCatalog(ctx.tx), a, 'remove'),
 };
 
 function parseCommand(raw: unknown): { command: string; args: Args; correlationId?: string } {
@@ -132,21 +128,21 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
         i += run - 1;
         continue;
       }
-      // So are consecutive updates, or deletes, of one type (update-entities.ts, delete-entities.ts).
+      // So are consecutive updates, deletes, or changes of one collection field, of one type
+      // (update-entities.ts, delete-entities.ts, change-collections.ts).
       const together = schemaOnly ? undefined : sameTypeRuns(commands, i);
       if (together) {
-        const type = ((commands[i] as Args).args as Args).type;
-        const entities = commands.slice(i, i + together.n).map((c) => ((c as Args).args as Args).entity);
+        const args = commands.slice(i, i + together.n).map((c) => (c as Args).args as Args);
         at = -1;
-        results.push(...(await together.make(inner, await loadCatalog(ctx.tx), type, entities)));
+        results.push(...(await together.make(inner, await loadCatalog(ctx.tx), args)));
         i += together.n - 1;
         continue;
       }
       results.push(await runInner(inner, commands[i], schemaOnly));
     } catch (error) {
       if (error instanceof WorkspaceError) {
-        // In a grouped create or update the failing entity's position comes with the error; in a
-        // create of rows, the row's.
+        // In a run made together (creates, updates, deletes, collection changes) the failing
+        // command's position in the run comes with the error; in a create of rows, the row's.
         const many = at < 0 && createRowsOf(commands[i]) !== undefined;
         const k = at >= 0 || many ? i : i + (error.index ?? 0);
         const name = isObject(commands[k]) ? String((commands[k] as Args).command) : 'command';
@@ -165,19 +161,37 @@ async function runBatch(ctx: CommandContext, args: Args, schemaOnly: boolean): P
 
 const createRun = (commands: unknown[], i: number) => sameTypeRun(commands, i, 'svc.entity/create');
 
-/** The commands made together with the i-th: a run of two or more updates, or deletes, of one type. */
-function sameTypeRuns(commands: unknown[], i: number) {
-  for (const [command, make] of [
-    ['svc.entity/update', updateEntities],
-    ['svc.entity/delete', deleteEntities],
-  ] as const) {
+type MakeRun = (ctx: CommandContext, catalog: Catalog, args: Args[]) => Promise<unknown[]>;
+const entitiesOf = (args: Args[]) => args.map((a) => a.entity);
+const RUNS: Array<[string, MakeRun]> = [
+  [
+    'svc.entity/update',
+    (ctx, catalog, args) => updateEntities(ctx, catalog, args[0]!.type, entitiesOf(args)),
+  ],
+  [
+    'svc.entity/delete',
+    (ctx, catalog, args) => deleteEntities(ctx, catalog, args[0]!.type, entitiesOf(args)),
+  ],
+  ['svc.entity/add-collection-items', (ctx, catalog, args) => changeCollections(ctx, catalog, args, 'add')],
+  [
+    'svc.entity/remove-collection-items',
+    (ctx, catalog, args) => changeCollections(ctx, catalog, args, 'remove'),
+  ],
+];
+
+/** The commands made together with the i-th: a run of two or more of one kind, on one type (and field). */
+function sameTypeRuns(commands: unknown[], i: number): { n: number; make: MakeRun } | undefined {
+  for (const [command, make] of RUNS) {
     const n = sameTypeRun(commands, i, command);
     if (n > 1) return { n, make };
   }
   return undefined;
 }
 
-/** How many commands from the i-th are `command`s of one type, one after another (at least 1). */
+/**
+ * How many commands from the i-th are `command`s of one type, one after another (at least 1); of
+ * one collection field too, for collection changes.
+ */
 function sameTypeRun(commands: unknown[], i: number, command: string): number {
   const isOne = (c: unknown): c is Args =>
     isObject(c) &&
@@ -187,10 +201,11 @@ function sameTypeRun(commands: unknown[], i: number, command: string): number {
     createRowsOf(c) === undefined;
   const first = commands[i];
   if (!isOne(first)) return 1;
+  const { type, field } = first.args as Args;
   let n = 1;
   while (i + n < commands.length) {
     const next = commands[i + n];
-    if (!isOne(next) || (next.args as Args).type !== (first.args as Args).type) break;
+    if (!isOne(next) || (next.args as Args).type !== type || (next.args as Args).field !== field) break;
     n++;
   }
   return n;

@@ -3,7 +3,7 @@ import { assertFieldAccess, canAccessField, type Principal } from '../auth/princ
 import type { Queryable } from '../db/driver.js';
 import { sqlState } from '../db/driver.js';
 import { copyValue } from '../db/copy-text.js';
-import { badRequest, conflict, notFound, WorkspaceError } from '../errors.js';
+import { badRequest, conflict, WorkspaceError } from '../errors.js';
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { DOCUMENT_SECRET, DOCUMENT_TYPE } from '../schema/catalog.js';
 import {
@@ -24,8 +24,8 @@ import { type CommandContext, type Effect, RowsNotExact, StaleCatalog } from '..
 import { type Listening, watchedSql } from '../commands/listeners.js';
 
 // Entity behaviour over the typed tables: create (many rows in one statement: an INSERT, or a COPY
-// for long runs) and collection links; updates and deletes are update-entities.ts' and
-// delete-entities.ts'. A create's result
+// for long runs); updates, deletes and collection links are update-entities.ts',
+// delete-entities.ts' and change-collections.ts'. A create's result
 // is built here when it is certain to print as the database would (created-result.ts), else by
 // the database.
 
@@ -670,69 +670,4 @@ async function copyCreated(
 /** The prepared rows' values of their first `ncols` slots, column by column (null where a row sets none). */
 function columnValues(prepared: Prepared[], ncols: number): unknown[][] {
   return Array.from({ length: ncols }, (_, c) => prepared.map((p) => p.values[c] ?? null));
-}
-
-export async function changeCollection(
-  ctx: CommandContext,
-  catalog: Catalog,
-  args: Row,
-  mode: 'add' | 'remove',
-): Promise<void> {
-  const type = catalog.type(args.type);
-  const field = catalog.field(type, args.field);
-  assertFieldAccess(ctx.user, type, field);
-  if (field.kind !== 'many')
-    throw badRequest(`Field ${field.name} is not a collection field`, 'invalid-args');
-  const id = isObject(args.entity) ? args.entity['svc/id'] : undefined;
-  if (!isUuid(id)) throw badRequest('entity must be {"svc/id": <uuid>}', 'invalid-args');
-  if (!Array.isArray(args.items))
-    throw badRequest('items must be an array of {"svc/id": <uuid>}', 'invalid-args');
-  const items = [...new Set(args.items.map((i) => refValue(field, i)))].filter(
-    (i): i is string => i !== null,
-  );
-  const exists = await ctx.tx.query(`SELECT 1 FROM ${type.table} WHERE id = $1`, [id]);
-  if (exists.rows.length === 0) throw notFound(`${type.name} ${id} does not exist`);
-  const target = catalog.target(field);
-  const s = field.storage;
-  try {
-    if (s.kind === 'join') {
-      if (mode === 'add') {
-        await ctx.tx.query(
-          `INSERT INTO ${s.table} (${s.self}, ${s.other}) SELECT $1, x FROM unnest($2::uuid[]) AS x ON CONFLICT DO NOTHING`,
-          [id, items],
-        );
-      } else {
-        await ctx.tx.query(`DELETE FROM ${s.table} WHERE ${s.self} = $1 AND ${s.other} = ANY($2::uuid[])`, [
-          id,
-          items,
-        ]);
-      }
-    } else if (s.kind === 'reverse') {
-      const partner = catalog.fieldById(s.partner)!;
-      const pc = (partner.storage as { col: string }).col;
-      if (mode === 'add') {
-        const { rowCount } = await ctx.tx.query(
-          `UPDATE ${target.table} SET ${pc} = $1, modified = clock_timestamp() WHERE id = ANY($2::uuid[])`,
-          [id, items],
-        );
-        if (rowCount !== items.length) {
-          throw new WorkspaceError(400, 'invalid-value', `Some items are not entities of ${target.name}`);
-        }
-      } else {
-        await ctx.tx.query(
-          `UPDATE ${target.table} SET ${pc} = NULL, modified = clock_timestamp() WHERE id = ANY($2::uuid[]) AND ${pc} = $1`,
-          [id, items],
-        );
-      }
-    }
-  } catch (error) {
-    mapDbError(error, `Changing ${field.name}`);
-  }
-  ctx.effects.push({
-    effect: mode === 'add' ? 'svc.entity/add-collection-items' : 'svc.entity/remove-collection-items',
-    id,
-    type: type.name,
-    field: field.name,
-    items: items.map((i) => ({ 'svc/id': i })),
-  });
 }
