@@ -46,13 +46,24 @@ export async function collectionItems(
   return out;
 }
 
-/** add/remove-collection-items commands that make each row's collection hold exactly `wanted`. */
+/**
+ * add/remove-collection-items commands that make each row's collection hold exactly `wanted`:
+ * every removal first, then every addition, each field's together in row order, so that the
+ * workspace makes each field's changes as one run (the items removed and added for one row are
+ * never the same, and an item taken by another row is taken whatever was removed first).
+ */
 export function replaceItemsCommands(
   type: string,
   current: Map<string, Set<string>>,
   wanted: { id: string; field: string; items: string[] }[],
 ): Json[] {
-  const commands: Json[] = [];
+  const removals = new Map<string, Json[]>();
+  const additions = new Map<string, Json[]>();
+  const put = (to: Map<string, Json[]>, field: string, command: Json) => {
+    const list = to.get(field);
+    if (list) list.push(command);
+    else to.set(field, [command]);
+  };
   for (const w of wanted) {
     const have = current.get(itemsKey(w.id, w.field)) ?? new Set<string>();
     const want = new Set(w.items);
@@ -65,8 +76,9 @@ export function replaceItemsCommands(
       items: items.map((i) => ({ 'svc/id': i })),
     });
     if (remove.length > 0)
-      commands.push({ command: 'svc.entity/remove-collection-items', args: args(remove) });
-    if (add.length > 0) commands.push({ command: 'svc.entity/add-collection-items', args: args(add) });
+      put(removals, w.field, { command: 'svc.entity/remove-collection-items', args: args(remove) });
+    if (add.length > 0)
+      put(additions, w.field, { command: 'svc.entity/add-collection-items', args: args(add) });
   }
-  return commands;
+  return [...[...removals.values()].flat(), ...[...additions.values()].flat()];
 }
