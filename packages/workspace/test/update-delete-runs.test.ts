@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
 import { hookReceiver } from './support/hook-receiver.js';
@@ -395,6 +396,67 @@ describeEachDatabase('runs of updates in a batch', (target) => {
       expect(together.error.status).toBe(oneByOne.error.status);
     }
     expect(await read(ids)).toEqual(before);
+  });
+
+  it('property: any run of updates and deletes answers, fails and stores as one at a time', async () => {
+    // Two pools of entities alike; commands name a pool entity by its position, or one that does
+    // not exist, with values good and bad.
+    const value = fc.oneof(
+      fc.integer({ min: -50, max: 50 }),
+      fc.constantFrom('7', 'x', null, '1e3', 2 ** 60),
+    );
+    const command = fc.record({
+      kind: fc.constantFrom('update', 'update', 'update', 'delete'),
+      at: fc.integer({ min: 0, max: 5 }),
+      n: fc.option(value, { nil: undefined }),
+      flag: fc.option(fc.constantFrom(true, false, 'yes'), { nil: undefined }),
+      group: fc.option(fc.constantFrom(0, 1, 2), { nil: undefined }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { minLength: 2, maxLength: 10 }), async (specs) => {
+        const missing = randomUUID();
+        const [a, b] = [await create(5), await create(5)];
+        const commands = (pool: string[]) =>
+          specs.map((c) => {
+            const entity: Entity = { 'svc/id': c.at < 5 ? pool[c.at] : missing };
+            if (c.kind === 'delete') return remove(entity);
+            if (c.n !== undefined) entity['bup/n'] = c.n;
+            if (c.flag !== undefined) entity['bup/flag'] = c.flag;
+            if (c.group !== undefined)
+              entity['bup/group'] = c.group === 2 ? { 'svc/id': missing } : { 'svc/id': groups[c.group] };
+            return update(entity);
+          });
+        const together = await h.attempt('svc.command/batch', { commands: commands(a) });
+        const alone = await h.attempt('svc.command/batch', {
+          commands: commands(b).flatMap((c) => [c, nothing]),
+        });
+        expect(together.success).toBe(alone.success);
+        if (together.success) {
+          const own2 = (rs: unknown[]) => rs.map((r) => (typeof r === 'object' && r ? own(r as Entity) : r));
+          expect(own2(together.result.map((e: { result: unknown }) => e.result))).toEqual(
+            own2(
+              alone.result
+                .filter((_: unknown, i: number) => i % 2 === 0)
+                .map((e: { result: unknown }) => e.result),
+            ),
+          );
+        } else {
+          const at = (m: string) => Number(/^commands\[(\d+)\]/.exec(m)?.[1]);
+          expect(2 * at(together.error.message)).toBe(at(alone.error.message));
+          const rest = (m: string) => m.replace(/^commands\[\d+\] /, '').replaceAll(a.join('|'), '');
+          expect(rest(together.error.message).replace(/[0-9a-f-]{36}/g, 'ID')).toBe(
+            rest(alone.error.message).replace(/[0-9a-f-]{36}/g, 'ID'),
+          );
+          expect([together.error.code, together.error.status]).toEqual([
+            alone.error.code,
+            alone.error.status,
+          ]);
+        }
+        const [ra, rb] = [await read(a), await read(b)];
+        expect(ra.map((r) => r && own(r))).toEqual(rb.map((r) => r && own(r)));
+      }),
+      { numRuns: 25 },
+    );
   });
 
   describe('changes of one collection field', () => {
