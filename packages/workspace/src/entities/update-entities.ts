@@ -9,12 +9,14 @@ import { listeningTo } from '../commands/listeners.js';
 import { entityJson, mapDbError, READONLY, refValue } from './entity-store.js';
 
 // svc.entity/update, one entity at a time or a run of them (consecutive updates of one type in a
-// batch, as a sync writes the rows it already holds). A run is two statements, whatever its
-// length: the rows as they were (locked), then one UPDATE over unnested arrays. One at a time it
-// was three round trips a row (the catalog check, the row before, the UPDATE), which made a sync
-// of rows the workspace already holds about 30 times slower than their first sync.
-// Both ways answer, record effects and fail alike: a run that would fail in the database is run
-// again one update at a time (see RunAgainOneByOne), so the failure reported is the first in order.
+// batch, as a sync writes the rows it already holds). A run is a few statements, whatever its
+// length: what listens to the type (once per command), the rows as they were (locked; only when
+// something listens, for the effects), then one UPDATE over unnested arrays per set of fields.
+// One at a time it was three round trips a row (the catalog check, the row before, the UPDATE),
+// which made a sync of rows the workspace already holds about 50 times slower than their first
+// sync. Both ways answer, record effects and fail alike: a run that would fail in the database is
+// run again one update at a time (see RunAgainOneByOne), so the failure reported is the first in
+// order.
 
 type Row = Record<string, unknown>;
 
