@@ -1,9 +1,9 @@
 import { assertFieldAccess } from '../auth/principal.js';
-import { sqlState } from '../db/driver.js';
 import { badRequest, notFound, WorkspaceError } from '../errors.js';
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { isUuid } from '../schema/values.js';
 import { type CommandContext, RunAgainOneByOne } from '../commands/context.js';
+import { checkRun, oneAtATime, refusedValue } from './command-runs.js';
 import { mapDbError, refValue } from './entity-store.js';
 
 // svc.entity/add-collection-items and remove-collection-items, one at a time or a run of them
@@ -119,18 +119,7 @@ export async function changeCollections(
   argsList: Row[],
   mode: Mode,
 ): Promise<unknown[]> {
-  const changes: Change[] = [];
-  let bad: WorkspaceError | undefined;
-  for (const [i, args] of argsList.entries()) {
-    try {
-      changes.push(planChange(ctx, catalog, args));
-    } catch (error) {
-      if (!(error instanceof WorkspaceError)) throw error;
-      error.index = i;
-      bad = error;
-      break;
-    }
-  }
+  const { checked: changes, bad } = checkRun(argsList, (args) => planChange(ctx, catalog, args));
   // The changes before a bad one are made first: should one of them fail, that is the failure one
   // change at a time reports.
   const answers = await makeChanges(ctx, catalog, changes, mode);
@@ -187,25 +176,13 @@ async function makeChanges(ctx: CommandContext, catalog: Catalog, changes: Chang
       }
     }
   } catch (error) {
-    // A value the database refuses (an item that is not an entity): which change fails first in
-    // order is known only one at a time. The transaction is lost: the command runs again so.
-    const state = sqlState(error);
-    if (state?.startsWith('22') || state?.startsWith('23')) throw new RunAgainOneByOne();
-    throw error;
+    // A value the database refuses (an item that is not an entity): the transaction is lost, and
+    // the command runs again one change at a time (RunAgainOneByOne).
+    throw refusedValue(error) ? new RunAgainOneByOne() : error;
   }
   for (const c of changes) recordEffect(ctx, c, mode);
   return changes.map((c) => answerOf(ctx, c, mode));
 }
 
-async function oneByOne(ctx: CommandContext, catalog: Catalog, changes: Change[], mode: Mode) {
-  const answers: unknown[] = [];
-  for (const [i, c] of changes.entries()) {
-    try {
-      answers.push(await changeOne(ctx, catalog, c, mode));
-    } catch (error) {
-      if (error instanceof WorkspaceError) error.index = i;
-      throw error;
-    }
-  }
-  return answers;
-}
+const oneByOne = (ctx: CommandContext, catalog: Catalog, changes: Change[], mode: Mode) =>
+  oneAtATime(changes, (c) => changeOne(ctx, catalog, c, mode));

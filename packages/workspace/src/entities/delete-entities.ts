@@ -1,8 +1,8 @@
-import { sqlState } from '../db/driver.js';
-import { badRequest, notFound, WorkspaceError } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import type { Catalog, TypeDef } from '../schema/catalog.js';
 import { isUuid } from '../schema/values.js';
 import { type CommandContext, RunAgainOneByOne } from '../commands/context.js';
+import { checkRun, oneAtATime, refusedValue } from './command-runs.js';
 import { deleteOwnedContent } from './owned-content.js';
 
 // svc.entity/delete, one entity at a time or a run of them (consecutive deletes of one type in a
@@ -52,18 +52,7 @@ export async function deleteEntities(
   entities: unknown[],
 ): Promise<string[]> {
   const type = catalog.type(typeName);
-  const ids: string[] = [];
-  let bad: WorkspaceError | undefined;
-  for (const [i, entity] of entities.entries()) {
-    try {
-      ids.push(idOf(entity));
-    } catch (error) {
-      if (!(error instanceof WorkspaceError)) throw error;
-      error.index = i;
-      bad = error;
-      break;
-    }
-  }
+  const { checked: ids, bad } = checkRun(entities, idOf);
   // The deletes before a bad one are made first: should one of them fail, that is the failure one
   // delete at a time reports.
   const answers = await deleteIds(ctx, catalog, type, ids);
@@ -72,18 +61,7 @@ export async function deleteEntities(
 }
 
 async function deleteIds(ctx: CommandContext, catalog: Catalog, type: TypeDef, ids: string[]) {
-  if (ctx.oneByOne || ids.length < 2) {
-    const answers: string[] = [];
-    for (const [i, id] of ids.entries()) {
-      try {
-        answers.push(await deleteOne(ctx, catalog, type, id));
-      } catch (error) {
-        if (error instanceof WorkspaceError) error.index = i;
-        throw error;
-      }
-    }
-    return answers;
-  }
+  if (ctx.oneByOne || ids.length < 2) return oneAtATime(ids, (id) => deleteOne(ctx, catalog, type, id));
   try {
     await deleteOwnedContent(ctx.tx, catalog, type, ids);
     const { rowCount } = await ctx.tx.query(`DELETE FROM ${type.table} WHERE id = ANY($1::uuid[])`, [ids]);
@@ -91,9 +69,7 @@ async function deleteIds(ctx: CommandContext, catalog: Catalog, type: TypeDef, i
     // others are deleted already. The command runs again so (its own retry).
     if (rowCount !== ids.length) throw new RunAgainOneByOne();
   } catch (error) {
-    const state = sqlState(error);
-    if (state?.startsWith('22') || state?.startsWith('23')) throw new RunAgainOneByOne();
-    throw error;
+    throw refusedValue(error) ? new RunAgainOneByOne() : error;
   }
   for (const id of ids) ctx.effects.push({ effect: 'svc.entity/delete', id, type: type.name });
   return ids.map(() => 'ok');

@@ -1,11 +1,11 @@
 import { assertFieldAccess, type Principal } from '../auth/principal.js';
-import { sqlState } from '../db/driver.js';
 import { badRequest, notFound, WorkspaceError } from '../errors.js';
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { COLUMN_TYPE, inputValue, isUuid } from '../schema/values.js';
 import { SqlBuilder } from '../query/sql-builder.js';
 import { type CommandContext, RunAgainOneByOne } from '../commands/context.js';
 import { listeningTo } from '../commands/listeners.js';
+import { checkRun, oneAtATime, refusedValue } from './command-runs.js';
 import { entityJson, mapDbError, READONLY, refValue } from './entity-store.js';
 
 // svc.entity/update, one entity at a time or a run of them (consecutive updates of one type in a
@@ -117,18 +117,7 @@ export async function updateEntities(
   entities: unknown[],
 ): Promise<(Row | null)[]> {
   const type = catalog.type(typeName);
-  const plans: UpdatePlan[] = [];
-  let bad: WorkspaceError | undefined;
-  for (const [i, entity] of entities.entries()) {
-    try {
-      plans.push(planUpdate(ctx.user, catalog, type, entity));
-    } catch (error) {
-      if (!(error instanceof WorkspaceError)) throw error;
-      error.index = i;
-      bad = error;
-      break;
-    }
-  }
+  const { checked: plans, bad } = checkRun(entities, (e) => planUpdate(ctx.user, catalog, type, e));
   // The updates before a bad one are made first: should one of them fail, that is the failure one
   // update at a time reports.
   const results = await updatePlans(ctx, catalog, type, plans);
@@ -205,12 +194,9 @@ async function updatePlans(
     try {
       ({ rows } = await ctx.tx.query<{ id: string; r: Row | null }>(sql, ub.values));
     } catch (error) {
-      // A value the database refuses (a relation to an entity that does not exist): which update
-      // fails first in order is known only one at a time. The transaction is lost: the command
-      // runs again so (its own retry, RunAgainOneByOne).
-      const state = sqlState(error);
-      if (state?.startsWith('22') || state?.startsWith('23')) throw new RunAgainOneByOne();
-      throw error;
+      // A value the database refuses (a relation to an entity that does not exist): the
+      // transaction is lost, and the command runs again one update at a time (RunAgainOneByOne).
+      throw refusedValue(error) ? new RunAgainOneByOne() : error;
     }
     // One is missing (not looked for before, nobody listening): which update fails first is known
     // only one at a time, and the others are made already. The command runs again so.
@@ -224,16 +210,8 @@ async function updatePlans(
   });
 }
 
-async function oneByOne(ctx: CommandContext, catalog: Catalog, type: TypeDef, plans: UpdatePlan[]) {
-  const results: (Row | null)[] = [];
-  for (const [i, plan] of plans.entries()) {
-    try {
-      const after = await updateOne(ctx, catalog, type, plan);
-      results.push(ctx.createResults === false ? null : after);
-    } catch (error) {
-      if (error instanceof WorkspaceError) error.index = i;
-      throw error;
-    }
-  }
-  return results;
-}
+const oneByOne = (ctx: CommandContext, catalog: Catalog, type: TypeDef, plans: UpdatePlan[]) =>
+  oneAtATime(plans, async (plan) => {
+    const after = await updateOne(ctx, catalog, type, plan);
+    return ctx.createResults === false ? null : after;
+  });
