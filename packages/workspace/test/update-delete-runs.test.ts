@@ -607,6 +607,82 @@ describeEachDatabase('runs of updates in a batch', (target) => {
       expect(await held(T, 'bup/tags', ids)).toEqual(before);
     });
 
+    it('property: any run of link changes answers, fails and links as one at a time', async () => {
+      // Two pools alike (groups and items); a change names pool members by position, or an entity
+      // that does not exist; on the one-to-many side (a group's items) and the many-to-many one
+      // (an item's tags, which are groups).
+      const change = fc.record({
+        side: fc.constantFrom('items', 'tags'),
+        mode: fc.constantFrom('add', 'add', 'remove'),
+        at: fc.integer({ min: 0, max: 3 }),
+        items: fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 3 }),
+      });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(change, { minLength: 2, maxLength: 8 }),
+          fc.constantFrom('items', 'tags'),
+          async (specs, side) => {
+            const missing = randomUUID();
+            const pools = [
+              { groups: await newGroups(3), items: await create(6) },
+              { groups: await newGroups(3), items: await create(6) },
+            ];
+            // One field a run: a run is made of consecutive changes of one field and mode.
+            const commands = (pool: { groups: string[]; items: string[] }) =>
+              specs.map((c) => {
+                const mode = c.mode as 'add' | 'remove';
+                const member = (list: string[], i: number) => (i < list.length ? list[i]! : missing);
+                return side === 'items'
+                  ? link(
+                      mode,
+                      G,
+                      'bup/items',
+                      member(pool.groups, c.at),
+                      c.items.map((i) => member(pool.items, i)),
+                    )
+                  : link(
+                      mode,
+                      T,
+                      'bup/tags',
+                      member(pool.items, c.at),
+                      c.items.map((i) => member(pool.groups, i % 4)),
+                    );
+              });
+            const together = await h.attempt('svc.command/batch', { commands: commands(pools[0]!) });
+            const alone = await h.attempt('svc.command/batch', { commands: spaced(commands(pools[1]!)) });
+            expect(together.success).toBe(alone.success);
+            if (together.success) {
+              expect(together.result.map((e: { result: unknown }) => e.result)).toEqual(
+                alone.result
+                  .filter((_: unknown, i: number) => i % 2 === 0)
+                  .map((e: { result: unknown }) => e.result),
+              );
+            } else {
+              const at = (m: string) => Number(/^commands\[(\d+)\]/.exec(m)?.[1]);
+              expect(2 * at(together.error.message)).toBe(at(alone.error.message));
+              expect([together.error.code, together.error.status]).toEqual([
+                alone.error.code,
+                alone.error.status,
+              ]);
+            }
+            // What each side links, by pool positions.
+            const positions = async (pool: { groups: string[]; items: string[] }) => {
+              const of = (list: string[], ids: unknown[] | undefined) =>
+                (ids ?? []).map((id) => list.indexOf(id as string)).sort();
+              const items = await held(G, 'bup/items', pool.groups);
+              const tags = await held(T, 'bup/tags', pool.items);
+              return {
+                items: items.map((l) => of(pool.items, l as unknown[] | undefined)),
+                tags: tags.map((l) => of(pool.groups, l as unknown[] | undefined)),
+              };
+            };
+            expect(await positions(pools[0]!)).toEqual(await positions(pools[1]!));
+          },
+        ),
+        { numRuns: 20 },
+      );
+    });
+
     it('delivers one effect per change, in order, as one at a time', async () => {
       const [a, b, tags] = [await create(10), await create(10), await newGroups(4)];
       const hook = (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: T })).body;
