@@ -44,7 +44,7 @@ export interface CommandContext {
    * false: the caller reads no per-row results of creates and updates (a sync writing pages).
    * Creates of a type nothing listens to then answer null and build neither a result nor an effect
    * per row (there is nobody to deliver it to); where something listens, everything is built as
-   * usual. Updates answer null, and still record their effects.
+   * usual. Updates answer null; their effects are recorded where something listens, as always.
    */
   createResults?: false;
   /** the request's bounds on what a query may ask (absent for in-process callers) */
@@ -55,8 +55,8 @@ export interface CommandContext {
    */
   checkFirst?: boolean;
   /**
-   * Runs of updates are made one update at a time, not in one statement (set when the command is
-   * run again after RunAgainOneByOne).
+   * Runs of updates, deletes and collection changes are made one command at a time, not together
+   * (set when the command is run again after RunAgainOneByOne).
    */
   oneByOne?: boolean;
 }
@@ -87,13 +87,15 @@ export class RowsNotExact extends Error {
 }
 
 /**
- * A run of updates made in one statement (update-entities.ts) failed in the database, on a value
- * it refused: which update fails first in order is known only one at a time. The transaction is
- * lost, so like StaleCatalog it is never caught inside one: the command runs again with oneByOne.
+ * A run of commands made together (updates, deletes, collection changes: entities/command-runs.ts)
+ * failed after some of its changes were made: the database refused a value, or an entity turned
+ * out missing. Which command fails first in order is known only one at a time. The transaction
+ * holds changes it must not keep, so like StaleCatalog this is never caught inside one: the command
+ * runs again with oneByOne.
  */
 export class RunAgainOneByOne extends Error {
   constructor() {
-    super('A run of updates failed in the database');
+    super('A run of commands made together failed');
     this.name = 'RunAgainOneByOne';
   }
 }
