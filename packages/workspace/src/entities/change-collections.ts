@@ -4,7 +4,7 @@ import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { isUuid } from '../schema/values.js';
 import { type CommandContext, RunAgainOneByOne } from '../commands/context.js';
 import { checkRun, oneAtATime, refusedValue } from './command-runs.js';
-import { mapDbError, refValue } from './entity-store.js';
+import { isObject, mapDbError, refValue } from './entity-store.js';
 
 // svc.entity/add-collection-items and remove-collection-items, one at a time or a run of them
 // (consecutive changes of one collection field, as a sync sets the many-to-many links of a page's
@@ -15,8 +15,6 @@ import { mapDbError, refValue } from './entity-store.js';
 
 type Row = Record<string, unknown>;
 type Mode = 'add' | 'remove';
-
-const isObject = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One checked change: the entity (as the database prints its id) and the items, each once. */
 interface Change {
@@ -110,8 +108,8 @@ export async function changeCollection(ctx: CommandContext, catalog: Catalog, ar
 }
 
 /**
- * Makes changes of one collection field in the order given, as that many changeCollection calls
- * would (the same answers, effects and errors; an error's `index` is its command's position).
+ * Makes changes of one collection field (of one type) in the order given, as that many
+ * changeCollection calls would (the same answers, effects and errors; an error's `index` is its command's position).
  */
 export async function changeCollections(
   ctx: CommandContext,
@@ -132,8 +130,7 @@ async function makeChanges(ctx: CommandContext, catalog: Catalog, changes: Chang
   const entities = new Set(changes.map((c) => c.id));
   // The other side of a one-to-many holds one owner an item: the order of the changes decides it.
   const ordered = first?.field.storage.kind === 'reverse' && entities.size < changes.length;
-  if (!first || ctx.oneByOne || changes.length < 2 || ordered || changes.some((c) => c.field !== first.field))
-    return oneByOne(ctx, catalog, changes, mode);
+  if (!first || ctx.oneByOne || changes.length < 2 || ordered) return oneByOne(ctx, catalog, changes, mode);
   const { type, field } = first;
   const { rows } = await ctx.tx.query<{ id: string }>(
     `SELECT id::text AS id FROM ${type.table} WHERE id = ANY($1::uuid[])`,

@@ -3,6 +3,7 @@ import type { Catalog, TypeDef } from '../schema/catalog.js';
 import { isUuid } from '../schema/values.js';
 import { type CommandContext, RunAgainOneByOne } from '../commands/context.js';
 import { checkRun, oneAtATime, refusedValue } from './command-runs.js';
+import { isObject } from './entity-store.js';
 import { deleteOwnedContent } from './owned-content.js';
 
 // svc.entity/delete, one entity at a time or a run of them (consecutive deletes of one type in a
@@ -11,9 +12,6 @@ import { deleteOwnedContent } from './owned-content.js';
 // round trips an entity. Both ways answer, record effects and fail alike: a run in which an entity
 // is missing (or named twice) is run again one delete at a time (RunAgainOneByOne), so the failure
 // reported is the first in order.
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The entity's id, as the database prints it (effects name the entity as every answer does). */
 function idOf(entity: unknown): string {

@@ -32,7 +32,7 @@ import { type Listening, watchedSql } from '../commands/listeners.js';
 type Row = Record<string, unknown>;
 export const READONLY = new Set(['svc/public-id', 'svc/creation-date', 'svc/modification-date']);
 
-const isObject = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * SQL for the entity as the API returns it: primitive, single-select and entity fields (`only`:

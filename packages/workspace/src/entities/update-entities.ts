@@ -6,7 +6,7 @@ import { SqlBuilder } from '../query/sql-builder.js';
 import { type CommandContext, RunAgainOneByOne } from '../commands/context.js';
 import { listeningTo } from '../commands/listeners.js';
 import { checkRun, oneAtATime, refusedValue } from './command-runs.js';
-import { entityJson, mapDbError, READONLY, refValue } from './entity-store.js';
+import { entityJson, isObject, mapDbError, READONLY, refValue } from './entity-store.js';
 
 // svc.entity/update, one entity at a time or a run of them (consecutive updates of one type in a
 // batch, as a sync writes the rows it already holds). A run is a few statements, whatever its
@@ -19,8 +19,6 @@ import { entityJson, mapDbError, READONLY, refValue } from './entity-store.js';
 // order.
 
 type Row = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One checked update: the entity and the values it sets, bound as the column takes them. */
 interface UpdatePlan {
