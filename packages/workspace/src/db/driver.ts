@@ -13,24 +13,25 @@ export interface CopyOptions {
    * If the COPY fails, nothing is committed and the transaction rolls back as usual.
    */
   commit?: boolean;
+  /** `data` is in COPY's binary format (see copy-binary.ts), not its text format. */
+  binary?: boolean;
 }
+
+/** COPY data: text (one string, or slices of whole rows), or binary chunks (see CopyOptions.binary). */
+export type CopyData = string | Iterable<string> | Iterable<Uint8Array>;
 
 export interface Queryable {
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
   /**
    * Loads rows into `table (columns)` with COPY FROM, `data` in COPY's text format (tab between
    * values, a newline after each row, \N for null; see copy-text.ts), whole or as slices of whole
-   * rows. The cheapest way for the server to take many rows; absent where the engine cannot.
+   * rows, or with `binary` in its binary format (copy-binary.ts), in chunks. The cheapest way
+   * for the server to take many rows; absent where the engine cannot.
    * The data is sent during the call when the transaction is already under way: slices are made
    * and sent one after the other, so the server works on the first while the next is made, and
    * the caller may work while the returned promise is pending.
    */
-  copyIn?(
-    table: string,
-    columns: readonly string[],
-    data: string | Iterable<string>,
-    options?: CopyOptions,
-  ): Promise<void>;
+  copyIn?(table: string, columns: readonly string[], data: CopyData, options?: CopyOptions): Promise<void>;
 }
 
 export interface Driver extends Queryable {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { CopyData } from './driver.js';
 
 // COPY … FROM STDIN over a pg connection in one round trip. The usual client (pg-copy-streams)
 // sends the COPY statement, waits for the server's CopyInResponse, then sends the data: two round
@@ -17,13 +18,14 @@ interface Connection {
   stream: { write(chunk: Buffer): boolean };
 }
 
-/** One CopyData message (type, length, the text as UTF-8). */
-function copyData(text: string): Buffer {
-  const size = Buffer.byteLength(text);
+/** One CopyData message (type, length, the data: text as UTF-8, or binary as it is). */
+function copyData(data: string | Uint8Array): Buffer {
+  const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
   const out = Buffer.allocUnsafe(size + 5);
   out[0] = COPY_DATA;
   out.writeUInt32BE(size + 4, 1);
-  out.write(text, 5);
+  if (typeof data === 'string') out.write(data, 5);
+  else out.set(data, 5);
   return out;
 }
 
@@ -46,7 +48,7 @@ class CopyInQuery {
 
   constructor(
     private readonly sql: string,
-    private readonly data: string | Iterable<string>,
+    private readonly data: CopyData,
   ) {
     this.done = new Promise<void>((resolve, reject) => {
       this.settle = (error) => (error === undefined ? resolve() : reject(error));
@@ -61,7 +63,7 @@ class CopyInQuery {
     }
     // Each slice goes out as soon as it is made: the server reads it while the next is made.
     try {
-      for (const slice of this.data) if (slice !== '') connection.stream.write(copyData(slice));
+      for (const slice of this.data) if (slice.length > 0) connection.stream.write(copyData(slice));
     } catch (error) {
       this.failure = error;
       connection.stream.write(message(COPY_FAIL, 'the rows could not be made'));
@@ -90,8 +92,8 @@ class CopyInQuery {
 
 /**
  * Runs `COPY <table> (<columns>) FROM STDIN` on `client` with `data` (COPY text format, whole or
- * in slices of whole rows) as input; with `commit`, `COMMIT` follows in the same simple query (run
- * only if the COPY succeeds). The data is written during the call when the client is idle, as a
+ * in slices of whole rows; with `binary`, chunks of the binary format) as input; with `commit`,
+ * `COMMIT` follows in the same simple query (run only if the COPY succeeds). The data is written during the call when the client is idle, as a
  * transaction's client is between its statements. If making a slice throws, the COPY is
  * abandoned (CopyFail) and the promise rejects with what was thrown.
  */
@@ -99,10 +101,11 @@ export async function copyIn(
   client: pg.PoolClient,
   table: string,
   columns: readonly string[],
-  data: string | Iterable<string>,
+  data: CopyData,
   commit = false,
+  binary = false,
 ): Promise<void> {
-  const sql = `COPY ${table} (${columns.join(', ')}) FROM STDIN${commit ? '; COMMIT' : ''}`;
+  const sql = `COPY ${table} (${columns.join(', ')}) FROM STDIN${binary ? ' WITH (FORMAT binary)' : ''}${commit ? '; COMMIT' : ''}`;
   const query = new CopyInQuery(sql, data);
   client.query(query as unknown as pg.Submittable);
   await query.done;

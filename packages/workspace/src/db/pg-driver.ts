@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { CopyOptions, Driver, QueryResult, Queryable } from './driver.js';
+import type { CopyData, CopyOptions, Driver, QueryResult, Queryable } from './driver.js';
 import { copyIn } from './pg-copy-in.js';
 import { currentRequest } from './request-scope.js';
 import { checkRequest, release, stopped, whileRunning } from './statement-stop.js';
@@ -130,7 +130,7 @@ class PgTransaction implements Queryable {
   copyIn(
     table: string,
     columns: readonly string[],
-    data: string | Iterable<string>,
+    data: CopyData,
     options: CopyOptions = {},
   ): Promise<void> {
     if (this.committed)
@@ -138,7 +138,7 @@ class PgTransaction implements Queryable {
     const send = async () => {
       if (options.commit) this.committed = true;
       try {
-        await copyIn(this.client, table, columns, data, options.commit === true);
+        await copyIn(this.client, table, columns, data, options.commit === true, options.binary === true);
       } catch (error) {
         // A failed COPY committed nothing: the transaction rolls back as usual.
         this.committed = false;

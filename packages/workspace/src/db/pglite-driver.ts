@@ -132,8 +132,9 @@ function pgliteDriver(db: PGlite, closed: () => Promise<void>): Driver {
       async copyIn(table, columns, data, options = {}) {
         await ready();
         if (options.commit) committed = true;
-        const blob = new Blob(typeof data === 'string' ? [data] : Array.from(data));
-        await q.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, [], { blob });
+        const blob = new Blob(typeof data === 'string' ? [data] : Array.from<string | Uint8Array>(data));
+        const format = options.binary ? ' WITH (FORMAT binary)' : '';
+        await q.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'${format}`, [], { blob });
       },
     };
   };

@@ -58,12 +58,6 @@ export function isoFromMicros(us: number): string {
   return lastIso;
 }
 
-/** The same timestamp with all six fractional digits, as the database stores it. */
-export function fullIsoFromMicros(us: number): string {
-  const micros = String(us - Math.floor(us / 1_000_000) * 1_000_000).padStart(6, '0');
-  return `${isoFromMicros(us).slice(0, 19)}.${micros}Z`;
-}
-
 interface OutField {
   name: string;
   col: string;

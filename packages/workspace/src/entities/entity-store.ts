@@ -2,18 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { assertFieldAccess, canAccessField, type Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/driver.js';
 import { sqlState } from '../db/driver.js';
-import { copyValue } from '../db/copy-text.js';
+import { BinaryRows, type BinaryType, isBinaryType } from '../db/copy-binary.js';
 import { badRequest, conflict, WorkspaceError } from '../errors.js';
-import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
+import type { Catalog, FieldDef, PrimitiveType, TypeDef } from '../schema/catalog.js';
 import { DOCUMENT_SECRET, DOCUMENT_TYPE } from '../schema/catalog.js';
-import {
-  createdResult,
-  resultShape,
-  exactOutput,
-  fullIsoFromMicros,
-  isoFromMicros,
-  neverExact,
-} from './created-result.js';
+import { createdResult, resultShape, exactOutput, isoFromMicros, neverExact } from './created-result.js';
 import type { CreateRows } from './create-rows.js';
 import { allocatePublicIds, MANDATORY_FIELDS } from '../schema/schema-store.js';
 import { COLUMN_TYPE, inputValue, isUuid, outputExpr } from '../schema/values.js';
@@ -586,7 +579,9 @@ async function copyHead(
  * but the server reads them as COPY data instead of planning an INSERT over unnested arrays,
  * which is most of a bulk insert's server time. Only for rows whose results are built here
  * (COPY returns no rows); the same constraint errors come back, mapped the same way. The rows go
- * out in slices as their text is made, and the results are built while the database takes them.
+ * out in COPY's binary format (the server parses no text), in slices as they are made, and the
+ * results are built while the database takes them. Every value of an exact row has a binary form
+ * (copy-binary.ts); one without would abandon the COPY as a row found not exact does.
  */
 async function copyCreated(
   ctx: CommandContext,
@@ -597,25 +592,31 @@ async function copyCreated(
 ): Promise<(Row | null)[]> {
   const { prepared } = rows;
   const ncols = cols.length;
-  /** every row made into COPY text (and so prepared) */
+  const types = binaryTypes(type, cols);
+  /** every row made into COPY data (and so prepared) */
   let made = false;
-  function* slices(n: number): Generator<string> {
+  function* slices(n: number): Generator<Buffer> {
+    const out = new BinaryRows();
+    const fields = 4 + ncols;
     for (let start = 0; start < n; start += COPY_SLICE) {
       const end = Math.min(n, start + COPY_SLICE);
       // Rows not yet checked are checked now, while the database takes the slices before.
       rows.upTo(end);
       if (!rows.exact) throw new RowsNotExact();
-      let text = '';
       for (let i = start; i < end; i++) {
         const p = prepared[i]!;
-        const at = fullIsoFromMicros(micros + i + 1);
-        text += `${p.id}\t${first + i}\t${at}\t${at}`;
+        const us = micros + i + 1;
+        out.row(fields);
+        if (!out.value('uuid', p.id)) throw new RowsNotExact();
+        out.text(String(first + i));
+        out.micros(us);
+        out.micros(us);
         // The COPY's columns are the run's first slots (see preparer's seed), in that order.
-        for (let c = 0; c < ncols; c++) text += `\t${copyValue(p.values[c])}`;
-        text += '\n';
+        for (let c = 0; c < ncols; c++) if (!out.value(types[c], p.values[c])) throw new RowsNotExact();
       }
-      yield text;
+      yield out.take();
     }
+    yield BinaryRows.end();
     made = true;
   }
   const n = rows.total;
@@ -624,6 +625,7 @@ async function copyCreated(
     ctx.endsCommand === true && quiet(ctx, type.name) && ctx.effects.every((e) => quiet(ctx, e.type));
   const copied = ctx.tx.copyIn!(type.table, ['id', 'public_id', 'created', 'modified', ...cols], slices(n), {
     commit,
+    binary: true,
   });
   const settled = async () => {
     try {
@@ -665,6 +667,22 @@ async function copyCreated(
   await settled();
   for (const e of effects) ctx.effects.push(e);
   return results;
+}
+
+/**
+ * The binary COPY type of each of a type's storage columns `cols`: its primitive's column type, a
+ * uuid for a to-one field's key; undefined for a column binary COPY does not carry (JSON), whose
+ * values only go through COPY as null (no other JSON value is exact).
+ */
+function binaryTypes(type: TypeDef, cols: readonly string[]): (BinaryType | undefined)[] {
+  const byCol = new Map<string, FieldDef>();
+  for (const f of type.fields) if (f.storage.kind === 'column') byCol.set(f.storage.col, f);
+  return cols.map((col) => {
+    const f = byCol.get(col);
+    const sqlType =
+      f?.kind === 'one' ? 'uuid' : f?.kind === 'primitive' ? COLUMN_TYPE[f.fieldType as PrimitiveType] : '';
+    return sqlType !== undefined && isBinaryType(sqlType) ? sqlType : undefined;
+  });
 }
 
 /** The prepared rows' values of their first `ncols` slots, column by column (null where a row sets none). */
