@@ -21,12 +21,12 @@ function binary(rows: Row[], cuts: number): Buffer[] {
   const out = new BinaryRows(64);
   const chunks: Buffer[] = [];
   const every = Math.max(1, Math.ceil(rows.length / (cuts + 1)));
-  rows.forEach(([k, ...values], i) => {
+  for (const [i, [k, ...values]] of rows.entries()) {
     out.row(COLUMNS.length);
     expect(out.value('bigint', k)).toBe(true);
-    values.forEach((v, c) => expect(out.value(TYPES[c], v)).toBe(true));
+    for (const [c, v] of values.entries()) expect(out.value(TYPES[c], v)).toBe(true);
     if ((i + 1) % every === 0) chunks.push(out.take());
-  });
+  }
   chunks.push(out.take(), BinaryRows.end());
   return chunks;
 }
@@ -185,7 +185,7 @@ describeEachDatabase('COPY in binary format', (target) => {
     ];
     const [asText, asBinary] = await copyBoth(edges, 2);
     expect(asBinary).toEqual(asText);
-    expect(asBinary[1]).toMatchObject({
+    expect(asBinary?.[1]).toMatchObject({
       u: 'ffffffff-ffff-4fff-bfff-ffffffffffff',
       n: String(Number.MAX_SAFE_INTEGER),
     });
