@@ -15,6 +15,9 @@
 // - COPY: in this process, making the same rows (`row`), printing them as CSV, and COPY FROM STDIN
 //   into the hand-made table (same columns and indexes as the workspace's) through the same driver
 //   (pg, or PGlite's own COPY), one COPY per 10,000 rows.
+// - binary COPY: the same, but the rows in COPY's binary format (src/db/copy-binary.ts, which the
+//   workspace's own bulk creates send) into a second hand-made table: the server then parses no
+//   text. A line of its own, without a target: the issue's comparison is the first.
 // On PGlite a second line compares the CPU time of this process on each side (the workspace and
 // its database for weft, making the CSV and the database's COPY for the other): the same work as
 // the first line less the client's, and less shifted by other load on the machine.
@@ -29,6 +32,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { BinaryRows } from '../src/db/copy-binary.js';
 import type { DatabaseOption } from '../src/db/open-driver.js';
 import { startWorkspace } from '../src/start-workspace.js';
 import { openWorkspace } from '../src/workspace.js';
@@ -277,7 +281,9 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
         modified timestamptz NOT NULL DEFAULT now(), name text, n bigint, score numeric, flag boolean, day date,
         at timestamptz, note text, email text, k bigint, group_id uuid REFERENCES bench_groups(id) ON DELETE SET NULL);
       CREATE INDEX ON bench_rows (created, id); CREATE INDEX ON bench_rows (public_id);
-      CREATE INDEX ON bench_rows (name); CREATE INDEX ON bench_rows (group_id);`);
+      CREATE INDEX ON bench_rows (name); CREATE INDEX ON bench_rows (group_id);
+      CREATE TABLE bench_rows_binary (LIKE bench_rows INCLUDING ALL,
+        FOREIGN KEY (group_id) REFERENCES bench_groups(id) ON DELETE SET NULL);`);
     await d.query(
       `INSERT INTO bench_groups SELECT unnest($1::uuid[]), 'group ' || generate_series(0, ${GROUPS - 1})`,
       [groups],
@@ -309,10 +315,35 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
       }
       return `${out.join('\n')}\n`;
     };
-    const COPY =
-      'COPY bench_rows (id, public_id, created, modified, name, n, score, flag, day, at, note, email, k, group_id) FROM';
-    // The two run in turns, a chunk of each, so that other load on the machine and the growth of
-    // the indexes fall on both alike.
+    /** The same rows in COPY's binary format. */
+    const binaryChunk = (from: number, to: number) => {
+      const out = new BinaryRows();
+      for (let i = from; i < to; i++) {
+        const r = row(i, groups);
+        out.row(14);
+        out.value('uuid', r['svc/id']);
+        out.text(String(i + 1));
+        out.micros((copyBase + i) * 1000);
+        out.micros((copyBase + i) * 1000);
+        out.value('text', r['bench/name']);
+        out.value('bigint', i);
+        out.value('numeric', r['bench/score']);
+        out.value('boolean', r['bench/flag']);
+        out.value('date', r['bench/day']);
+        out.value('timestamptz', r['bench/at']);
+        out.value('text', r['bench/note']);
+        out.value('text', r['bench/email']);
+        out.value('bigint', r['bench/k']);
+        out.value('uuid', r['bench/group']['svc/id']);
+      }
+      return Buffer.concat([out.take(), BinaryRows.end()]);
+    };
+    const columns =
+      '(id, public_id, created, modified, name, n, score, flag, day, at, note, email, k, group_id)';
+    const COPY = `COPY bench_rows ${columns} FROM`;
+    const COPY_BINARY = `COPY bench_rows_binary ${columns} FROM`;
+    // The three run in turns, a chunk of each, so that other load on the machine and the growth of
+    // the indexes fall on all alike.
     const CHUNK = 10_000;
     const copyClient =
       database.kind === 'postgres'
@@ -330,6 +361,7 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
     const client = await startWriteClient(`${ws.url}/api/commands`, groups);
     let weftMs = 0;
     let copyMs = 0;
+    let binaryMs = 0;
     // This process' CPU on each side as well: on PGlite it holds the database, so that is each
     // side's whole work but the client's, which other load on the machine shifts less than the
     // wall time.
@@ -361,6 +393,18 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
         }
         copyMs += performance.now() - t;
         copyCpu += cpuMs() - c;
+        t = performance.now();
+        if (copyClient) {
+          await pipeline(
+            Readable.from([binaryChunk(s, end)]),
+            copyClient.query(copyFrom(`${COPY_BINARY} STDIN WITH (FORMAT binary)`)),
+          );
+        } else {
+          await pglite!.query(`${COPY_BINARY} '/dev/blob' WITH (FORMAT binary)`, [], {
+            blob: new Blob([binaryChunk(s, end)]),
+          });
+        }
+        binaryMs += performance.now() - t;
       }
     } finally {
       client.stop();
@@ -375,6 +419,14 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
       `${fmt(copyRate)} rows/s`,
       weftRate / copyRate,
       WRITE_TARGET,
+    );
+    const binaryRate = N / (binaryMs / 1000);
+    line(
+      `workspace-write-binary-${label}`,
+      `${fmt(weftRate)} entities/s`,
+      'binary COPY',
+      `${fmt(binaryRate)} rows/s`,
+      weftRate / binaryRate,
     );
     if (!copyClient) {
       const perRow = (ms: number) => `${((ms * 1000) / N).toFixed(1)} µs/row of CPU`;
