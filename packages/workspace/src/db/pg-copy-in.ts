@@ -93,9 +93,10 @@ class CopyInQuery {
 /**
  * Runs `COPY <table> (<columns>) FROM STDIN` on `client` with `data` (COPY text format, whole or
  * in slices of whole rows; with `binary`, chunks of the binary format) as input; with `commit`,
- * `COMMIT` follows in the same simple query (run only if the COPY succeeds). The data is written during the call when the client is idle, as a
- * transaction's client is between its statements. If making a slice throws, the COPY is
- * abandoned (CopyFail) and the promise rejects with what was thrown.
+ * `COMMIT` follows in the same simple query (run only if the COPY succeeds). The data is written
+ * during the call when the client is idle, as a transaction's client is between its statements.
+ * If making a slice throws, the COPY is abandoned (CopyFail) and the promise rejects with what
+ * was thrown.
  */
 export async function copyIn(
   client: pg.PoolClient,
