@@ -358,6 +358,19 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
       d as unknown as { raw?: { query: (sql: string, p: unknown[], o: unknown) => Promise<unknown> } }
     ).raw;
     if (!copyClient && !pglite) throw new Error('the PGlite driver does not expose COPY');
+    /** One COPY of `data` (the whole chunk) through the same driver as the workspace's. */
+    const copy = async (statement: string, format: 'csv' | 'binary', data: string | Buffer) => {
+      if (copyClient) {
+        await pipeline(
+          Readable.from([data]),
+          copyClient.query(copyFrom(`${statement} STDIN WITH (FORMAT ${format})`)),
+        );
+      } else {
+        await pglite!.query(`${statement} '/dev/blob' WITH (FORMAT ${format})`, [], {
+          blob: new Blob([data]),
+        });
+      }
+    };
     const client = await startWriteClient(`${ws.url}/api/commands`, groups);
     let weftMs = 0;
     let copyMs = 0;
@@ -381,29 +394,11 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
         weftCpu += cpuMs() - c;
         t = performance.now();
         c = cpuMs();
-        if (copyClient) {
-          await pipeline(
-            Readable.from([csvChunk(s, end)]),
-            copyClient.query(copyFrom(`${COPY} STDIN WITH (FORMAT csv)`)),
-          );
-        } else {
-          await pglite!.query(`${COPY} '/dev/blob' WITH (FORMAT csv)`, [], {
-            blob: new Blob([csvChunk(s, end)]),
-          });
-        }
+        await copy(COPY, 'csv', csvChunk(s, end));
         copyMs += performance.now() - t;
         copyCpu += cpuMs() - c;
         t = performance.now();
-        if (copyClient) {
-          await pipeline(
-            Readable.from([binaryChunk(s, end)]),
-            copyClient.query(copyFrom(`${COPY_BINARY} STDIN WITH (FORMAT binary)`)),
-          );
-        } else {
-          await pglite!.query(`${COPY_BINARY} '/dev/blob' WITH (FORMAT binary)`, [], {
-            blob: new Blob([binaryChunk(s, end)]),
-          });
-        }
+        await copy(COPY_BINARY, 'binary', binaryChunk(s, end));
         binaryMs += performance.now() - t;
       }
     } finally {
