@@ -117,6 +117,48 @@ describeEachDatabase('bulk creates in a batch', (target) => {
     expect(long[1]['bulk/u']).toBe(long[1]['bulk/u'].toLowerCase());
   });
 
+  it('a long run of a type with a rich-text field: each entity gets its document, the run answers as a short one', async () => {
+    // The rows are checked first (documents go in before their owners), then copied.
+    await h.run('schema.type/create', typeArgs('bulk/note', [['bulk/n', 'svc/int']]));
+    await h.run('schema.field/create', {
+      'svc/holder-type': 'bulk/note',
+      'svc/name': 'bulk/body',
+      'svc/type': 'Collaboration~Documents/Document',
+      'svc/meta': { 'svc/entity-component?': true },
+    });
+    const notes = (n: number, from: number) =>
+      creates(
+        Array.from({ length: n }, (_, i) => ({ 'bulk/name': `note ${from + i}`, 'bulk/n': from + i })),
+        'bulk/note',
+      );
+    const out = [
+      ...(await h.run('svc.command/batch', notes(SHORT, 0))),
+      ...(await h.run('svc.command/batch', notes(LONG, SHORT))),
+    ];
+    const stored = await h.run('svc.entity/query', {
+      query: {
+        'q/from': 'bulk/note',
+        'q/select': [
+          'svc/id',
+          'bulk/name',
+          'bulk/n',
+          { 'bulk/body': ['svc/id', 'Collaboration~Documents/secret'] },
+        ],
+        'q/order-by': [[['bulk/n'], 'q/asc']],
+        'q/limit': 'q/no-limit',
+      },
+    });
+    expect(stored).toHaveLength(SHORT + LONG);
+    for (const [i, row] of stored.entries()) {
+      expect(row).toMatchObject({ 'svc/id': out[i]['svc/id'], 'bulk/name': `note ${i}`, 'bulk/n': i });
+      expect(row['bulk/body']).toEqual({
+        'svc/id': out[i]['bulk/body']['svc/id'],
+        'Collaboration~Documents/secret': expect.any(String),
+      });
+    }
+    expect(new Set(stored.map((r: any) => r['bulk/body']['svc/id'])).size).toBe(SHORT + LONG);
+  });
+
   it('values the database prints differently are answered as it prints them', async () => {
     const entities = Array.from({ length: LONG }, (_, i) => ({ 'bulk/d': i === 3 ? '1.50e1' : '2' }));
     const out = await h.run('svc.command/batch', creates(entities));
