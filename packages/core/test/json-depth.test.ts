@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkJsonDepth, TooDeepError } from '../src/index.js';
+import { JsonDepthScan } from '../src/router/json-depth.js';
 
 // The raw-bytes depth check every JSON body passes before JSON.parse: for any JSON text it must
 // refuse exactly the values nested deeper than the limit (brackets inside strings, escaped quotes
@@ -51,6 +52,39 @@ describe('checkJsonDepth', () => {
       fc.property(fc.uint8Array({ maxLength: 200 }), fc.integer({ min: 0, max: 4 }), (bytes, max) => {
         refuses(Buffer.from(bytes), max);
       }),
+    );
+  });
+
+  it('gives the same verdict for a body fed in chunks, cut anywhere (property)', () => {
+    // A body reader scans each chunk as it arrives: a cut inside a string, right after a
+    // backslash or between a backslash and the quote it escapes must change nothing.
+    const body = fc.oneof(
+      json.map((v) => Buffer.from(JSON.stringify(v))),
+      fc.uint8Array({ maxLength: 120 }).map((b) => Buffer.from(b)),
+    );
+    fc.assert(
+      fc.property(
+        body,
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.integer({ min: 0, max: 6 }),
+        (b, cuts, max) => {
+          const at = [...new Set(cuts.map((c) => c % (b.length + 1)))].sort((x, y) => x - y);
+          const scan = new JsonDepthScan(max);
+          let refused = false;
+          let from = 0;
+          try {
+            for (const to of [...at, b.length]) {
+              scan.feed(b.subarray(from, to));
+              from = to;
+            }
+          } catch (error) {
+            expect(error).toBeInstanceOf(TooDeepError);
+            refused = true;
+          }
+          expect(refused).toBe(refuses(b, max));
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 

@@ -1,6 +1,6 @@
 import bytes from 'bytes';
 import express, { type Request, type RequestHandler } from 'express';
-import { checkJsonDepth } from './json-depth.js';
+import { checkJsonDepth, JsonDepthScan } from './json-depth.js';
 
 /** A body the reader refused, in body-parser's error shape (which the error answer knows). */
 export class BodyReadError extends Error {
@@ -85,13 +85,18 @@ class BodyReader {
   private readonly chunks: Buffer[] = [];
   private received = 0;
   private settled = false;
+  /** the depth check, made on each chunk as it comes, while the next one is on its way */
+  private readonly depth: JsonDepthScan;
+  /** what the depth check refused, answered once the whole body is read (as before) */
+  private tooDeep: unknown;
 
   constructor(
     private readonly req: Request,
     private readonly length: number,
-    private readonly maxDepth: number,
+    maxDepth: number,
     private readonly next: (error?: unknown) => void,
   ) {
+    this.depth = new JsonDepthScan(maxDepth);
     this.onData = this.onData.bind(this);
     this.onEnd = this.onEnd.bind(this);
     this.onAbort = this.onAbort.bind(this);
@@ -108,6 +113,12 @@ class BodyReader {
   private onData(chunk: Buffer): void {
     this.received += chunk.length;
     this.chunks.push(chunk);
+    if (this.tooDeep !== undefined) return;
+    try {
+      this.depth.feed(chunk);
+    } catch (error) {
+      this.tooDeep = error;
+    }
   }
 
   private onEnd(): void {
@@ -137,8 +148,12 @@ class BodyReader {
       this.next(error);
       return;
     }
+    if (this.tooDeep !== undefined) {
+      this.next(this.tooDeep);
+      return;
+    }
     try {
-      req.body = parse(body!, this.maxDepth);
+      req.body = parse(body!);
     } catch (thrown) {
       this.next(thrown);
       return;
@@ -147,9 +162,8 @@ class BodyReader {
   }
 }
 
-/** body-parser's strict JSON: depth-checked raw bytes, a leading BOM dropped, an object or array. */
-function parse(body: Buffer, maxDepth: number): unknown {
-  checkJsonDepth(body, maxDepth);
+/** body-parser's strict JSON (its bytes already depth-checked): a leading BOM dropped, an object or array. */
+function parse(body: Buffer): unknown {
   let start = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0;
   // An empty body is taken as {}: a common client mistake, as body-parser has it.
   if (start === body.length) return {};
