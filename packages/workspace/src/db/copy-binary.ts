@@ -7,7 +7,8 @@
 // The writers take only the values the create path sends to a COPY (see created-result.ts,
 // exactOutput): safe integers, canonical decimals, `YYYY-MM-DD` days and `YYYY-MM-DDTHH:MM:SS.sssZ`
 // times in years 1000-9999, uuids, well-formed strings. For anything else a writer writes nothing
-// and answers false: the caller then sends the rows another way, never a value read differently.
+// and answers false, and the caller abandons its COPY (entity-store's copyCreated): a value is
+// never stored other than as it would read from text.
 
 /** The column types a binary COPY carries. */
 export type BinaryType = 'uuid' | 'text' | 'bigint' | 'numeric' | 'boolean' | 'date' | 'timestamptz';
