@@ -294,11 +294,15 @@ function preparer(
   };
 }
 
+/** The SQL type of a field's column: its primitive's, or a uuid (the key of a to-one field). */
+export function fieldColumnType(f: FieldDef): string {
+  if (f.kind !== 'primitive') return 'uuid';
+  return COLUMN_TYPE[f.fieldType as PrimitiveType] ?? 'text';
+}
+
 function columnType(type: TypeDef, col: string): string {
-  if (col === 'id') return 'uuid';
   const f = type.fields.find((x) => x.storage.kind === 'column' && x.storage.col === col);
-  if (f?.kind !== 'primitive') return 'uuid';
-  return COLUMN_TYPE[f.fieldType as keyof typeof COLUMN_TYPE] ?? 'text';
+  return f ? fieldColumnType(f) : 'uuid';
 }
 
 /**
@@ -679,9 +683,8 @@ function binaryTypes(type: TypeDef, cols: readonly string[]): (BinaryType | unde
   for (const f of type.fields) if (f.storage.kind === 'column') byCol.set(f.storage.col, f);
   return cols.map((col) => {
     const f = byCol.get(col);
-    const sqlType =
-      f?.kind === 'one' ? 'uuid' : f?.kind === 'primitive' ? COLUMN_TYPE[f.fieldType as PrimitiveType] : '';
-    return sqlType !== undefined && isBinaryType(sqlType) ? sqlType : undefined;
+    const sqlType = f ? fieldColumnType(f) : '';
+    return isBinaryType(sqlType) ? sqlType : undefined;
   });
 }
 

@@ -1,12 +1,12 @@
 import { assertFieldAccess, type Principal } from '../auth/principal.js';
 import { badRequest, notFound, WorkspaceError } from '../errors.js';
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
-import { COLUMN_TYPE, inputValue, isUuid } from '../schema/values.js';
+import { inputValue, isUuid } from '../schema/values.js';
 import { SqlBuilder } from '../query/sql-builder.js';
 import { type CommandContext, RunAgainOneByOne } from '../commands/context.js';
 import { listeningTo } from '../commands/listeners.js';
 import { checkRun, oneAtATime, refusedValue } from './command-runs.js';
-import { entityJson, isObject, mapDbError, READONLY, refValue } from './entity-store.js';
+import { entityJson, fieldColumnType, isObject, mapDbError, READONLY, refValue } from './entity-store.js';
 
 // svc.entity/update, one entity at a time or a run of them (consecutive updates of one type in a
 // batch, as a sync writes the rows it already holds). A run is a few statements, whatever its
@@ -58,8 +58,6 @@ function planUpdate(user: Principal, catalog: Catalog, type: TypeDef, entity: un
 }
 
 const columnOf = (f: FieldDef) => (f.storage as { col: string }).col;
-const castOf = (f: FieldDef) =>
-  f.kind === 'one' ? 'uuid' : COLUMN_TYPE[f.fieldType as keyof typeof COLUMN_TYPE];
 
 /** The effect of an update: the values it set, as they were before and are now. */
 function recordEffect(ctx: CommandContext, type: TypeDef, plan: UpdatePlan, before: Row, after: Row): void {
@@ -78,7 +76,7 @@ async function updateOne(ctx: CommandContext, catalog: Catalog, type: TypeDef, p
   const before = await ctx.tx.query<{ r: Row }>(beforeSql, bb.values);
   if (before.rows.length === 0) throw notFound(`${type.name} ${plan.id} does not exist`);
   const b = new SqlBuilder();
-  const sets = plan.fields.map((f, i) => `${columnOf(f)} = ${b.bind(plan.values[i], castOf(f))}`);
+  const sets = plan.fields.map((f, i) => `${columnOf(f)} = ${b.bind(plan.values[i], fieldColumnType(f))}`);
   const returning = entityJson(catalog, type, 'r0', ctx.user, b);
   const sql = `UPDATE ${type.table} AS r0 SET ${[...sets, 'modified = clock_timestamp()'].join(', ')}
     WHERE r0.id = ${b.bind(plan.id, 'uuid')} RETURNING ${returning} AS r`;
@@ -175,7 +173,7 @@ async function updatePlans(
       arrays.push(
         ub.bind(
           members.map((i) => plans[i]!.values[c]),
-          `${castOf(f)}[]`,
+          `${fieldColumnType(f)}[]`,
         ),
       );
     const sets = fields.map((f, c) => `${columnOf(f)} = v.c${c}`);
