@@ -191,7 +191,7 @@ export class AppHost {
 
   private async startWorkers(): Promise<void> {
     const signal = this.stopping.signal;
-    const ctx: Omit<SyncContext, 'pageJobMs'> = {
+    const ctx: Omit<SyncContext, 'pageJobMs' | 'pageJobs'> = {
       workspace: this.workspace,
       queue: this.queue,
       client: (url) => this.client(url),

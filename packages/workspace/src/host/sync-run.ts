@@ -23,6 +23,7 @@ import { getRun, getSource, type RunRow, type SourceRow } from './source-store.j
 import { callError } from './run-errors.js';
 import { ExchangeRecorder, pruneExchanges, type RunExchange, sourceSecrets } from './run-exchanges.js';
 import { FULL_SCHEMA_CHANGED, schemaFingerprint } from './schema-fingerprint.js';
+import { HeldAnswers } from './held-answers.js';
 import {
   removeRows,
   removeUnsent,
@@ -114,6 +115,8 @@ export interface SyncContext {
   ended?(runId: string): void;
   /** how long a page job goes on reading pages before it hands over to a new job (well under its expiry) */
   pageJobMs: number;
+  /** page jobs this process runs at once: the start job asks for the first page of as many types ahead */
+  pageJobs: number;
   /** how long a failing run waits for its other page jobs here to record their page; default STOP_WAIT_MS */
   stopWaitMs?: number;
 }
@@ -157,6 +160,7 @@ function stopOf(runId: string): AbortController {
 }
 
 export async function failRun(ctx: SyncContext, runId: string, error: unknown): Promise<void> {
+  firstPages.drop(runId);
   // The run's other page jobs in this process stop after their page at hand and record it, so the
   // failed run's counts include it (jobs in other processes add theirs later: countLanded).
   stopOf(runId).abort();
@@ -345,18 +349,62 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
     throw callError('schema', e);
   });
   const schema = read.value;
-  await pruneExchanges(ctx.workspace.driver, source.id);
   const config = await client.config(account, ctx.signal).catch((e) => {
     throw callError('config', e);
   });
   const fingerprint = schemaFingerprint(config, schema);
   // The app offers something new since the last sync: every row is sent again (schema-fingerprint.ts).
   const offersNew = source.schema_fingerprint != null && source.schema_fingerprint !== fingerprint;
-  // Reverse fields made by earlier syncs keep their names (see mapSchema).
-  const partners = await existingPartners(
-    ctx.workspace,
-    mapSchema(source.namespace, source.id, schema, source.types),
+  const named = mapSchema(source.namespace, source.id, schema, source.types);
+  // The first pages of the types read first are asked for now, while the tables are made: the
+  // page jobs take them (see firstPages). They are asked exactly as those jobs would ask.
+  const since = offersNew ? null : sinceOf(run.last_synchronized_at);
+  for (const type of relationOrder(source.types, named).slice(0, ctx.pageJobs)) {
+    const request: PageRequest = {
+      requestedType: type,
+      types: source.types,
+      filter: source.filter,
+      account,
+      pagination: null,
+      lastSynchronizedAt: since,
+      operationId: run.id,
+    };
+    firstPages.hold(run.id, type, JSON.stringify(request), ctx.signal, (signal) =>
+      askPage(client, request, signal),
+    );
+  }
+  const started = await setUp(ctx, run, source, { read, fingerprint, offersNew, named }).catch(
+    (error: unknown) => {
+      firstPages.drop(run.id);
+      throw error;
+    },
   );
+  // Another start job started the run meanwhile: its page jobs may ask with other values.
+  if (!started) firstPages.drop(run.id);
+  else ctx.queue.wake(SYNC_PAGE);
+}
+
+/**
+ * The rest of the start job: the run's tables, its plan, and a page job per type, sent in the
+ * transaction that records them. False when the run was started already (or ended) meanwhile.
+ */
+async function setUp(
+  ctx: SyncContext,
+  run: RunRow,
+  source: SourceRow,
+  got: {
+    read: Awaited<ReturnType<AppClient['readSchema']>>;
+    fingerprint: string;
+    offersNew: boolean;
+    /** the app's types as mapped before the names of earlier reverse fields are known */
+    named: MappedType[];
+  },
+): Promise<boolean> {
+  const { read, fingerprint, offersNew } = got;
+  const schema = read.value;
+  await pruneExchanges(ctx.workspace.driver, source.id);
+  // Reverse fields made by earlier syncs keep their names (see mapSchema).
+  const partners = await existingPartners(ctx.workspace, got.named);
   const mapped = mapSchema(source.namespace, source.id, schema, source.types, partners);
   const warnings = [
     ...read.warnings.map(formatWarning),
@@ -366,9 +414,9 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
   await applyFieldLabels(ctx.workspace, schema, mapped);
   const fresh = new Set<string>();
   for (const t of mapped) if (await isEmpty(ctx.workspace, t.name)) fresh.add(t.appType);
-  await ctx.workspace.driver.transaction(async (tx) => {
+  return ctx.workspace.driver.transaction(async (tx) => {
     const locked = await lockRunning(tx, run.id);
-    if (!locked || (locked.progress as RunProgress).types) return;
+    if (!locked || (locked.progress as RunProgress).types) return false;
     await savePlan(tx, run.id, {
       schema,
       fingerprint,
@@ -402,13 +450,37 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
         { tx, priority: ordered.length - i },
       );
     }
+    return true;
   });
-  ctx.queue.wake(SYNC_PAGE);
 }
 
 type DataPage = Awaited<ReturnType<AppClient['data']>>;
+type Outcome = ({ page: DataPage } | { error: unknown }) & { exchange?: Exchange };
 /** A page asked for ahead of time: its answer or its error, never an unhandled rejection. */
-type Fetched = Promise<({ page: DataPage } | { error: unknown }) & { exchange?: Exchange }>;
+type Fetched = Promise<Outcome>;
+type PageRequest = Parameters<AppClient['dataPage']>[0];
+
+/** Asks the app for one page. The outcome keeps its exchange, recorded with the run. */
+function askPage(client: AppClient, request: PageRequest, signal: AbortSignal): Fetched {
+  return client.dataPage(request, { signal }).then(
+    (outcome) =>
+      outcome.kind === 'page'
+        ? { page: outcome.page, exchange: outcome.exchange }
+        : { error: outcome.error, exchange: outcome.exchange },
+    (error: unknown) => ({ error }),
+  );
+}
+
+/** The run's last synchronisation as the app receives it (null: a full sync). */
+const sinceOf = (at: RunRow['last_synchronized_at']): string | null =>
+  at ? new Date(at).toISOString() : null;
+
+/**
+ * First pages the start jobs in this process asked for, by run and type, for the page jobs that
+ * read them (see held-answers.ts). A page job comes within milliseconds when a worker is free; the
+ * time held is for a busy process, and past it the page job asks again.
+ */
+const firstPages = new HeldAnswers<Outcome>(30_000);
 
 /**
  * The page job: reads the type's pages one after another, each written and then recorded in one
@@ -467,36 +539,26 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
     sourceSecrets(source, account),
     ctx.exchanged && ((exchange) => ctx.exchanged?.(source.id, exchange)),
   );
-  // The outcome keeps its exchange, recorded with the run.
-  const fetchPage = (pagination: Json | null): Fetched =>
-    client
-      .dataPage(
-        {
-          requestedType: job.type,
-          types: typeIds,
-          filter: source.filter,
-          account,
-          pagination,
-          lastSynchronizedAt: run.last_synchronized_at
-            ? new Date(run.last_synchronized_at).toISOString()
-            : null,
-          operationId: run.id,
-        },
-        { signal: ctx.signal },
-      )
-      .then(
-        (outcome) =>
-          outcome.kind === 'page'
-            ? { page: outcome.page, exchange: outcome.exchange }
-            : { error: outcome.error, exchange: outcome.exchange },
-        (error: unknown) => ({ error }),
-      );
+  const request = (pagination: Json | null): PageRequest => ({
+    requestedType: job.type,
+    types: typeIds,
+    filter: source.filter,
+    account,
+    pagination,
+    lastSynchronizedAt: sinceOf(run.last_synchronized_at),
+    operationId: run.id,
+  });
+  const fetchPage = (pagination: Json | null): Fetched => askPage(client, request(pagination), ctx.signal);
 
   let at = current.next;
   let attempts = current.attempts ?? 0;
   /** this type's progress as this job, which carries it, last recorded it */
   let own: TypeProgress = { ...current };
-  let ahead: Fetched | undefined;
+  // The type's first page, asked for by the start job in this process (if it was, as asked here).
+  let ahead: Fetched | undefined =
+    at.page === 1 && at.pagination === null && attempts === 0
+      ? firstPages.take(run.id, job.type, JSON.stringify(request(null)))
+      : undefined;
   /** the last page's record, under way: true once it is recorded, false when it was refused */
   let recording: Promise<boolean> | undefined;
   /** the last page write started, so that no write outlives its job */

@@ -43,7 +43,7 @@ function transient(error: unknown): boolean {
 const PAGE_JOB_MS = 30_000;
 
 export async function registerSyncJobs(
-  base: Omit<SyncContext, 'pageJobMs'>,
+  base: Omit<SyncContext, 'pageJobMs' | 'pageJobs'>,
   options: SyncJobsOptions,
 ): Promise<void> {
   const expireSeconds = options.expireSeconds ?? 300;
@@ -61,7 +61,12 @@ export async function registerSyncJobs(
       deadLetter: SYNC_DEAD,
     });
   // A page job hands over long before it could count as abandoned (a quarter of its expiry).
-  const ctx: SyncContext = { ...base, pageJobMs: Math.min(PAGE_JOB_MS, (expires * 1000) / 4) };
+  const concurrency = options.concurrency ?? 4;
+  const ctx: SyncContext = {
+    ...base,
+    pageJobMs: Math.min(PAGE_JOB_MS, (expires * 1000) / 4),
+    pageJobs: concurrency,
+  };
 
   const guarded =
     <T extends { runId: string }>(fn: (ctx: SyncContext, data: T) => Promise<void>) =>
@@ -84,7 +89,6 @@ export async function registerSyncJobs(
         await failRun(ctx, job.data.runId, error);
       }
     };
-  const concurrency = options.concurrency ?? 4;
   await ctx.queue.work<StartJob>(SYNC_START, 1, guarded(startRun));
   await ctx.queue.work<PageJob>(SYNC_PAGE, concurrency, guarded(runPage));
   await ctx.queue.work<FinishJob>(SYNC_FINISH, 1, guarded(finishRun));
