@@ -75,3 +75,18 @@ it('still rolls over and rejects dates exactly as before', () => {
     end: '2026-05-02',
   });
 });
+
+it('keeps a canonical date-time as sent, with no coercion noted, and still pads a short one', () => {
+  fc.assert(
+    fc.property(real, (s) => {
+      const notes: string[] = [];
+      expect(convertValue('date-time', s, (c) => notes.push(c))).toBe(s);
+      expect(notes).toEqual([]);
+    }),
+  );
+  const notes: string[] = [];
+  expect(convertValue('date-time', '2024-3-5T10:00:00.000Z', (c) => notes.push(c))).toBe(
+    '2024-03-05T10:00:00.000Z',
+  );
+  expect(notes).toEqual(['date without zero padding']);
+});

@@ -94,6 +94,8 @@ function toDay(v: unknown, note?: (c: Coercion) => void): string | undefined {
 }
 
 function toDateTime(v: unknown, note?: (c: Coercion) => void): string | undefined {
+  // What apps mostly send, checked before the padding's regex: it needs no padding.
+  if (typeof v === 'string' && canonicalIso(v)) return v;
   const padded = padDate(v);
   if (padded === undefined) return toIso(v);
   // A day alone is that day at midnight UTC, as `2024-03-05` is, not midnight where weft runs.
