@@ -94,6 +94,36 @@ afterAll(async () => {
 });
 
 const byType = (type: string) => asked.filter((a) => a.type === type);
+const pagesAsked = () => asked.map((a) => `${a.type}:${a.cursor}`);
+
+/**
+ * A first sync of a new source of the app while the test holds a lock on svc_types, which lets
+ * the start job read the account and the schema but not record a new type: held until `asks`
+ * requests came (at most 15 s), then `settleMs` more. Returns the requests that came meanwhile.
+ */
+async function syncWithTypesLocked(ws: HostedWorkspace, asks: number, settleMs = 0): Promise<string[]> {
+  asked.length = 0;
+  const client = await (ws.driver.raw as pg.Pool).connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('LOCK TABLE svc_types IN SHARE ROW EXCLUSIVE MODE');
+    locked = true;
+    const source = await ws.apps.addSource({ url: served.url, fields: { token: TOKEN } });
+    const started = ws.apps.sync(source.id, { wait: true });
+    const until = Date.now() + 15_000;
+    while (asked.length < asks && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, settleMs));
+    locked = false;
+    await client.query('COMMIT');
+    const run = await started;
+    expect(run, run.error ?? '').toMatchObject({ status: 'succeeded', pages: 5 });
+  } finally {
+    locked = false;
+    await client.query('ROLLBACK').catch(() => {});
+    client.release();
+  }
+  return asked.filter((a) => a.whileLocked).map((a) => `${a.type}:${a.cursor}`);
+}
 
 for (const target of databaseTargets()) {
   describe(`first pages asked while a run starts [${target.name}]`, () => {
@@ -131,9 +161,7 @@ for (const target of databaseTargets()) {
       asked.length = 0;
       const again = await ws.apps.sync(source.id, { wait: true });
       expect(again, again.error ?? '').toMatchObject({ status: 'succeeded', pages: 5 });
-      expect(asked.map((a) => `${a.type}:${a.cursor}`).sort()).toEqual(
-        ['author:0', 'author:1', 'book:0', 'book:1', 'book:2'].sort(),
-      );
+      expect(pagesAsked().sort()).toEqual(['author:0', 'author:1', 'book:0', 'book:1', 'book:2'].sort());
       const since = asked[0]?.since;
       expect(since).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(asked.every((a) => a.since === since && a.token === TOKEN)).toBe(true);
@@ -141,33 +169,8 @@ for (const target of databaseTargets()) {
 
     if (target.name === 'postgres')
       it('asks for the first pages of the types read at once before it makes their tables', async () => {
-        asked.length = 0;
-        // Held, the lock lets the start job read its account and schema but not record a new type.
-        const client = await (ws.driver.raw as pg.Pool).connect();
-        try {
-          await client.query('BEGIN');
-          await client.query('LOCK TABLE svc_types IN SHARE ROW EXCLUSIVE MODE');
-          locked = true;
-          const source = await ws.apps.addSource({ url: served.url, fields: { token: TOKEN } });
-          const started = ws.apps.sync(source.id, { wait: true });
-          const until = Date.now() + 15_000;
-          while (asked.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-          locked = false;
-          await client.query('COMMIT');
-          const run = await started;
-          expect(run, run.error ?? '').toMatchObject({ status: 'succeeded', pages: 5 });
-        } finally {
-          locked = false;
-          await client.query('ROLLBACK').catch(() => {});
-          client.release();
-        }
-        expect(asked.filter((a) => a.whileLocked).map((a) => `${a.type}:${a.cursor}`)).toEqual([
-          'author:0',
-          'book:0',
-        ]);
-        expect(asked.map((a) => `${a.type}:${a.cursor}`).sort()).toEqual(
-          ['author:0', 'author:1', 'book:0', 'book:1', 'book:2'].sort(),
-        );
+        expect(await syncWithTypesLocked(ws, 2)).toEqual(['author:0', 'book:0']);
+        expect(pagesAsked().sort()).toEqual(['author:0', 'author:1', 'book:0', 'book:1', 'book:2'].sort());
       }, 60_000);
   });
 
@@ -188,39 +191,13 @@ for (const target of databaseTargets()) {
       const source = await ws.apps.addSource({ url: served.url, fields: { token: TOKEN } });
       const run = await ws.apps.sync(source.id, { wait: true });
       expect(run, run.error ?? '').toMatchObject({ status: 'succeeded', pages: 5 });
-      expect(asked.map((a) => `${a.type}:${a.cursor}`)).toEqual([
-        'author:0',
-        'author:1',
-        'book:0',
-        'book:1',
-        'book:2',
-      ]);
+      expect(pagesAsked()).toEqual(['author:0', 'author:1', 'book:0', 'book:1', 'book:2']);
     }, 60_000);
 
     if (target.name === 'postgres')
       it('asks ahead only for the type its one page job reads first', async () => {
-        asked.length = 0;
-        const client = await (ws.driver.raw as pg.Pool).connect();
-        try {
-          await client.query('BEGIN');
-          await client.query('LOCK TABLE svc_types IN SHARE ROW EXCLUSIVE MODE');
-          locked = true;
-          const source = await ws.apps.addSource({ url: served.url, fields: { token: TOKEN } });
-          const started = ws.apps.sync(source.id, { wait: true });
-          const until = Date.now() + 15_000;
-          while (asked.length < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-          // Time for a second request, were one sent ahead.
-          await new Promise((r) => setTimeout(r, 300));
-          locked = false;
-          await client.query('COMMIT');
-          const run = await started;
-          expect(run, run.error ?? '').toMatchObject({ status: 'succeeded', pages: 5 });
-        } finally {
-          locked = false;
-          await client.query('ROLLBACK').catch(() => {});
-          client.release();
-        }
-        expect(asked.filter((a) => a.whileLocked).map((a) => `${a.type}:${a.cursor}`)).toEqual(['author:0']);
+        // The wait after the first request leaves time for a second, were one sent ahead.
+        expect(await syncWithTypesLocked(ws, 1, 300)).toEqual(['author:0']);
       }, 60_000);
   });
 }
