@@ -11,9 +11,10 @@
 // never stored other than as it would read from text.
 
 /** The column types a binary COPY carries. */
-export type BinaryType = 'uuid' | 'text' | 'bigint' | 'numeric' | 'boolean' | 'date' | 'timestamptz';
+const BINARY_TYPE_NAMES = ['uuid', 'text', 'bigint', 'numeric', 'boolean', 'date', 'timestamptz'] as const;
+export type BinaryType = (typeof BINARY_TYPE_NAMES)[number];
 
-const BINARY_TYPES = new Set<string>(['uuid', 'text', 'bigint', 'numeric', 'boolean', 'date', 'timestamptz']);
+const BINARY_TYPES = new Set<string>(BINARY_TYPE_NAMES);
 export const isBinaryType = (sqlType: string): sqlType is BinaryType => BINARY_TYPES.has(sqlType);
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
