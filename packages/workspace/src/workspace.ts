@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Principal } from './auth/principal.js';
 import { useAutomationBox } from './automations/account-box.js';
 import { AutomationWorker } from './automations/index.js';
@@ -140,10 +141,14 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
     webhooks?.start();
     const jobs = await JobQueue.open(driver, options.jobs ?? {}, log);
     const automations = new AutomationWorker(driver, jobs, { outbound, namespace }, log);
-    // Once its queue exists (a job sent to it is kept), the automation worker starts beside the
-    // rest of the start-up instead of before it: the server listens without waiting for it.
+    // Once its queue exists (a job sent to it is kept), the automation worker starts after the
+    // rest of the start-up instead of before it: the server listens without waiting for it. It
+    // starts on the event loop's next turn, not merely unawaited: on PGlite each of its workers'
+    // first fetch is a statement run on this thread, and would still run before the caller listens.
     const deferred = await jobs.exists(AUTOMATION_RUN);
-    const starting = automations.start().then(() => {});
+    const starting = (deferred ? nextTurn().then(() => automations.start()) : automations.start()).then(
+      () => {},
+    );
     if (!deferred) await starting;
     const started = starting.catch((error) => log('the automation worker did not start', error));
     return {
