@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { copyTree } from './copy-tree.js';
 import type { Driver } from './driver.js';
+import { pruneTemplates } from './template-prune.js';
 import { claimSpare, replenishSpareSoon } from './template-spare.js';
 
 // A new PGlite cluster costs ~700 MB of RSS in the process that creates it (initdb runs in a
@@ -19,7 +20,7 @@ import { claimSpare, replenishSpareSoon } from './template-spare.js';
 // is a plain copy of that folder: no child process, no initdb, no bootstrap statements, and the
 // serving process only ever opens an existing cluster (~150 MB of PGlite). The copy itself (~40 MB,
 // a thousand files) is made ahead of need: a spare copy kept beside the template is moved into
-// place (template-spare.ts).
+// place (template-spare.ts). Templates no process has used for a day are removed (template-prune.ts).
 
 /** What a new cluster starts with: `sql` run on it, then `prepare` (none of it per database). */
 export interface NewCluster {
@@ -149,7 +150,7 @@ export async function initDataDir(
     : base;
   try {
     if (!(await claimSpare(template, dataDir))) await copyTree(template, dataDir);
-    replenishSpareSoon(template);
+    replenishSpareSoon(template, () => pruneTemplates(template === base ? [base] : [base, template]));
     return hasCluster(dataDir);
   } catch {
     return false;

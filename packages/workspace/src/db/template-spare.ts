@@ -58,9 +58,19 @@ export async function claimSpare(template: string, dataDir: string): Promise<boo
 const inFlight = new Set<string>();
 let exitHook = false;
 
-/** Makes the spare of `template` (when it has none) SPARE_DELAY_MS from now, without holding the process. */
-export function replenishSpareSoon(template: string): void {
-  setTimeout(() => void replenishSpare(template).catch(() => {}), SPARE_DELAY_MS).unref();
+/**
+ * Makes the spare of `template` (when it has none) SPARE_DELAY_MS from now, without holding the
+ * process; then runs `then` (the cache's other upkeep, off the start's path too).
+ */
+export function replenishSpareSoon(template: string, then?: () => Promise<unknown>): void {
+  setTimeout(
+    () =>
+      void replenishSpare(template)
+        .catch(() => {})
+        .then(then)
+        .catch(() => {}),
+    SPARE_DELAY_MS,
+  ).unref();
 }
 
 /** Makes the spare of `template` now, unless it has one or this process is making it. */
