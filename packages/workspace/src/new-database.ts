@@ -24,11 +24,12 @@ export const NEW_PGLITE_DATABASE: NewCluster = {
     try {
       await jobs.define(automationRunQueue());
       // Each queue is a table of pg-boss' job partitions with nine indexes and constraints: made
-      // at a first `weft dev`, the host's seven were most of its start's statements. Only their
-      // names matter here: the host sets their settings at every start (JobQueue.define). Loaded
-      // here only, so a start that finds its template made never loads the host for it.
-      const { HOST_QUEUES } = await import('./host/app-host.js');
-      for (const name of HOST_QUEUES) await jobs.define({ name, expireSeconds: 60, retryLimit: 0 });
+      // at a first `weft dev`, the host's seven were most of its start's statements. Made with
+      // the settings a host with the default options gives them, so its start writes none
+      // (JobQueue.define). Loaded here only, so a start that finds its template made never loads
+      // the host for it.
+      const { hostQueueSpecs } = await import('./host/app-host.js');
+      for (const spec of hostQueueSpecs()) await jobs.define(spec);
     } finally {
       await jobs.stop();
     }

@@ -1,5 +1,6 @@
 // A first `weft dev` in a new data folder: the app host's start finds its tables and job queues in
-// the template the folder was copied from (new-database.ts), so it makes no table or index of its own.
+// the template the folder was copied from (new-database.ts), so it makes no table or index of its
+// own, and its queues' settings are stored as it wants them, so it writes none of them either.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ afterAll(async () => {
 });
 
 describe('the app host in a new PGlite data folder', () => {
-  it('finds its queues made and creates no relation at its start', async () => {
+  it('finds its queues made as it wants them and creates no relation at its start', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'weft-host-template-'));
     dirs.push(dir);
     const ws = await openWorkspace({
@@ -28,6 +29,13 @@ describe('the app host in a new PGlite data folder', () => {
       const relations = async () =>
         Number((await ws.driver.query<{ n: string }>('SELECT count(*) AS n FROM pg_class')).rows[0]?.n);
       const before = await relations();
+      const written = async () =>
+        (
+          await ws.driver.query<{ name: string; updated_on: Date }>(
+            'SELECT name, updated_on FROM pgboss.queue ORDER BY name',
+          )
+        ).rows;
+      const queuesBefore = await written();
       const host = await AppHost.open(ws, {
         box: new SecretBox('0'.repeat(64)),
         publicUrl: () => 'http://127.0.0.1:1',
@@ -35,6 +43,7 @@ describe('the app host in a new PGlite data folder', () => {
       });
       await host.close();
       expect(await relations()).toBe(before);
+      expect(await written()).toEqual(queuesBefore);
     } finally {
       await ws.close();
     }

@@ -25,8 +25,8 @@ import {
   type SourceRow,
   sourceView,
 } from './source-store.js';
-import type { JobQueue } from '../jobs/job-queue.js';
-import { registerSyncJobs } from '../jobs/sync-jobs.js';
+import type { JobQueue, QueueSpec } from '../jobs/job-queue.js';
+import { registerSyncJobs, syncQueueSpecs } from '../jobs/sync-jobs.js';
 import {
   applyWebhookEvent,
   type IncomingEvent,
@@ -38,15 +38,7 @@ import {
   WEBHOOK_EVENT_DEAD,
   type WebhookEventJob,
 } from './app-webhooks.js';
-import {
-  SYNC_DEAD,
-  SYNC_FINISH,
-  SYNC_PAGE,
-  SYNC_START,
-  type StartJob,
-  type SyncContext,
-  safeMessage,
-} from './sync-run.js';
+import { SYNC_START, type StartJob, type SyncContext, safeMessage } from './sync-run.js';
 import { AccountFlows, appFailure, SYSTEM_KEYS } from './account-flows.js';
 import { verifySource } from './verify-run.js';
 import { createVerifySchedule, dueVerifies, setVerifyEvery } from './verify-schedule.js';
@@ -126,16 +118,44 @@ function requireFilters(
 const notFound = (message: string) => new WorkspaceError(404, 'not-found', message);
 
 const TICK = 'weft-sync-tick';
-/** The host's job queues (a new PGlite database has them made: see new-database.ts). */
-export const HOST_QUEUES = [
-  SYNC_START,
-  SYNC_PAGE,
-  SYNC_FINISH,
-  SYNC_DEAD,
-  WEBHOOK_EVENT,
-  WEBHOOK_EVENT_DEAD,
-  TICK,
-];
+/** Scheduled syncs: a recurring tick job, at most one waiting, whichever process runs it. */
+const TICK_QUEUE: QueueSpec = { name: TICK, expireSeconds: 60, retryLimit: 1, policy: 'short' };
+
+/** The webhook events' queues as a host with these options defines them. */
+function eventQueueSpecs(options: Pick<AppHostOptions, 'jobExpireSeconds' | 'jobRetryLimit'>): QueueSpec[] {
+  return [
+    // Event jobs that fail for good without failing their run land in the dead letters, which
+    // fail it, so it is not left `running` for ever.
+    { name: WEBHOOK_EVENT_DEAD, expireSeconds: 60, retryLimit: 3, retryDelaySeconds: 1 },
+    {
+      name: WEBHOOK_EVENT,
+      expireSeconds: options.jobExpireSeconds ?? 300,
+      retryLimit: options.jobRetryLimit ?? 3,
+      retryDelaySeconds: 1,
+      deadLetter: WEBHOOK_EVENT_DEAD,
+    },
+  ];
+}
+
+/**
+ * The host's job queues as a host with these options defines them at its start. A new PGlite
+ * database has them made with the defaults' settings (new-database.ts), so a start with the
+ * defaults writes none of them.
+ */
+export function hostQueueSpecs(
+  options: Pick<AppHostOptions, 'jobExpireSeconds' | 'jobRetryLimit'> = {},
+): QueueSpec[] {
+  return [
+    ...syncQueueSpecs({
+      ...(options.jobExpireSeconds ? { expireSeconds: options.jobExpireSeconds } : {}),
+      ...(options.jobRetryLimit !== undefined ? { retryLimit: options.jobRetryLimit } : {}),
+    }),
+    ...eventQueueSpecs(options),
+    TICK_QUEUE,
+  ];
+}
+/** The host's job queues' names. */
+export const HOST_QUEUES = hostQueueSpecs().map((spec) => spec.name);
 
 export class AppHost {
   readonly workspace: Workspace;
@@ -219,22 +239,8 @@ export class AppHost {
       ...(this.options.jobExpireSeconds ? { expireSeconds: this.options.jobExpireSeconds } : {}),
       ...(this.options.jobRetryLimit !== undefined ? { retryLimit: this.options.jobRetryLimit } : {}),
     });
-    // Event jobs that fail for good without failing their run land in the dead letters, which
-    // fail it, so it is not left `running` for ever.
     const eventRetries = this.options.jobRetryLimit ?? 3;
-    await this.queue.define({
-      name: WEBHOOK_EVENT_DEAD,
-      expireSeconds: 60,
-      retryLimit: 3,
-      retryDelaySeconds: 1,
-    });
-    await this.queue.define({
-      name: WEBHOOK_EVENT,
-      expireSeconds: this.options.jobExpireSeconds ?? 300,
-      retryLimit: eventRetries,
-      retryDelaySeconds: 1,
-      deadLetter: WEBHOOK_EVENT_DEAD,
-    });
+    for (const spec of eventQueueSpecs(this.options)) await this.queue.define(spec);
     await this.queue.work<WebhookEventJob>(WEBHOOK_EVENT_DEAD, 1, (job) =>
       abandonWebhookEvent(this.workspace.driver, job.data, eventRetries + 1),
     );
@@ -252,7 +258,7 @@ export class AppHost {
     // Scheduled syncs: a recurring tick job (at most one waiting, whichever process runs it).
     const every = this.options.scheduleEveryMs ?? 5000;
     if (every > 0) {
-      await this.queue.define({ name: TICK, expireSeconds: 60, retryLimit: 1, policy: 'short' });
+      await this.queue.define(TICK_QUEUE);
       await this.queue.work(TICK, 1, async () => {
         try {
           await this.runDue();

@@ -45,6 +45,30 @@ export interface SendOptions {
 
 export type Job<T> = PgBoss.JobWithMetadata<T>;
 
+/** What define sets of a queue, as pg-boss reads a queue back (its other columns aside). */
+interface QueueSettings {
+  name: string;
+  policy: 'standard' | 'short';
+  retryLimit: number;
+  retryDelay: number;
+  retryBackoff: boolean;
+  expireInSeconds: number;
+  deadLetter?: string;
+}
+
+/** True when the stored queue has every setting `wanted` gives (a dead letter queue only when given). */
+function sameSettings(stored: QueueSettings | undefined, wanted: QueueSettings): boolean {
+  return (
+    stored !== undefined &&
+    stored.policy === wanted.policy &&
+    stored.retryLimit === wanted.retryLimit &&
+    stored.retryDelay === wanted.retryDelay &&
+    stored.retryBackoff === wanted.retryBackoff &&
+    stored.expireInSeconds === wanted.expireInSeconds &&
+    (wanted.deadLetter === undefined || stored.deadLetter === wanted.deadLetter)
+  );
+}
+
 /** Where pg-boss keeps its tables: its own schema, or the workspace's when that is not `public`. */
 function bossSchema(current: string): string {
   return current === 'public' ? 'pgboss' : current;
@@ -69,6 +93,8 @@ export class JobQueue {
   private readonly busy = new Set<string>();
   /** the count of jobs sent per queue name when this queue last woke a worker for it */
   private readonly wokenAt = new Map<string, number>();
+  /** the queues' settings as stored, read by the first define of this process */
+  private stored: Promise<Map<string, QueueSettings>> | undefined;
   private stopped = false;
 
   private constructor(
@@ -103,9 +129,14 @@ export class JobQueue {
     return queue;
   }
 
-  /** Creates the queue if missing and applies the settings given; answers its expiry in seconds. */
+  /**
+   * Creates the queue if missing and applies the settings given; answers its expiry in seconds.
+   * A queue stored with these settings already is left alone: a start defines every queue it
+   * uses, and on PGlite each create_queue is a PL/pgSQL call of 10-40 ms run on this thread (eight
+   * queues for the app host, before the server listens).
+   */
   async define(spec: QueueSpec): Promise<number> {
-    const settings = {
+    const settings: QueueSettings = {
       name: spec.name,
       policy: spec.policy ?? 'standard',
       retryLimit: spec.retryLimit,
@@ -113,9 +144,16 @@ export class JobQueue {
       retryBackoff: false,
       expireInSeconds: this.options.expireSeconds ?? spec.expireSeconds,
       ...(spec.deadLetter ? { deadLetter: spec.deadLetter } : {}),
-    } as const;
-    await this.boss.createQueue(spec.name, settings);
-    await this.boss.updateQueue(spec.name, settings);
+    };
+    this.stored ??= this.boss
+      .getQueues()
+      .then((rows) => new Map((rows as unknown as QueueSettings[]).map((row) => [row.name, row])));
+    const stored = await this.stored;
+    if (!sameSettings(stored.get(spec.name), settings)) {
+      await this.boss.createQueue(spec.name, settings);
+      await this.boss.updateQueue(spec.name, settings);
+      stored.set(spec.name, settings);
+    }
     return settings.expireInSeconds;
   }
 

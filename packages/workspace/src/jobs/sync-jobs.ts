@@ -16,12 +16,35 @@ import {
   runErrorMessage,
   startRun,
 } from '../host/sync-run.js';
-import type { Job } from './job-queue.js';
+import type { Job, QueueSpec } from './job-queue.js';
 
 // The app host's sync jobs on the workspace's queue. A job that throws is failed and tried again
 // by pg-boss (after a process stop, or a database hiccup); an error that another try cannot mend
 // (the app refused, the data is wrong, the retry budget is spent) fails the run instead, which
 // keeps the rows written so far.
+
+const DEFAULT_EXPIRE_SECONDS = 300;
+const DEFAULT_RETRY_LIMIT = 5;
+
+/** The sync's queues as registerSyncJobs defines them: the dead letters first, which the others name. */
+export function syncQueueSpecs(
+  options: Pick<SyncJobsOptions, 'expireSeconds' | 'retryLimit'> = {},
+): QueueSpec[] {
+  const expireSeconds = options.expireSeconds ?? DEFAULT_EXPIRE_SECONDS;
+  const retryLimit = options.retryLimit ?? DEFAULT_RETRY_LIMIT;
+  return [
+    // Jobs that fail for good without their handler failing the run (their process died, or
+    // stopped, on their last try) land here, so their run does not stay `running` for ever.
+    { name: SYNC_DEAD, expireSeconds: 60, retryLimit: 3, retryDelaySeconds: 1 },
+    ...[SYNC_START, SYNC_PAGE, SYNC_FINISH].map((name) => ({
+      name,
+      expireSeconds,
+      retryLimit,
+      retryDelaySeconds: 1,
+      deadLetter: SYNC_DEAD,
+    })),
+  ];
+}
 
 export interface SyncJobsOptions {
   /** page jobs run at once in this process (types of a run are read concurrently); default 4 */
@@ -46,20 +69,9 @@ export async function registerSyncJobs(
   base: Omit<SyncContext, 'pageJobMs' | 'pageJobs'>,
   options: SyncJobsOptions,
 ): Promise<void> {
-  const expireSeconds = options.expireSeconds ?? 300;
-  const retryLimit = options.retryLimit ?? 5;
-  // Jobs that fail for good without their handler failing the run (their process died, or
-  // stopped, on their last try) land here, so their run does not stay `running` for ever.
-  await base.queue.define({ name: SYNC_DEAD, expireSeconds: 60, retryLimit: 3, retryDelaySeconds: 1 });
-  let expires = expireSeconds;
-  for (const name of [SYNC_START, SYNC_PAGE, SYNC_FINISH])
-    expires = await base.queue.define({
-      name,
-      expireSeconds,
-      retryLimit,
-      retryDelaySeconds: 1,
-      deadLetter: SYNC_DEAD,
-    });
+  // The expiry the store gave the last of them (the queue options may override every queue's).
+  let expires = 0;
+  for (const spec of syncQueueSpecs(options)) expires = await base.queue.define(spec);
   // A page job hands over long before it could count as abandoned (a quarter of its expiry).
   const concurrency = options.concurrency ?? 4;
   const ctx: SyncContext = {
@@ -92,5 +104,6 @@ export async function registerSyncJobs(
   await ctx.queue.work<StartJob>(SYNC_START, 1, guarded(startRun));
   await ctx.queue.work<PageJob>(SYNC_PAGE, concurrency, guarded(runPage));
   await ctx.queue.work<FinishJob>(SYNC_FINISH, 1, guarded(finishRun));
+  const retryLimit = options.retryLimit ?? DEFAULT_RETRY_LIMIT;
   await ctx.queue.work<DeadJob>(SYNC_DEAD, 1, (job) => abandonRun(ctx, job.data, retryLimit + 1));
 }
