@@ -121,8 +121,16 @@ const TICK = 'weft-sync-tick';
 /** Scheduled syncs: a recurring tick job, at most one waiting, whichever process runs it. */
 const TICK_QUEUE: QueueSpec = { name: TICK, expireSeconds: 60, retryLimit: 1, policy: 'short' };
 
+/** The sync jobs' expiry and retries a host with these options gives them (unset: the sync's own). */
+const syncLimits = (options: Pick<AppHostOptions, 'jobExpireSeconds' | 'jobRetryLimit'>) => ({
+  ...(options.jobExpireSeconds ? { expireSeconds: options.jobExpireSeconds } : {}),
+  ...(options.jobRetryLimit !== undefined ? { retryLimit: options.jobRetryLimit } : {}),
+});
+
 /** The webhook events' queues as a host with these options defines them. */
-function eventQueueSpecs(options: Pick<AppHostOptions, 'jobExpireSeconds' | 'jobRetryLimit'>): QueueSpec[] {
+function eventQueueSpecs(
+  options: Pick<AppHostOptions, 'jobExpireSeconds' | 'jobRetryLimit'>,
+): [dead: QueueSpec, events: QueueSpec] {
   return [
     // Event jobs that fail for good without failing their run land in the dead letters, which
     // fail it, so it is not left `running` for ever.
@@ -145,14 +153,7 @@ function eventQueueSpecs(options: Pick<AppHostOptions, 'jobExpireSeconds' | 'job
 export function hostQueueSpecs(
   options: Pick<AppHostOptions, 'jobExpireSeconds' | 'jobRetryLimit'> = {},
 ): QueueSpec[] {
-  return [
-    ...syncQueueSpecs({
-      ...(options.jobExpireSeconds ? { expireSeconds: options.jobExpireSeconds } : {}),
-      ...(options.jobRetryLimit !== undefined ? { retryLimit: options.jobRetryLimit } : {}),
-    }),
-    ...eventQueueSpecs(options),
-    TICK_QUEUE,
-  ];
+  return [...syncQueueSpecs(syncLimits(options)), ...eventQueueSpecs(options), TICK_QUEUE];
 }
 /** The host's job queues' names. */
 export const HOST_QUEUES = hostQueueSpecs().map((spec) => spec.name);
@@ -236,13 +237,13 @@ export class AppHost {
     await registerSyncJobs(ctx, {
       log: this.log,
       ...(this.options.concurrency ? { concurrency: this.options.concurrency } : {}),
-      ...(this.options.jobExpireSeconds ? { expireSeconds: this.options.jobExpireSeconds } : {}),
-      ...(this.options.jobRetryLimit !== undefined ? { retryLimit: this.options.jobRetryLimit } : {}),
+      ...syncLimits(this.options),
     });
-    const eventRetries = this.options.jobRetryLimit ?? 3;
-    for (const spec of eventQueueSpecs(this.options)) await this.queue.define(spec);
+    const [deadEvents, events] = eventQueueSpecs(this.options);
+    await this.queue.define(deadEvents);
+    await this.queue.define(events);
     await this.queue.work<WebhookEventJob>(WEBHOOK_EVENT_DEAD, 1, (job) =>
-      abandonWebhookEvent(this.workspace.driver, job.data, eventRetries + 1),
+      abandonWebhookEvent(this.workspace.driver, job.data, events.retryLimit + 1),
     );
     await this.queue.work<WebhookEventJob>(WEBHOOK_EVENT, 2, (job) =>
       applyWebhookEvent(
