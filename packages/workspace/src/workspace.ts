@@ -30,6 +30,7 @@ export interface OpenWorkspaceOptions {
   webhooks?: WebhookWorkerOptions | false;
   /** the job queue (automation runs, the app host's syncs): poll and expiry settings */
   jobs?: JobQueueOptions;
+  /** where failures in the background go, and the notice of a start that makes its database template first; default stderr */
   log?: (message: string, error?: unknown) => void;
   /** seals automations' app accounts; default from WEFT_SECRET_KEY, else a key file in the PGlite data directory */
   box?: SecretBox;
@@ -86,12 +87,15 @@ export interface Workspace {
 }
 
 export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise<Workspace> {
-  const log = options.log ?? ((message, error) => console.error(message, error ?? ''));
+  const log =
+    options.log ??
+    ((message, error) => (error === undefined ? console.error(message) : console.error(message, error)));
   const budgets: RequestBudgets = { ...DEFAULT_BUDGETS, ...options.budgets };
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   const driver = await openDriver(options.database ?? { kind: 'memory' }, {
     statementTimeoutMs: budgets.statementTimeoutMs,
     newCluster: NEW_PGLITE_DATABASE,
+    notice: (message) => log(message),
   });
   capHeapGrowth(driver.kind, options.heapGrowthPercent);
   try {

@@ -13,17 +13,22 @@ export type DatabaseOption =
 /**
  * `statementTimeoutMs`: the data API requests' statement timeout on Postgres (PGlite cannot honour
  * one; its requests are bounded by size instead: see commands/budgets.ts). `newCluster`: on
- * PGlite, what a new cluster starts with (see pglite-template.ts).
+ * PGlite, what a new cluster starts with (see pglite-template.ts); `notice` is told when its
+ * template has to be made first (a wait of seconds).
  */
 export async function openDriver(
   database: DatabaseOption,
-  options: { statementTimeoutMs?: number; newCluster?: NewCluster } = {},
+  options: { statementTimeoutMs?: number; newCluster?: NewCluster; notice?: (message: string) => void } = {},
 ): Promise<Driver> {
   switch (database.kind) {
     case 'memory':
     case 'pglite': {
       const { openPgliteDriver } = await import('./pglite-driver.js');
-      return openPgliteDriver(database.kind === 'pglite' ? database.dataDir : undefined, options.newCluster);
+      return openPgliteDriver(
+        database.kind === 'pglite' ? database.dataDir : undefined,
+        options.newCluster,
+        options.notice,
+      );
     }
     case 'postgres': {
       const { openPgDriver } = await import('./pg-driver.js');

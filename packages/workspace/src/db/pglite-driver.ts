@@ -8,6 +8,9 @@ import { hasCluster, initDataDir, type NewCluster } from './pglite-template.js';
 import { checkRequest } from './statement-stop.js';
 import { timeSlice } from './time-slice.js';
 
+/** Told what a start is doing when it may take a while (a template being made). */
+type Notice = (message: string) => void;
+
 /**
  * Server settings for the embedded engine. Postgres' defaults (128 MB of shared buffers, WAL
  * buffers sized from them) are meant for a server owning its machine; inside this process they
@@ -21,10 +24,15 @@ export const PGLITE_SETTINGS = [
   'temp_buffers=2MB',
 ];
 
-async function openPglite(dataDir: string | undefined, cluster: NewCluster): Promise<PGlite> {
+async function openPglite(
+  dataDir: string | undefined,
+  cluster: NewCluster,
+  notice?: Notice,
+): Promise<PGlite> {
   // A new folder is a copy of the cached template cluster (tables made), so this process only
   // opens an existing cluster; without one PGlite runs initdb here (slow, and memory it keeps).
-  if (dataDir !== undefined && !hasCluster(dataDir)) await initDataDir(dataDir, cluster, prepareFolder);
+  if (dataDir !== undefined && !hasCluster(dataDir))
+    await initDataDir(dataDir, cluster, prepareFolder, notice);
   return startPglite(dataDir);
 }
 
@@ -67,7 +75,7 @@ let exitHook = false;
  * file in this process (≈ 170 MB more right after opening, and all the data later), a folder on
  * disk does not. Undefined when no cluster could be made there (then PGlite's memory is used).
  */
-async function scratchFolder(cluster: NewCluster): Promise<string | undefined> {
+async function scratchFolder(cluster: NewCluster, notice?: Notice): Promise<string | undefined> {
   const dir = await mkdtemp(join(tmpdir(), 'weft-memory-')).catch(() => undefined);
   if (!dir) return undefined;
   if (!exitHook) {
@@ -77,7 +85,7 @@ async function scratchFolder(cluster: NewCluster): Promise<string | undefined> {
     });
   }
   scratch.add(dir);
-  if (await initDataDir(dir, cluster, prepareFolder)) return dir;
+  if (await initDataDir(dir, cluster, prepareFolder, notice)) return dir;
   await dropScratch(dir);
   return undefined;
 }
@@ -92,16 +100,17 @@ async function dropScratch(dir: string): Promise<void> {
  * other callers back while a transaction runs, so transactions never interleave.
  * `dataDir` is a folder, or undefined for a database that keeps nothing once closed.
  * `newCluster`: what a new cluster starts with, made once on the cached template it is copied
- * from (see pglite-template.ts).
+ * from (see pglite-template.ts). `notice`: told when a template has to be made first.
  */
 export async function openPgliteDriver(
   dataDir?: string,
   newCluster: NewCluster = { sql: '' },
+  notice?: Notice,
 ): Promise<Driver> {
-  const temporary = dataDir === undefined ? await scratchFolder(newCluster) : undefined;
+  const temporary = dataDir === undefined ? await scratchFolder(newCluster, notice) : undefined;
   let db: PGlite;
   try {
-    db = await openPglite(dataDir ?? temporary, newCluster);
+    db = await openPglite(dataDir ?? temporary, newCluster, notice);
   } catch (error) {
     if (temporary) await dropScratch(temporary);
     throw error;

@@ -81,12 +81,20 @@ const target = process.argv[2];
 
 const building = new Map<string, Promise<unknown>>();
 
+/**
+ * What a start says when it has to make a template first: the one wait of several seconds a
+ * start can have (the first on a machine, or after a change of the tables or of PGlite).
+ */
+export const MAKING_TEMPLATE =
+  'Making the database template first (once per machine and version of the tables; a few seconds)';
+
 /** The template folder once it exists (built on first use), or undefined when it cannot be built. */
-async function ensureTemplate(sql: string): Promise<string | undefined> {
+async function ensureTemplate(sql: string, starting: () => void): Promise<string | undefined> {
   const path = templatePath(sql);
   if (hasCluster(path)) return path;
   let build = building.get(path);
   if (!build) {
+    starting();
     build = mkdir(cacheDir(), { recursive: true, mode: 0o700 })
       .then(() => {
         const child = run(process.execPath, ['-e', CHILD, pgliteEntry(), path], { maxBuffer: 1024 * 1024 });
@@ -109,6 +117,7 @@ async function ensurePrepared(
   base: string,
   prepare: (driver: Driver) => Promise<void>,
   prepareFolder: PrepareFolder,
+  starting: () => void,
 ): Promise<string | undefined> {
   // Named by its code too: an edited `prepare` makes a new template. (What it calls may change
   // unseen: a start makes whatever is missing anyway, so such a template is slower, never wrong.)
@@ -116,6 +125,7 @@ async function ensurePrepared(
   if (hasCluster(path)) return path;
   let build = building.get(path);
   if (!build) {
+    starting();
     const tmp = `${path}.${process.pid}.${Date.now()}`;
     build = (async () => {
       try {
@@ -136,17 +146,24 @@ async function ensurePrepared(
 /**
  * Makes a cluster in the (new or empty) folder `dataDir`, a copy of the template `cluster`
  * describes; false when that failed (then PGlite runs initdb itself, and the caller's bootstrap
- * makes the tables). Without a prepared template the plain one (its SQL run) is copied.
+ * makes the tables). Without a prepared template the plain one (its SQL run) is copied. `notice`
+ * is told MAKING_TEMPLATE once when a template has to be made first.
  */
 export async function initDataDir(
   dataDir: string,
   cluster: NewCluster,
   prepareFolder: PrepareFolder,
+  notice?: (message: string) => void,
 ): Promise<boolean> {
-  const base = await ensureTemplate(cluster.sql);
+  let told = false;
+  const starting = () => {
+    if (!told) notice?.(MAKING_TEMPLATE);
+    told = true;
+  };
+  const base = await ensureTemplate(cluster.sql, starting);
   if (!base) return false;
   const template = cluster.prepare
-    ? ((await ensurePrepared(base, cluster.prepare, prepareFolder)) ?? base)
+    ? ((await ensurePrepared(base, cluster.prepare, prepareFolder, starting)) ?? base)
     : base;
   try {
     if (!(await claimSpare(template, dataDir))) await copyTree(template, dataDir);
