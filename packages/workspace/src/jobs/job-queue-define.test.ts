@@ -1,5 +1,5 @@
 // Defining a queue writes it only when it is missing or stored with other settings: a start that
-// defines the queues it uses (the app host: eight) runs pg-boss' create_queue for none of them once
+// defines the queues it uses (the app host: seven) runs pg-boss' create_queue for none of them once
 // they exist. Its settings still apply when they change, and a start writes its own over others.
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';

@@ -132,8 +132,10 @@ export class JobQueue {
   /**
    * Creates the queue if missing and applies the settings given; answers its expiry in seconds.
    * A queue stored with these settings already is left alone: a start defines every queue it
-   * uses, and on PGlite each create_queue is a PL/pgSQL call of 10-40 ms run on this thread (eight
-   * queues for the app host, before the server listens).
+   * uses, and on PGlite each create_queue is a PL/pgSQL call of 10-40 ms run on this thread (seven
+   * queues for the app host, before the server listens). The stored settings are read once per
+   * JobQueue: a change another process makes to them later is not seen here (defines run at a
+   * start, which reads them afresh).
    */
   async define(spec: QueueSpec): Promise<number> {
     const settings: QueueSettings = {
