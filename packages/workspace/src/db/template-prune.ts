@@ -25,7 +25,7 @@ const BUILDING = /\.(\d+)(?:\.\d+)?$/;
 const SPARE_OWN = /\.spare-(?:claimed|tmp)-\d+-[0-9a-f]+$/;
 
 /** Marks the templates in `used` as used now (their folders' modification time). */
-export async function markUsed(used: readonly string[]): Promise<void> {
+async function markUsed(used: readonly string[]): Promise<void> {
   const now = new Date();
   await Promise.all(used.map((path) => utimes(path, now, now).catch(() => {})));
 }

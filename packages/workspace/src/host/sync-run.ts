@@ -359,16 +359,15 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
   // The first pages of the types read first are asked for now, while the tables are made: the
   // page jobs take them (see firstPages). They are asked exactly as those jobs would ask.
   const since = offersNew ? null : sinceOf(run.last_synchronized_at);
+  const requestOf = pageRequests({
+    types: source.types,
+    filter: source.filter,
+    account,
+    lastSynchronizedAt: since,
+    operationId: run.id,
+  });
   for (const type of relationOrder(source.types, named).slice(0, ctx.pageJobs)) {
-    const request: PageRequest = {
-      requestedType: type,
-      types: source.types,
-      filter: source.filter,
-      account,
-      pagination: null,
-      lastSynchronizedAt: since,
-      operationId: run.id,
-    };
+    const request = requestOf(type, null);
     firstPages.hold(run.id, type, JSON.stringify(request), ctx.signal, (signal) =>
       askPage(client, request, signal),
     );
@@ -460,6 +459,14 @@ type Outcome = ({ page: DataPage } | { error: unknown }) & { exchange?: Exchange
 type Fetched = Promise<Outcome>;
 type PageRequest = Parameters<AppClient['dataPage']>[0];
 
+/**
+ * The data requests of one run's reading: a type's page at a pagination. The page jobs and the
+ * start job (asking for first pages ahead) build theirs here, so both send the very same request.
+ */
+const pageRequests =
+  (run: Omit<PageRequest, 'requestedType' | 'pagination'>) =>
+  (requestedType: string, pagination: Json | null): PageRequest => ({ ...run, requestedType, pagination });
+
 /** Asks the app for one page. The outcome keeps its exchange, recorded with the run. */
 function askPage(client: AppClient, request: PageRequest, signal: AbortSignal): Fetched {
   return client.dataPage(request, { signal }).then(
@@ -539,15 +546,14 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
     sourceSecrets(source, account),
     ctx.exchanged && ((exchange) => ctx.exchanged?.(source.id, exchange)),
   );
-  const request = (pagination: Json | null): PageRequest => ({
-    requestedType: job.type,
+  const requestOf = pageRequests({
     types: typeIds,
     filter: source.filter,
     account,
-    pagination,
     lastSynchronizedAt: sinceOf(run.last_synchronized_at),
     operationId: run.id,
   });
+  const request = (pagination: Json | null): PageRequest => requestOf(job.type, pagination);
   const fetchPage = (pagination: Json | null): Fetched => askPage(client, request(pagination), ctx.signal);
 
   let at = current.next;
