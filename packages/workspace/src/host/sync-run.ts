@@ -461,11 +461,20 @@ type PageRequest = Parameters<AppClient['dataPage']>[0];
 
 /**
  * The data requests of one run's reading: a type's page at a pagination. The page jobs and the
- * start job (asking for first pages ahead) build theirs here, so both send the very same request.
+ * start job (asking for first pages ahead) build theirs here, so both send the very same request,
+ * its fields in the order the service sends them (requestedType first).
  */
 const pageRequests =
   (run: Omit<PageRequest, 'requestedType' | 'pagination'>) =>
-  (requestedType: string, pagination: Json | null): PageRequest => ({ ...run, requestedType, pagination });
+  (requestedType: string, pagination: Json | null): PageRequest => ({
+    requestedType,
+    types: run.types,
+    filter: run.filter,
+    account: run.account,
+    pagination,
+    lastSynchronizedAt: run.lastSynchronizedAt,
+    operationId: run.operationId,
+  });
 
 /** Asks the app for one page. The outcome keeps its exchange, recorded with the run. */
 function askPage(client: AppClient, request: PageRequest, signal: AbortSignal): Fetched {
