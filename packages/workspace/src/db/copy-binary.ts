@@ -65,6 +65,24 @@ function dayOf(s: string): number {
 }
 
 /**
+ * Big-endian stores into a chunk without Buffer's own range checks (its write*BE methods check
+ * every value and offset; here `room` has made the space and every value is in range by
+ * construction). A Uint8Array store keeps a number's low 8 bits, so one store per byte of the
+ * value shifted right gives its two's-complement bytes, negative values included.
+ */
+function put16(buf: Buffer, v: number, at: number): void {
+  buf[at] = v >>> 8;
+  buf[at + 1] = v;
+}
+
+function put32(buf: Buffer, v: number, at: number): void {
+  buf[at] = v >>> 24;
+  buf[at + 1] = v >>> 16;
+  buf[at + 2] = v >>> 8;
+  buf[at + 3] = v;
+}
+
+/**
  * Rows in COPY's binary format, made into chunks of whole rows (`take`) that are sent one after
  * the other: the first starts with the header, `end` is the trailer.
  */
@@ -76,8 +94,8 @@ export class BinaryRows {
     this.buf = Buffer.allocUnsafe(chunkBytes);
     SIGNATURE.copy(this.buf, 0);
     // flags, then the length of the header's extension: both none
-    this.buf.writeUInt32BE(0, 11);
-    this.buf.writeUInt32BE(0, 15);
+    put32(this.buf, 0, 11);
+    put32(this.buf, 0, 15);
     this.at = 19;
   }
 
@@ -97,13 +115,13 @@ export class BinaryRows {
   /** Starts a row of `fields` values. */
   row(fields: number): void {
     this.room(2);
-    this.buf.writeUInt16BE(fields, this.at);
+    put16(this.buf, fields, this.at);
     this.at += 2;
   }
 
   null(): void {
     this.room(4);
-    this.buf.writeInt32BE(-1, this.at);
+    put32(this.buf, -1, this.at);
     this.at += 4;
   }
 
@@ -135,7 +153,7 @@ export class BinaryRows {
       case 'boolean':
         if (typeof v !== 'boolean') return false;
         this.room(5);
-        this.buf.writeInt32BE(1, this.at);
+        put32(this.buf, 1, this.at);
         this.buf[this.at + 4] = v ? 1 : 0;
         this.at += 5;
         return true;
@@ -162,7 +180,7 @@ export class BinaryRows {
       }
     }
     const bytes = i === n ? n : i + buf.write(s.slice(i), start + i, 'utf8');
-    buf.writeInt32BE(bytes, this.at);
+    put32(buf, bytes, this.at);
     this.at = start + bytes;
   }
 
@@ -174,9 +192,9 @@ export class BinaryRows {
   private int8(n: number): void {
     this.room(12);
     const hi = Math.floor(n / WORD);
-    this.buf.writeInt32BE(8, this.at);
-    this.buf.writeInt32BE(hi, this.at + 4);
-    this.buf.writeUInt32BE(n - hi * WORD, this.at + 8);
+    put32(this.buf, 8, this.at);
+    put32(this.buf, hi, this.at + 4);
+    put32(this.buf, n - hi * WORD, this.at + 8);
     this.at += 12;
   }
 
@@ -199,7 +217,7 @@ export class BinaryRows {
       buf[o++] = (hi << 4) | lo;
       i += 2;
     }
-    buf.writeInt32BE(16, this.at);
+    put32(buf, 16, this.at);
     this.at += 20;
     return true;
   }
@@ -228,7 +246,7 @@ export class BinaryRows {
     for (let start = from; start < dot; start = end, end += 4) {
       const g = digits(s, start, end);
       if (g < 0) return false;
-      buf.writeUInt16BE(g, o);
+      put16(buf, g, o);
       o += 2;
     }
     // The fraction's groups, the last one filled with zeros on the right.
@@ -237,14 +255,14 @@ export class BinaryRows {
       let g = digits(s, start, stop);
       if (g < 0) return false;
       for (let k = stop - start; k < 4; k++) g *= 10;
-      buf.writeUInt16BE(g, o);
+      put16(buf, g, o);
       o += 2;
     }
-    buf.writeInt32BE(8 + 2 * ndigits, this.at);
-    buf.writeUInt16BE(ndigits, this.at + 4);
-    buf.writeInt16BE(intGroups - 1, this.at + 6);
-    buf.writeUInt16BE(neg ? NUMERIC_NEG : 0, this.at + 8);
-    buf.writeUInt16BE(fracLen, this.at + 10);
+    put32(buf, 8 + 2 * ndigits, this.at);
+    put16(buf, ndigits, this.at + 4);
+    put16(buf, intGroups - 1, this.at + 6);
+    put16(buf, neg ? NUMERIC_NEG : 0, this.at + 8);
+    put16(buf, fracLen, this.at + 10);
     this.at = o;
     return true;
   }
@@ -254,8 +272,8 @@ export class BinaryRows {
     const days = dayOf(s);
     if (Number.isNaN(days)) return false;
     this.room(8);
-    this.buf.writeInt32BE(4, this.at);
-    this.buf.writeInt32BE(days - EPOCH_DAYS, this.at + 4);
+    put32(this.buf, 4, this.at);
+    put32(this.buf, days - EPOCH_DAYS, this.at + 4);
     this.at += 8;
     return true;
   }
@@ -279,9 +297,9 @@ export class BinaryRows {
     const lo = (total - hi * WORD) * 1000;
     const carry = Math.floor(lo / WORD);
     this.room(12);
-    this.buf.writeInt32BE(8, this.at);
-    this.buf.writeInt32BE(hi * 1000 + carry, this.at + 4);
-    this.buf.writeUInt32BE(lo - carry * WORD, this.at + 8);
+    put32(this.buf, 8, this.at);
+    put32(this.buf, hi * 1000 + carry, this.at + 4);
+    put32(this.buf, lo - carry * WORD, this.at + 8);
     this.at += 12;
     return true;
   }
