@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { answerOf } from './answer.js';
 import { AppCallError } from './app-call-error.js';
 import { classifyDataAnswer, type DataOutcome, type DataPage } from './data-page.js';
+import type { Exchanger } from './exchange-thread.js';
 import { type Exchange, type ExchangeRequest, type SendOptions, sendExchange } from './exchange.js';
 import { checkSchemaSize, MAX_ANSWER_BYTES, MAX_DATA_ANSWER_BYTES } from './limits.js';
 import {
@@ -59,6 +60,12 @@ export interface AppClientOptions {
    * could not read), for every answer read; data pages also carry theirs in `warnings`.
    */
   onWarning?: (warning: ReaderWarning) => void;
+  /**
+   * What sends each request and records its exchange; default sendExchange, in this thread. The
+   * host passes an ExchangeThread's `send` (exchange-thread.ts), so answers are read and parsed
+   * on a thread of their own.
+   */
+  exchanger?: Exchanger;
 }
 
 export interface DataRequestInput {
@@ -102,7 +109,7 @@ export class AppClient {
    * and may answer in place of, every request.
    */
   async send(request: ExchangeRequest, options: SendOptions = {}): Promise<Exchange> {
-    const exchange = await sendExchange(this.baseUrl, request, options.rawBody, {
+    const exchange = await (this.options.exchanger ?? sendExchange)(this.baseUrl, request, options.rawBody, {
       timeoutMs: options.timeoutMs ?? this.timeoutMs,
       maxBytes: options.maxBytes ?? this.options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
       redirect: this.options.redirect ?? 'follow',

@@ -2,6 +2,7 @@ export { AppCallError } from './app-call-error.js';
 export { AppClient, type AppClientOptions, type DataRequestInput, parseAnswer } from './app-client.js';
 export { answerOf, appMessageOf, errorOf, isTryLater } from './answer.js';
 export { classifyDataAnswer, type DataOutcome, type DataPage } from './data-page.js';
+export { ExchangeThread, type Exchanger } from './exchange-thread.js';
 export {
   type Exchange,
   type ExchangeRequest,
