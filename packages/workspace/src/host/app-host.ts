@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   AppCallError,
   AppClient,
+  ExchangeThread,
   formatWarning,
   type ReaderWarning,
   type RetryPolicy,
@@ -175,6 +176,13 @@ export class AppHost {
   private readonly oauthFailures = new Map<string, string>();
   /** the leases of the runs this process started or works on (run-lease.ts) */
   private readonly leases: RunLeases;
+  /**
+   * On PGlite, the thread the host's app calls go out on (exchange-thread.ts): the database runs
+   * on this thread, so a page read ahead would be read only between the statements writing the
+   * page before it; there it is read and parsed meanwhile. On Postgres this thread waits on the
+   * server while a page is written, and reads the next one then: the calls stay here.
+   */
+  private readonly exchanges = new ExchangeThread();
 
   private constructor(workspace: Workspace, options: AppHostOptions) {
     this.workspace = workspace;
@@ -275,6 +283,7 @@ export class AppHost {
     // The host reads parsed answers only: a page's raw text is dropped as soon as it is parsed.
     return new AppClient(url, {
       keepJsonText: false,
+      ...(this.workspace.driver.kind === 'pglite' ? { exchanger: this.exchanges.send } : {}),
       ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
       ...(onWarning ? { onWarning } : {}),
     });
@@ -801,5 +810,6 @@ export class AppHost {
     if (abort) this.stopping.abort();
     for (const name of HOST_QUEUES) await this.queue.unwork(name);
     await this.leases.close();
+    await this.exchanges.close();
   }
 }
