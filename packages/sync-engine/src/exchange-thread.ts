@@ -36,10 +36,15 @@ export type ExchangeMessage =
     }
   | { kind: 'stop'; id: number };
 
+/** A message from the thread: it has loaded and takes calls, or a call's exchange. */
+export type ExchangeReply = { kind: 'ready' } | { kind: 'done'; id: number; exchange: Exchange };
+
 interface Pending {
   resolve: (exchange: Exchange) => void;
+  baseUrl: string;
   request: ExchangeRequest;
   rawBody: string | undefined;
+  options: TransportOptions;
   started: number;
   unlisten: () => void;
 }
@@ -66,29 +71,37 @@ function newWorker(): Worker {
 
 /**
  * One worker thread sending app calls (see above). It starts with the first call and holds the
- * process open only while calls are under way. A call whose thread stops (it failed, or `close`
- * ran) ends as an exchange without an answer, `failureCode` `thread-stopped`, as a connection
- * that broke would; the next call starts a new thread.
+ * process open only while calls are under way. A thread that cannot start (it fails before it has
+ * loaded) is given up: its calls, and every later one, are sent in process. A call whose thread
+ * stops later (it failed, or `close` ran) ends as an exchange without an answer, `failureCode`
+ * `thread-stopped`, as a connection that broke would; the next call starts a new thread.
+ * `makeWorker` replaces how the thread is made (tests make one that cannot start).
  */
 export class ExchangeThread {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private closed = false;
+  /** no thread could start: calls go out in process */
+  private inProcess = false;
+
+  constructor(private readonly makeWorker: () => Worker = newWorker) {}
 
   /** Sends one request on the thread; resolves with its exchange, never rejects (as sendExchange). */
   readonly send: Exchanger = (baseUrl, request, rawBody, options) => {
-    if (this.closed) return sendExchange(baseUrl, request, rawBody, options);
+    const worker = this.closed || this.inProcess ? undefined : this.start();
+    if (!worker) return sendExchange(baseUrl, request, rawBody, options);
     const { signal, ...transport } = options;
     const id = this.nextId++;
-    const worker = this.start();
     return new Promise<Exchange>((resolve) => {
       const stop = () => worker.postMessage({ kind: 'stop', id } satisfies ExchangeMessage);
       signal?.addEventListener('abort', stop, { once: true });
       this.pending.set(id, {
         resolve,
+        baseUrl,
         request,
         rawBody,
+        options,
         started: performance.now(),
         unlisten: () => signal?.removeEventListener('abort', stop),
       });
@@ -114,11 +127,23 @@ export class ExchangeThread {
     this.settleAll('the thread sending app calls was closed');
   }
 
-  private start(): Worker {
+  /** The thread, started if need be; undefined when it cannot start (calls then go out in process). */
+  private start(): Worker | undefined {
     if (this.worker) return this.worker;
-    const worker = newWorker();
+    let worker: Worker;
+    try {
+      worker = this.makeWorker();
+    } catch {
+      this.inProcess = true;
+      return undefined;
+    }
+    let ready = false;
     worker.unref();
-    worker.on('message', (m: { id: number; exchange: Exchange }) => {
+    worker.on('message', (m: ExchangeReply) => {
+      if (m.kind === 'ready') {
+        ready = true;
+        return;
+      }
       const call = this.pending.get(m.id);
       if (!call) return;
       this.pending.delete(m.id);
@@ -127,8 +152,19 @@ export class ExchangeThread {
       call.resolve(m.exchange);
     });
     const stopped = (reason: string) => {
-      if (this.worker === worker) this.worker = undefined;
-      this.settleAll(reason);
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      if (ready || this.closed) {
+        this.settleAll(reason);
+        return;
+      }
+      // It stopped before it had loaded: no call went out from it. They go out here instead.
+      this.inProcess = true;
+      for (const [id, call] of this.pending) {
+        this.pending.delete(id);
+        call.unlisten();
+        void sendExchange(call.baseUrl, call.request, call.rawBody, call.options).then(call.resolve);
+      }
     };
     worker.on('error', (error) => stopped(`the thread sending app calls failed: ${error.message}`));
     worker.on('exit', (code) => stopped(`the thread sending app calls stopped (exit code ${code})`));

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { sendExchange, type TransportOptions } from './exchange.js';
-import type { ExchangeMessage } from './exchange-thread.js';
+import type { ExchangeMessage, ExchangeReply } from './exchange-thread.js';
 
 // The thread of an ExchangeThread (exchange-thread.ts): each request it is sent goes out through
 // sendExchange here, so the answer's bytes are read and its JSON parsed on this thread, and the
@@ -19,6 +19,7 @@ port.on('message', (message: ExchangeMessage) => {
   stops.set(message.id, stop);
   const options: TransportOptions = { ...message.options, signal: stop.signal };
   sendExchange(message.baseUrl, message.request, message.rawBody, options)
-    .then((exchange) => port.postMessage({ id: message.id, exchange }))
+    .then((exchange) => port.postMessage({ kind: 'done', id: message.id, exchange } satisfies ExchangeReply))
     .finally(() => stops.delete(message.id));
 });
+port.postMessage({ kind: 'ready' } satisfies ExchangeReply);

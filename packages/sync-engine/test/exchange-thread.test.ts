@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AppClient,
@@ -208,6 +209,27 @@ describe('ExchangeThread', () => {
     expect(ended.status).toBeUndefined();
     const later = await own.send(url, post('/page'), undefined, transport());
     expect(later.status).toBe(200);
+  });
+
+  it('sends in process when its thread cannot start, that call and every later one', async () => {
+    const cannot = [
+      () => new Worker('throw new Error("cannot load")', { eval: true }),
+      () => {
+        throw new Error('no thread here');
+      },
+    ];
+    for (const make of cannot) {
+      let made = 0;
+      const own = new ExchangeThread(() => {
+        made += 1;
+        return make();
+      });
+      const first = await own.send(url, post('/page'), undefined, transport());
+      const second = await own.send(url, post('/page'), undefined, transport());
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(made).toBe(1);
+      await own.close();
+    }
   });
 
   it('holds no process open: a script that made a call ends on its own', async () => {
