@@ -16,13 +16,8 @@ import {
 // page read ahead was read only between the statements that write the page before it. The
 // exchange comes back whole (structured clone): the same object sendExchange makes in process.
 
-/** What sends one request and records the exchange (sendExchange, or an ExchangeThread's send). */
-export type Exchanger = (
-  baseUrl: string,
-  request: ExchangeRequest,
-  rawBody: string | undefined,
-  options: TransportOptions,
-) => Promise<Exchange>;
+/** What sends one request and records the exchange: sendExchange itself, or an ExchangeThread's send. */
+export type Exchanger = typeof sendExchange;
 
 /** A message to the thread: a request to send, or a stop of one under way. */
 export type ExchangeMessage =
