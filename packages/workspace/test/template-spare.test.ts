@@ -13,10 +13,16 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openPgliteDriver } from '../src/db/pglite-driver.js';
 import { templatePath } from '../src/db/pglite-template.js';
-import { claimSpare, replenishSpare } from '../src/db/template-spare.js';
+import {
+  claimSpare,
+  makeScheduledSpares,
+  replenishSpare,
+  replenishSpareSoon,
+  SPARE_DELAY_MS,
+} from '../src/db/template-spare.js';
 
 const root = mkdtempSync(join(tmpdir(), 'weft-spare-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -75,6 +81,50 @@ describe('the template spare', () => {
         .filter((n) => n.startsWith('t3.'))
         .sort(),
     ).toEqual([`t3.spare`, `t3.spare-tmp-${process.ppid}-1`]);
+  });
+
+  it('is made at once, with its upkeep, when one due soon is asked for now; its timer then makes none', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const template = fakeTemplate('t4');
+      const upkeep: string[] = [];
+      replenishSpareSoon(template, async () => {
+        upkeep.push('first');
+      });
+      // A second start on the same template keeps the time (and the upkeep) of the first.
+      replenishSpareSoon(template, async () => {
+        upkeep.push('second');
+      });
+      expect(existsSync(`${template}.spare`)).toBe(false);
+      await makeScheduledSpares();
+      expect(readFileSync(join(`${template}.spare`, 'base', '1', 'data'), 'utf8')).toBe('rows');
+      expect(upkeep).toEqual(['first']);
+      // Taken by a start; the timer, had it been left, would now make another.
+      expect(await claimSpare(template, join(root, 'c'))).toBe(true);
+      vi.advanceTimersByTime(SPARE_DELAY_MS + 1);
+      await makeScheduledSpares();
+      expect(existsSync(`${template}.spare`)).toBe(false);
+      expect(upkeep).toEqual(['first']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('is waited for by makeScheduledSpares when its timer has already started it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const template = fakeTemplate('t5');
+      let upkept = false;
+      replenishSpareSoon(template, async () => {
+        upkept = true;
+      });
+      vi.advanceTimersByTime(SPARE_DELAY_MS + 1); // the copy has begun, not ended
+      await makeScheduledSpares();
+      expect(existsSync(join(`${template}.spare`, 'PG_VERSION'))).toBe(true);
+      expect(upkept).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('opens as a real PGlite database holding the template tables', async () => {

@@ -58,19 +58,51 @@ export async function claimSpare(template: string, dataDir: string): Promise<boo
 const inFlight = new Set<string>();
 let exitHook = false;
 
+/** Spares to be made SPARE_DELAY_MS after a start, by template: the timer and the upkeep after it. */
+const scheduled = new Map<string, { timer: NodeJS.Timeout; then?: () => Promise<unknown> }>();
+/** Spares being made now (with their upkeep), from a timer or from makeScheduledSpares. */
+const making = new Set<Promise<void>>();
+
+/** Makes the spare of `template`, then runs `then`; neither ever rejects. */
+function make(template: string, then?: () => Promise<unknown>): Promise<void> {
+  const done = replenishSpare(template)
+    .catch(() => {})
+    .then(then)
+    .then(
+      () => {},
+      () => {},
+    )
+    .finally(() => making.delete(done));
+  making.add(done);
+  return done;
+}
+
 /**
  * Makes the spare of `template` (when it has none) SPARE_DELAY_MS from now, without holding the
- * process; then runs `then` (the cache's other upkeep, off the start's path too).
+ * process; then runs `then` (the cache's other upkeep, off the start's path too). A template
+ * whose spare is already due keeps the earlier time.
  */
 export function replenishSpareSoon(template: string, then?: () => Promise<unknown>): void {
-  setTimeout(
-    () =>
-      void replenishSpare(template)
-        .catch(() => {})
-        .then(then)
-        .catch(() => {}),
-    SPARE_DELAY_MS,
-  ).unref();
+  if (scheduled.has(template)) return;
+  const timer = setTimeout(() => {
+    scheduled.delete(template);
+    void make(template, then);
+  }, SPARE_DELAY_MS).unref();
+  scheduled.set(template, { timer, then });
+}
+
+/**
+ * Makes now the spares this process would make soon, and waits for them and for any being made:
+ * for a measurement (a benchmark's window) that the copy, about a CPU second on the thread pool,
+ * must not land in.
+ */
+export async function makeScheduledSpares(): Promise<void> {
+  for (const [template, { timer, then }] of scheduled) {
+    clearTimeout(timer);
+    scheduled.delete(template);
+    void make(template, then);
+  }
+  await Promise.all(making);
 }
 
 /** Makes the spare of `template` now, unless it has one or this process is making it. */
