@@ -4,6 +4,7 @@
 // Both read undefined where /proc is not there. /proc counts in clock ticks (USER_HZ, 100 a second
 // on Linux), so a figure is exact to 10 ms.
 import { readFileSync } from 'node:fs';
+import { procStatFields } from '../src/db/process-start-time.js';
 
 const TICK_MS = 10;
 
@@ -21,13 +22,7 @@ export function machineCpuMs(): number | undefined {
 
 /** CPU time (user and system, all threads) the process `pid` has spent so far, in ms. */
 export function processCpuMs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command name, which is in parentheses and may hold spaces: utime and
-    // stime are the 14th and 15th fields of the line, the 12th and 13th after it.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return undefined;
-  }
+  const fields = procStatFields(pid);
+  // utime and stime: fields 14 and 15 of the line.
+  return fields ? (Number(fields[11]) + Number(fields[12])) * TICK_MS : undefined;
 }

@@ -6,12 +6,24 @@ import { readFileSync } from 'node:fs';
 // ticks since boot from /proc (no process spawned); elsewhere (macOS, the BSDs) `ps -o lstart=`.
 // Undefined when neither can tell (Windows, a gone process).
 
-function fromProc(pid: number): string | undefined {
+/**
+ * The fields of /proc/<pid>/stat after the command name (which is in parentheses and may hold
+ * spaces): field n of the line is at n - 3 here. Undefined where there is no such file.
+ */
+export function procStatFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which is in parentheses and may hold spaces); the start time
-    // is field 22 of the line, the 20th after the name.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+function fromProc(pid: number): string | undefined {
+  const fields = procStatFields(pid);
+  if (!fields) return undefined;
+  try {
+    // The start time is field 22 of the line.
     const ticks = fields[19];
     if (!ticks || !/^\d+$/.test(ticks)) return undefined;
     const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
