@@ -8,8 +8,14 @@ import { describeEachDatabase, type Harness, typeArgs, useWorkspace } from './su
 
 type Run = { state: string; message: string | null; answer: any };
 
-/** Runs `code` as a button script on `entityId` and answers its finished run. */
-async function runScript(h: Harness, type: string, entityId: string, code: string): Promise<Run> {
+/** Runs `code` as a button script on `entityId` and answers its finished run (pressed by `token`'s user). */
+async function runScript(
+  h: Harness,
+  type: string,
+  entityId: string,
+  code: string,
+  token?: string,
+): Promise<Run> {
   const made = await h.request('POST', '/api/automations', {
     name: 'Script',
     trigger: 'button',
@@ -18,7 +24,7 @@ async function runScript(h: Harness, type: string, entityId: string, code: strin
   });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   const { id } = made.body as { id: string };
-  const pressed = await h.request('POST', `/api/automations/${id}/run`, { entityIds: [entityId] });
+  const pressed = await h.request('POST', `/api/automations/${id}/run`, { entityIds: [entityId] }, token);
   expect(pressed.status, JSON.stringify(pressed.body)).toBe(202);
   return waitFor('the script run', async () => {
     const runs = (await h.request('GET', `/api/automations/runs?automation=${id}`)).body as Run[];
@@ -139,5 +145,21 @@ describeEachDatabase('scripts naming fields as the UI does (namespace svc)', (ta
     expect(run.answer.otherWord).toBe(
       'Unknown service fibery: this workspace names it svc (its namespace setting)',
     );
+  });
+
+  it('loads the entity for a user who may not read e-mails too, with its relation to a user', async () => {
+    const code = `
+      const task = args.currentEntities[0];
+      return { owner: task.Owner, keys: Object.keys(task) };
+      `;
+    const { token } = await h.ws.createUser({ name: 'Pat' });
+    for (const who of [undefined, token]) {
+      const run = await runScript(h, 'Tasks/Task', taskId, code, who);
+      // Tasks/Owner is a user, whose e-mail only admins read: the entity is loaded with what the
+      // user pressing the button may read.
+      expect(run.message, who ? 'a user' : 'the admin').toBeNull();
+      expect(run.answer.owner).toBeNull();
+      expect(run.answer.keys).toEqual(expect.arrayContaining(['Id', 'Public Id', 'Owner', 'Effort']));
+    }
   });
 });

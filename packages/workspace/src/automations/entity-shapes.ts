@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import { canAccessField, type Principal } from '../auth/principal.js';
 import { executeCommands } from '../commands/dispatcher.js';
 import type { Driver } from '../db/driver.js';
 import {
@@ -77,7 +77,9 @@ export async function loadEntities(driver: Driver, user: Principal, typeName: st
     if (f.kind === 'primitive') select.push(f.name);
     else if (f.kind === 'one' && !isDocument(catalog, f)) {
       const target = catalog.target(f);
-      select.push({ [f.name]: target.fields.filter((x) => x.kind === 'primitive').map((x) => x.name) });
+      // Only what this user may read of it (a user's e-mail is for admins).
+      const readable = target.fields.filter((x) => x.kind === 'primitive' && canAccessField(user, target, x));
+      select.push({ [f.name]: readable.map((x) => x.name) });
     }
   }
   const [result] = await executeCommands(
