@@ -279,7 +279,8 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
       CREATE INDEX ON bench_groups (name);
       CREATE TABLE bench_rows (id uuid PRIMARY KEY, public_id text NOT NULL, created timestamptz NOT NULL DEFAULT now(),
         modified timestamptz NOT NULL DEFAULT now(), name text, n bigint, score numeric, flag boolean, day date,
-        at timestamptz, note text, email text, k bigint, group_id uuid REFERENCES bench_groups(id) ON DELETE SET NULL);
+        at timestamptz, note text, email text, k bigint, group_id uuid REFERENCES bench_groups(id) ON DELETE SET NULL,
+        created_by uuid);
       CREATE INDEX ON bench_rows (created, id); CREATE INDEX ON bench_rows (public_id);
       CREATE INDEX ON bench_rows (name); CREATE INDEX ON bench_rows (group_id);
       CREATE TABLE bench_rows_binary (LIKE bench_rows INCLUDING ALL,
@@ -290,6 +291,8 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
     );
     // Creation dates increase row by row, as the workspace's do, so both tables order alike.
     const copyBase = Date.now();
+    // Who created each row: the workspace writes the user of the request (svc/created-by).
+    const creator = ws.adminUserId;
     const csvChunk = (from: number, to: number) => {
       const out: string[] = [];
       for (let i = from; i < to; i++) {
@@ -310,6 +313,7 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
             r['bench/email'],
             r['bench/k'],
             r['bench/group']['svc/id'],
+            creator,
           ].join(','),
         );
       }
@@ -320,7 +324,7 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
       const out = new BinaryRows();
       for (let i = from; i < to; i++) {
         const r = row(i, groups);
-        out.row(14);
+        out.row(15);
         out.value('uuid', r['svc/id']);
         out.text(String(i + 1));
         out.micros((copyBase + i) * 1000);
@@ -335,11 +339,12 @@ async function benchEngine(label: string, database: DatabaseOption, drop: () => 
         out.value('text', r['bench/email']);
         out.value('bigint', r['bench/k']);
         out.value('uuid', r['bench/group']['svc/id']);
+        out.value('uuid', creator);
       }
       return Buffer.concat([out.take(), BinaryRows.end()]);
     };
     const columns =
-      '(id, public_id, created, modified, name, n, score, flag, day, at, note, email, k, group_id)';
+      '(id, public_id, created, modified, name, n, score, flag, day, at, note, email, k, group_id, created_by)';
     const COPY = `COPY bench_rows ${columns} FROM`;
     const COPY_BINARY = `COPY bench_rows_binary ${columns} FROM`;
     // The three run in turns, a chunk of each, so that other load on the machine and the growth of

@@ -95,6 +95,7 @@ describeEachDatabase('schema commands', (target) => {
       'svc/public-id',
       'svc/creation-date',
       'svc/modification-date',
+      'svc/created-by',
       `${app}/name`,
       `${app}/a`,
       `${app}/b`,
@@ -102,7 +103,7 @@ describeEachDatabase('schema commands', (target) => {
       `${app}/d`,
       `${app}/link`,
     ]);
-    expect(t['svc/fields'][6]['svc/meta']).toMatchObject({ 'ui/label': 'B' });
+    expect(t['svc/fields'][7]['svc/meta']).toMatchObject({ 'ui/label': 'B' });
     await h.run('svc.entity/create', { type: target, entity: { 'svc/id': id } });
     const entity = { [`${app}/a`]: 3, [`${app}/b`]: '2026-11-22T10:00:00.000Z', [`${app}/c`]: true };
     const created = await h.run('svc.entity/create', {

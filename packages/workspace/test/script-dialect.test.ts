@@ -150,7 +150,7 @@ describeEachDatabase('scripts naming fields as the UI does (namespace svc)', (ta
   it('loads the entity for a user who may not read e-mails too, with its relation to a user', async () => {
     const code = `
       const task = args.currentEntities[0];
-      return { owner: task.Owner, keys: Object.keys(task) };
+      return { by: task['Created By'], owner: task.Owner, keys: Object.keys(task) };
       `;
     const { token } = await h.ws.createUser({ name: 'Pat' });
     for (const who of [undefined, token]) {
@@ -159,7 +159,11 @@ describeEachDatabase('scripts naming fields as the UI does (namespace svc)', (ta
       // user pressing the button may read.
       expect(run.message, who ? 'a user' : 'the admin').toBeNull();
       expect(run.answer.owner).toBeNull();
-      expect(run.answer.keys).toEqual(expect.arrayContaining(['Id', 'Public Id', 'Owner', 'Effort']));
+      // Who created it, a user too, under the service's own name for it.
+      expect(run.answer.by).toEqual({ Id: h.ws.adminUserId, Name: 'Admin' });
+      expect(run.answer.keys).toEqual(
+        expect.arrayContaining(['Id', 'Public Id', 'Created By', 'Owner', 'Effort']),
+      );
     }
   });
 });

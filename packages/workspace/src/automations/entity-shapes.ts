@@ -17,15 +17,16 @@ type Row = Record<string, unknown>;
 // field's label (the `ui/label` meta the app host sets from the app's schema, e.g. `Updated At`)
 // when it has one, else its name without the `<app>/` part (`bookshelf/pages` is `pages`); the
 // system fields use the service's spelling (`Id`, `Public Id`, `Creation Date`, `Modification
-// Date`); a to-one relation is {Id, Name}; `type` holds the type name; collections are left out.
-// The name without the prefix still works where a label replaced it: in templates, and in scripts
-// as a hidden alias of the labelled key (not listed by Object.keys or JSON).
+// Date`, `Created By`); a to-one relation is {Id, Name}; `type` holds the type name; collections
+// are left out. The name without the prefix still works where a label replaced it: in templates,
+// and in scripts as a hidden alias of the labelled key (not listed by Object.keys or JSON).
 
 const SYSTEM_KEYS: Record<string, string> = {
   'svc/id': 'Id',
   'svc/public-id': 'Public Id',
   'svc/creation-date': 'Creation Date',
   'svc/modification-date': 'Modification Date',
+  'svc/created-by': 'Created By',
 };
 
 export const shortName = (name: string) => SYSTEM_KEYS[name] ?? name.slice(name.indexOf('/') + 1);

@@ -1,5 +1,6 @@
 import { canAccessField, type Principal } from '../auth/principal.js';
 import type { FieldDef, TypeDef } from '../schema/catalog.js';
+import { CREATED_BY } from '../schema/created-by.js';
 
 // The result of a create, built here instead of by the database. Sending back and parsing a JSON
 // object per row was half the cost of a bulk insert; every value of a new row is known once it is
@@ -72,7 +73,13 @@ function fieldsShown(type: TypeDef, user: Principal): OutField[] {
   if (!both) {
     const list = (u: Principal) =>
       type.fields
-        .filter((f) => f.kind !== 'many' && f.storage.kind === 'column' && canAccessField(u, type, f))
+        .filter(
+          (f) =>
+            f.kind !== 'many' &&
+            f.storage.kind === 'column' &&
+            f.name !== CREATED_BY &&
+            canAccessField(u, type, f),
+        )
         .map((f) => ({
           name: f.name,
           col: (f.storage as { col: string }).col,

@@ -6,6 +6,7 @@ import { BinaryRows, type BinaryType, isBinaryType } from '../db/copy-binary.js'
 import { badRequest, conflict, WorkspaceError } from '../errors.js';
 import type { Catalog, FieldDef, PrimitiveType, TypeDef } from '../schema/catalog.js';
 import { DOCUMENT_SECRET, DOCUMENT_TYPE } from '../schema/catalog.js';
+import { CREATED_BY, CREATED_BY_COLUMN, creatorField } from '../schema/created-by.js';
 import { createdResult, resultShape, exactOutput, isoFromMicros, neverExact } from './created-result.js';
 import type { CreateRows } from './create-rows.js';
 import { allocatePublicIds, MANDATORY_FIELDS } from '../schema/schema-store.js';
@@ -23,7 +24,7 @@ import { type Listening, watchedSql } from '../commands/listeners.js';
 // the database.
 
 type Row = Record<string, unknown>;
-export const READONLY = new Set(['svc/public-id', 'svc/creation-date', 'svc/modification-date']);
+export const READONLY = new Set(['svc/public-id', 'svc/creation-date', 'svc/modification-date', CREATED_BY]);
 
 export const isObject = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -43,6 +44,7 @@ export function entityJson(
   for (const f of type.fields) {
     if (f.kind === 'many' || f.storage.kind !== 'column' || !canAccessField(user, type, f)) continue;
     if (only && !only.has(f.name)) continue;
+    if (f.name === CREATED_BY) continue;
     const c = `${alias}.${f.storage.col}`;
     pairs.push([
       f.name,
@@ -321,6 +323,7 @@ async function insertRows(
   returning: string | undefined,
   b: SqlBuilder,
   learn?: string,
+  creator?: string,
 ): Promise<Row[]> {
   const arrays = [
     b.bind(ids, 'uuid[]'),
@@ -333,8 +336,10 @@ async function insertRows(
     arrays.push(b.bind(values[i], `${columnType(type, columns[i]!)}[]`));
   const names = ['id', 'public_id', ...columns];
   const at = `'epoch'::timestamptz + (b.us + v.k) * interval '1 microsecond'`;
-  const insert = `INSERT INTO ${type.table} AS r0 (${names.join(', ')}, created, modified)
-    SELECT ${names.map((_, i) => `v.c${i}`).join(', ')}, ${at}, ${at}
+  // The creator is the same on every row: one parameter, not an array.
+  const by = creator === undefined ? '' : `, ${b.bind(creator, 'uuid')}`;
+  const insert = `INSERT INTO ${type.table} AS r0 (${names.join(', ')}, created, modified${by ? `, ${CREATED_BY_COLUMN}` : ''})
+    SELECT ${names.map((_, i) => `v.c${i}`).join(', ')}, ${at}, ${at}${by}
     FROM unnest(${arrays.join(', ')}) WITH ORDINALITY AS v(${names.map((_, i) => `c${i}`).join(', ')}, k), b`;
   const base = `b AS (SELECT floor(extract(epoch FROM GREATEST(clock_timestamp(), (SELECT max(created) FROM ${type.table}))) * 1000000)::int8 AS us)`;
   // With `learn` (a type name), the same row also says what listens to that type (listeners.ts).
@@ -439,6 +444,7 @@ export async function createEntities(
       returning,
       b,
       learn ? type.name : undefined,
+      creatorField(type) ? ctx.user.id : undefined,
     );
   } catch (error) {
     try {
@@ -597,11 +603,13 @@ async function copyCreated(
   const { prepared } = rows;
   const ncols = cols.length;
   const types = binaryTypes(type, cols);
+  const creator = creatorField(type) ? ctx.user.id : undefined;
+  const fixed = creator === undefined ? FIXED_COLUMNS : [...FIXED_COLUMNS, CREATED_BY_COLUMN];
   /** every row made into COPY data (and so prepared) */
   let made = false;
   function* slices(n: number): Generator<Buffer> {
     const out = new BinaryRows();
-    const fields = 4 + ncols;
+    const fields = fixed.length + ncols;
     for (let start = 0; start < n; start += COPY_SLICE) {
       const end = Math.min(n, start + COPY_SLICE);
       // Rows not yet checked are checked now, while the database takes the slices before.
@@ -615,6 +623,7 @@ async function copyCreated(
         out.text(String(first + i));
         out.micros(us);
         out.micros(us);
+        if (creator !== undefined && !out.value('uuid', creator)) throw new RowsNotExact();
         // The COPY's columns are the run's first slots (see preparer's seed), in that order.
         for (let c = 0; c < ncols; c++) if (!out.value(types[c], p.values[c])) throw new RowsNotExact();
       }
@@ -627,7 +636,7 @@ async function copyCreated(
   // The command's last statement, with nothing listening to what it changed: COMMIT goes with it.
   const commit =
     ctx.endsCommand === true && quiet(ctx, type.name) && ctx.effects.every((e) => quiet(ctx, e.type));
-  const copied = ctx.tx.copyIn!(type.table, ['id', 'public_id', 'created', 'modified', ...cols], slices(n), {
+  const copied = ctx.tx.copyIn!(type.table, [...fixed, ...cols], slices(n), {
     commit,
     binary: true,
   });
@@ -672,6 +681,9 @@ async function copyCreated(
   for (const e of effects) ctx.effects.push(e);
   return results;
 }
+
+/** The columns every created row sets, before those of its fields, in the order COPY sends them. */
+const FIXED_COLUMNS = ['id', 'public_id', 'created', 'modified'];
 
 /**
  * The binary COPY type of each of a type's storage columns `cols`: its primitive's column type, a

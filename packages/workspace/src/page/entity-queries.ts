@@ -22,11 +22,11 @@ export { titleField };
 export const isRichText = (catalog: Catalog, f: FieldDef): boolean =>
   f.kind === 'one' && f.targetTypeId !== null && catalog.target(f).name === DOCUMENT_TYPE;
 
-const DETAIL_ONLY = new Set(['svc/id', 'svc/creation-date', 'svc/modification-date']);
+const DETAIL_ONLY = new Set(['svc/id', 'svc/creation-date', 'svc/modification-date', 'svc/created-by']);
 
 /**
  * Fields shown as table columns: the public id and title first, then primitives and to-one
- * relations (not rich text, not collections; ids and dates are on the entity's own page). A field
+ * relations (not rich text, not collections; ids, dates and the creator are on the entity's own page). A field
  * marked `ui/hidden?` (a relation's raw value, kept as the service keeps it) is on the entity's
  * page only.
  */

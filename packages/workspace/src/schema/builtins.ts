@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/driver.js';
-import { DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog } from './catalog.js';
-import { createType, setFieldMeta, setTypeMeta } from './schema-store.js';
+import { DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog, USER_TYPE } from './catalog.js';
+import { addMissingCreators, createType, setFieldMeta, setTypeMeta } from './schema-store.js';
 
 // Types the service itself owns: users, files, rich-text documents, and comments (made when the
 // comments mixin is first installed). They are ordinary typed tables, so queries treat them alike.
@@ -25,7 +25,7 @@ export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([
   'collaboration~documents',
 ]);
 
-export const USER_TYPE = 'svc/user';
+export { USER_TYPE };
 export const FILE_TYPE = 'svc/file';
 export const COMMENT_TYPE = 'comments/comment';
 
@@ -78,6 +78,8 @@ export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
       fields: [field(DOCUMENT_SECRET, 'svc/uuid')],
     });
   }
+  // The catalog as it was is enough: the types made above are built-in ones, which take none.
+  await addMissingCreators(tx, catalog);
 }
 
 export async function ensureCommentType(tx: Queryable): Promise<void> {

@@ -25,6 +25,7 @@ export const isPrimitiveType = (t: string): t is PrimitiveType =>
   (PRIMITIVE_TYPES as readonly string[]).includes(t);
 
 export const DOCUMENT_TYPE = 'Collaboration~Documents/Document';
+export const USER_TYPE = 'svc/user';
 export const DOCUMENT_SECRET = 'Collaboration~Documents/secret';
 
 /** Where a field's values live. */

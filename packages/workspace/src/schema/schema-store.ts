@@ -13,7 +13,9 @@ import {
   type PrimitiveType,
   type Storage,
   type TypeDef,
+  USER_TYPE,
 } from './catalog.js';
+import { CREATED_BY, CREATED_BY_COLUMN, CREATED_BY_META, takesCreator } from './created-by.js';
 import { COLUMN_TYPE, isUuid } from './values.js';
 
 // The schema's behaviour over storage: every change is DDL plus a catalog row, inside the caller's
@@ -109,9 +111,12 @@ export async function createType(tx: Queryable, input: TypeInput): Promise<TypeD
     throw badRequest('svc/fields must be an array', 'invalid-args');
   const fields = (input.fields ?? []) as unknown[];
   const table = await nextName(tx, 't_');
+  const users = takesCreator(meta, input.builtin === true) ? catalog.findType(USER_TYPE) : undefined;
   await tx.query(
     `CREATE TABLE ${table} (id uuid PRIMARY KEY, public_id text NOT NULL,
-      created timestamptz NOT NULL DEFAULT now(), modified timestamptz NOT NULL DEFAULT now())`,
+      created timestamptz NOT NULL DEFAULT now(), modified timestamptz NOT NULL DEFAULT now()${
+        users ? `, ${CREATED_BY_COLUMN} uuid` : ''
+      })`,
   );
   await tx.query(`CREATE INDEX ${table}_order ON ${table} (created, id)`);
   await tx.query(`CREATE INDEX ${table}_public ON ${table} (public_id)`);
@@ -132,11 +137,12 @@ export async function createType(tx: Queryable, input: TypeInput): Promise<TypeD
     if (typeof f !== 'object' || f === null)
       throw badRequest('each of svc/fields must be an object', 'invalid-args');
     const n = (f as Record<string, unknown>)['svc/name'];
-    if (typeof n === 'string' && MANDATORY_FIELDS[n]) given.set(n, f as Record<string, unknown>);
+    if (typeof n === 'string' && (MANDATORY_FIELDS[n] || n === CREATED_BY))
+      given.set(n, f as Record<string, unknown>);
   }
-  await insertFields(
-    tx,
-    Object.entries(MANDATORY_FIELDS).map(([fname, def]) => {
+  const creator = given.get(CREATED_BY);
+  await insertFields(tx, [
+    ...Object.entries(MANDATORY_FIELDS).map(([fname, def]) => {
       const g = given.get(fname);
       const fid = g?.['svc/id'] ?? randomUUID();
       if (!isUuid(fid)) throw badRequest('svc/id of a field must be a uuid', 'invalid-args');
@@ -151,15 +157,25 @@ export async function createType(tx: Queryable, input: TypeInput): Promise<TypeD
         meta: { ...def.meta, ...asMeta(g?.['svc/meta']) },
       };
     }),
-  );
+    ...(users ? [creatorRow(id, users.id, creator?.['svc/id'], creator?.['svc/meta'])] : []),
+  ]);
   // The other fields in order: each run of primitive ones made at once (one ALTER TABLE, one
   // catalog insert), the others one by one by createField, which reads the catalog, so the schema
   // is touched (and the catalog reloaded) only before those and once at the end, not per field.
   const holder = { id, name, table };
   const names = new Set(Object.keys(MANDATORY_FIELDS));
+  if (users) names.add(CREATED_BY);
+  // A definition of svc/created-by for a type that takes none (a built-in or option type) is
+  // dropped with the mandatory ones': it names the service's own field, not one to make.
   const rest = fields
     .map((f) => f as Record<string, unknown>)
-    .filter((r) => !(typeof r['svc/name'] === 'string' && MANDATORY_FIELDS[r['svc/name']]));
+    .filter(
+      (r) =>
+        !(
+          typeof r['svc/name'] === 'string' &&
+          (MANDATORY_FIELDS[r['svc/name']] || r['svc/name'] === CREATED_BY)
+        ),
+    );
   const fieldInput = (r: Record<string, unknown>): FieldInput => ({
     holderType: name,
     name: r['svc/name'],
@@ -188,6 +204,41 @@ export async function createType(tx: Queryable, input: TypeInput): Promise<TypeD
   if (pending) await touchSchema(tx);
   catalog = await loadCatalog(tx);
   return catalog.type(name);
+}
+
+/** The catalog row of a type's svc/created-by (`id` and `meta` as given for it, if they were). */
+function creatorRow(typeId: string, usersId: string, id: unknown, meta: unknown): FieldRowInput {
+  const fid = id ?? randomUUID();
+  if (!isUuid(fid)) throw badRequest('svc/id of a field must be a uuid', 'invalid-args');
+  return {
+    id: fid,
+    typeId,
+    name: CREATED_BY,
+    fieldType: 'ref',
+    kind: 'one',
+    target: usersId,
+    storage: { kind: 'column', col: CREATED_BY_COLUMN },
+    meta: { ...CREATED_BY_META, ...asMeta(meta) },
+  };
+}
+
+/**
+ * Gives svc/created-by to the types that take one and lack it: those of a workspace made before
+ * it existed. Their entities' creator is not known: it reads as empty. Answers whether any was added.
+ */
+export async function addMissingCreators(tx: Queryable, catalog: Catalog): Promise<boolean> {
+  const users = catalog.findType(USER_TYPE);
+  if (!users) return false;
+  const lacking = catalog.types.filter((t) => takesCreator(t.meta, t.builtin) && !t.byName.has(CREATED_BY));
+  if (lacking.length === 0) return false;
+  for (const t of lacking)
+    await tx.query(`ALTER TABLE ${t.table} ADD COLUMN IF NOT EXISTS ${CREATED_BY_COLUMN} uuid`);
+  await insertFields(
+    tx,
+    lacking.map((t) => creatorRow(t.id, users.id, undefined, undefined)),
+  );
+  await touchSchema(tx);
+  return true;
 }
 
 interface FieldRowInput {
@@ -436,7 +487,7 @@ export async function deleteField(
 ): Promise<void> {
   const holder = catalog.type(holderType);
   const field = catalog.field(holder, name);
-  if (MANDATORY_FIELDS[field.name])
+  if (MANDATORY_FIELDS[field.name] || field.name === CREATED_BY)
     throw badRequest(`Field ${field.name} is mandatory and cannot be deleted`, 'invalid-args');
   if (!deleteValues && (await fieldHasValues(tx, catalog, field))) {
     throw conflict(
@@ -507,7 +558,7 @@ export async function renameField(
 ): Promise<void> {
   const holder = catalog.type(holderType);
   const field = catalog.field(holder, from);
-  if (MANDATORY_FIELDS[field.name])
+  if (MANDATORY_FIELDS[field.name] || field.name === CREATED_BY)
     throw badRequest(`Field ${field.name} is mandatory and cannot be renamed`, 'invalid-args');
   const name = checkName('to-name', to);
   if (holder.byName.has(name)) throw conflict(`Type ${holder.name} already has a field ${name}`);

@@ -1,0 +1,24 @@
+import type { FieldDef, TypeDef } from './catalog.js';
+
+// `svc/created-by`: who created an entity, a to-one field to svc/user on every type of the
+// workspace's users (every database of the service has one: its own n8n node reads it in its
+// default output). Not on the built-in types (users, files, documents, comments) nor on the
+// option types of single-selects. Set on creation to the user of the request (the app host's
+// user, the admin, for synced rows); read-only, so a value given for it is ignored as the other
+// read-only fields' are. The column has no foreign key: a key checked for every row of a bulk
+// create would cost the database a look-up and a row lock on the user each time, and users are
+// never deleted.
+
+export const CREATED_BY = 'svc/created-by';
+export const CREATED_BY_COLUMN = 'created_by';
+export const CREATED_BY_META: Readonly<Record<string, unknown>> = { 'svc/readonly?': true };
+
+/** Whether a type made with this meta gets svc/created-by. */
+export const takesCreator = (meta: Record<string, unknown>, builtin: boolean): boolean =>
+  !builtin && meta['svc/enum?'] !== true;
+
+/** The type's svc/created-by when it has one (a workspace made before it existed may lack it). */
+export function creatorField(type: TypeDef): FieldDef | undefined {
+  const f = type.byName.get(CREATED_BY);
+  return f?.storage.kind === 'column' ? f : undefined;
+}
