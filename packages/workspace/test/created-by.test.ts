@@ -116,6 +116,35 @@ describeEachDatabase('svc/created-by', (target) => {
     expect(await creators('one')).toEqual([['one', unoIs]]);
   });
 
+  it('$my-id is the id of the user asking, unless the query gives it', async () => {
+    const mine = async (token: string | undefined, params: Record<string, unknown>) =>
+      (
+        await h.run(
+          'svc.entity/query',
+          {
+            query: {
+              'q/from': NOTE,
+              'q/select': ['cb/name'],
+              'q/where': ['q/and', ['=', ['svc/created-by', 'svc/id'], '$my-id'], ['=', ['cb/n'], '$n']],
+              'q/limit': 'q/no-limit',
+            },
+            params: { $n: 0, ...params },
+          },
+          token,
+        )
+      )
+        .map((r: { 'cb/name': string }) => r['cb/name'])
+        .sort();
+    expect(await mine(uno.token, {})).toEqual(['copy 0', 'insert 0']);
+    expect(await mine(undefined, {})).toEqual(['admin']);
+    expect(await mine(undefined, { '$my-id': uno.id })).toEqual(['copy 0', 'insert 0']);
+    // Another parameter missing is still refused.
+    const r = await h.attempt('svc.entity/query', {
+      query: { 'q/from': NOTE, 'q/select': ['cb/name'], 'q/where': ['=', ['cb/n'], '$nope'] },
+    });
+    expect(r.error.message).toContain('$nope');
+  });
+
   it('a workspace made before it existed gets it at its next start: old entities without a creator', async () => {
     const old = (await h.run('svc.entity/create', { type: NOTE, entity: { 'cb/name': 'old', 'cb/n': 0 } }))[
       'svc/id'

@@ -23,6 +23,8 @@ export const DEFAULT_LIMIT = 1000;
 const QUERY_KEYS = new Set(['q/from', 'q/select', 'q/where', 'q/order-by', 'q/limit', 'q/offset']);
 const AGGREGATES = new Set(['q/count', 'q/min', 'q/max', 'q/sum', 'q/avg']);
 const JSON_TYPES = new Set(['svc/location', 'svc/json-value', 'svc/date-range', 'svc/date-time-range']);
+/** The parameter the service fills in itself when a query does not: the id of the user asking. */
+const MY_ID = '$my-id';
 
 const invalid = (message: string) => badRequest(message, 'invalid-query');
 /** A value the caller sent, as an error message shows it: clipped, so it never echoes megabytes. */
@@ -297,6 +299,8 @@ export class Compiler {
     if (Object.hasOwn(this.params, ref)) return this.params[ref];
     const bare = ref.slice(1);
     if (Object.hasOwn(this.params, bare)) return this.params[bare];
+    // The service's own parameter: the id of the user asking, unless the caller gave one.
+    if (ref === MY_ID) return this.user.id;
     throw invalid(`Parameter ${ref} is not in params`);
   }
 
