@@ -441,6 +441,7 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     expect(await people(['q/not-equals-ignoring-case?', ['rc/name'], '$p'], 'ANN')).toEqual(['Bob', 'Cy']);
     expect(await people(['q/starts-with-ignoring-case?', ['rc/name'], '$p'], 'b')).toEqual(['Bob']);
     expect(await people(['q/ends-with-ignoring-case?', ['rc/name'], '$p'], 'Y')).toEqual(['Cy']);
+    expect(await people(['q/contains-ignoring-case?', ['rc/name'], '$p'], 'N')).toEqual(['Ann']);
     expect(await people(['q/not-contains', ['rc/name'], '$p'], 'O')).toEqual(['Ann', 'Cy']);
     expect(await people(['q/does_not_contain', ['rc/name'], '$p'], 'n')).toEqual(['Bob', 'Cy']);
     expect(await people(['=', ['q/null-or-empty?', ['rc/name']], '$p'], false)).toEqual(['Ann', 'Bob', 'Cy']);
@@ -462,6 +463,7 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
       [['<', ['q/null?', ['rc/name']], '$p'], true],
       [['q/equals-ignoring-case?', ['svc/creation-date'], '$p'], 'x'],
       [['q/not-contains', ['rc/name'], '$p'], 5],
+      [['q/contains-ignoring-case?', ['rc/name'], '$p'], 5],
     ]) {
       const r = await h.attempt('svc.entity/query', {
         query: { 'q/from': TEAM, 'q/select': ['rc/name'], 'q/where': where },

@@ -8,7 +8,8 @@ import type { Compiler, Scope } from './compile-query.js';
 //   with a number (`<path>` may be `[q/start|q/end, [<range field>]]`);
 // - text comparisons that ignore case: q/equals-ignoring-case?, q/not-equals-ignoring-case?,
 //   q/starts-with-ignoring-case?, q/ends-with-ignoring-case?, and q/not-contains (the node spells
-//   it q/does_not_contain: both are taken).
+//   it q/does_not_contain: both are taken); and q/contains-ignoring-case?, which other clients
+//   send (q/contains ignores case already).
 
 const invalid = (message: string) => badRequest(message, 'invalid-query');
 const shown = (value: unknown) => clip(JSON.stringify(value));
@@ -82,6 +83,7 @@ export const TEXT_OPERATORS = new Set([
   'q/not-equals-ignoring-case?',
   'q/starts-with-ignoring-case?',
   'q/ends-with-ignoring-case?',
+  'q/contains-ignoring-case?',
   'q/not-contains',
   'q/does_not_contain',
 ]);
@@ -102,6 +104,8 @@ export function textComparison(q: Compiler, op: string, e: string, t: string, va
       return `starts_with(${v}, ${p})`;
     case 'q/ends-with-ignoring-case?':
       return `right(${v}, length(${p})) = ${p}`;
+    case 'q/contains-ignoring-case?':
+      return `strpos(${v}, ${p}) > 0`;
     default:
       return `(${e} IS NULL OR strpos(${v}, ${p}) = 0)`;
   }
