@@ -422,6 +422,52 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     });
   });
 
+  it('aggregates of the queried type’s own fields sum up the whole query, as a client counts a database', async () => {
+    const query = (select: unknown, where?: unknown) =>
+      h.attempt('svc.entity/query', {
+        query: { 'q/from': PERSON, 'q/select': select, ...(where ? { 'q/where': where } : {}), 'q/limit': 1 },
+        params: where ? { $team: team } : null,
+      });
+    const blue = ['=', ['rc/team', 'svc/id'], '$team'];
+    const totals = await query(
+      {
+        n: ['q/count', 'svc/id'],
+        teams: ['q/count', 'rc/team'],
+        sum: ['q/sum', 'rc/age'],
+        avg: ['q/avg', 'rc/age'],
+        min: ['q/min', 'rc/age'],
+        max: ['q/max', 'rc/name'],
+      },
+      blue,
+    );
+    expect(totals.result).toEqual([{ n: 3, teams: 3, sum: 93, avg: 31, min: 30, max: 'Cy' }]);
+    // Unfiltered, past q/limit: every person.
+    const everyone = await h.run('svc.entity/query', {
+      query: { 'q/from': PERSON, 'q/select': ['svc/id'], 'q/limit': 'q/no-limit' },
+    });
+    expect((await query({ n: ['q/count', 'svc/id'] })).result).toEqual([{ n: everyone.length }]);
+    // A collection's count is per entity, as before.
+    const perTeam = await h.run('svc.entity/query', {
+      query: {
+        'q/from': TEAM,
+        'q/select': { n: ['q/count', ['rc/people', 'svc/id']] },
+        'q/where': ['=', ['svc/id'], '$team'],
+      },
+      params: { $team: team },
+    });
+    expect(perTeam).toEqual([{ n: 3 }]);
+    for (const select of [
+      { name: 'rc/name', n: ['q/count', 'svc/id'] },
+      { s: ['q/sum', 'rc/name'] },
+      { m: ['q/min', 'rc/team'] },
+      { n: ['q/count', 'rc/nope'] },
+    ]) {
+      const r = await query(select);
+      expect(r.success, JSON.stringify(select)).toBe(false);
+      expect(['invalid-query', 'unknown-field']).toContain(r.result.code);
+    }
+  });
+
   it('filters the n8n node sends: text ignoring case, q/not-contains, [q/null?], [q/null-or-empty?], [q/count]', async () => {
     const names = async (type: string, where: unknown, params: Record<string, unknown>) =>
       (

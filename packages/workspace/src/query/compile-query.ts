@@ -248,20 +248,34 @@ export class Compiler {
     if (rest.length === 0) throw invalid(`${op} needs a sub field: [${f.name}, <field>]`);
     const { expr, field } = this.scalarPath(scope, rest);
     const fromWithJoins = `FROM ${src.from} ${scope.joins.join(' ')}`;
-    const t = field.kind === 'primitive' ? field.fieldType : 'svc/uuid';
-    if (op === 'q/count') return `(SELECT count(${expr}) ${fromWithJoins} WHERE ${src.where})`;
-    if (JSON_TYPES.has(t)) throw invalid(`${op} cannot aggregate ${field.name}`);
-    const numeric = t === 'svc/int' || t === 'svc/rank' || t === 'svc/decimal';
-    if ((op === 'q/sum' || op === 'q/avg') && !numeric)
-      throw invalid(`${op} needs a number field; ${field.name} is not`);
-    const fn = op.slice(2);
-    let value = `${fn}(${expr})`;
-    if (op === 'q/sum' || op === 'q/avg')
-      value = t === 'svc/decimal' ? `(${value})::text` : `(${value})::float8`;
-    else value = outputExpr(t, value);
-    if (t === 'svc/bool' && (op === 'q/min' || op === 'q/max'))
-      value = `${op === 'q/min' ? 'bool_and' : 'bool_or'}(${expr})`;
-    return `(SELECT ${value} ${fromWithJoins} WHERE ${src.where})`;
+    return `(SELECT ${aggregateOf(op, expr, field)} ${fromWithJoins} WHERE ${src.where})`;
+  }
+
+  /**
+   * An object q/select whose aliases are all aggregates of the queried type's own fields
+   * (`{n: [q/count, svc/id], total: [q/sum, x/amount]}`): one row over every entity the query
+   * matches. Undefined for any other select; refused when such aggregates are mixed with fields.
+   */
+  wholeQuery(scope: Scope, select: unknown): string | undefined {
+    if (!select || typeof select !== 'object' || Array.isArray(select)) return undefined;
+    const entries = Object.entries(select as Record<string, unknown>);
+    const whole = ([, spec]: [string, unknown]) =>
+      Array.isArray(spec) && AGGREGATES.has(spec[0] as string) && typeof spec[1] === 'string';
+    if (!entries.some(whole)) return undefined;
+    if (!entries.every(whole))
+      throw invalid(
+        'Aggregates of the queried type\'s own fields ([q/count, "<field>"]) sum up the whole query: every alias of such a q/select is one',
+      );
+    const pairs = entries.map(([key, spec]): [string, string] => {
+      this.b.spend();
+      const [op, name] = spec as [string, string];
+      const f = this.field(scope.type, name);
+      if (op === 'q/count' && name === 'svc/id') return [key, 'count(*)'];
+      if (f.kind === 'many')
+        throw invalid(`${op} of the collection ${f.name} goes by a path: [${op}, [${f.name}, <field>]]`);
+      return [key, aggregateOf(op, `${scope.alias}.${col(f)}`, f)];
+    });
+    return jsonObject(pairs, this.b);
   }
 
   // ---- paths ----
@@ -518,7 +532,8 @@ export class Compiler {
     if (q['q/select'] === undefined) throw invalid('q/select is required');
     const root = this.b.alias();
     const scope = new Scope(this, type, root);
-    const obj = this.selectObject(scope, type, root, q['q/select']);
+    const totals = this.nested(() => this.wholeQuery(scope, q['q/select']));
+    const obj = totals ?? this.selectObject(scope, type, root, q['q/select']);
     const conditions = q['q/where'] === undefined ? [] : [this.where(scope, q['q/where'])];
     // Documents, comments and files read directly: those held by a field closed to this user stay hidden.
     const closed = closedHolders(this.catalog, this.user, type, root);
@@ -550,6 +565,8 @@ export class Compiler {
       paging += ` OFFSET ${offset}`;
     }
     const from = `${type.table} ${root} ${scope.joins.join(' ')} ${where}`;
+    // Aggregates over the whole query: one row, with nothing to order or cut.
+    if (totals) return { sql: `SELECT ${obj} AS r FROM ${from}`, values: this.b.values };
     if (limit === 'q/no-limit') {
       return {
         sql: `SELECT ${obj} AS r FROM ${from} ORDER BY ${order} ${paging}`,
@@ -567,6 +584,23 @@ export class Compiler {
       JOIN ${type.table} ${root} ON ${root}.id = ${page}.id ORDER BY ${outerOrder}`;
     return { sql, values: this.b.values };
   }
+}
+
+/** The SQL of one aggregate over `expr`, the values of `field` (a primitive's, or a to-one's key). */
+function aggregateOf(op: string, expr: string, field: FieldDef): string {
+  const t = field.kind === 'primitive' ? field.fieldType : 'svc/uuid';
+  if (op === 'q/count') return `count(${expr})`;
+  if (field.kind !== 'primitive') throw invalid(`${op} cannot aggregate the relation ${field.name}`);
+  if (JSON_TYPES.has(t)) throw invalid(`${op} cannot aggregate ${field.name}`);
+  const numeric = t === 'svc/int' || t === 'svc/rank' || t === 'svc/decimal';
+  if ((op === 'q/sum' || op === 'q/avg') && !numeric)
+    throw invalid(`${op} needs a number field; ${field.name} is not`);
+  if (t === 'svc/bool' && (op === 'q/min' || op === 'q/max'))
+    return `${op === 'q/min' ? 'bool_and' : 'bool_or'}(${expr})`;
+  const value = `${op.slice(2)}(${expr})`;
+  if (op === 'q/sum' || op === 'q/avg')
+    return t === 'svc/decimal' ? `(${value})::text` : `(${value})::float8`;
+  return outputExpr(t, value);
 }
 
 export function compileQuery(options: CompileOptions, query: unknown): CompiledQuery {
