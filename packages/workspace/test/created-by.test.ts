@@ -60,8 +60,12 @@ describeEachDatabase('svc/created-by', (target) => {
       schema['svc/types']
         .find((t: any) => t['svc/name'] === type)
         ['svc/fields'].find((f: any) => f['svc/name'] === 'svc/created-by');
-    expect(fieldOf(NOTE)).toMatchObject({ 'svc/type': 'svc/user', 'svc/meta': { 'svc/readonly?': true } });
-    expect(fieldOf(NOTE)['svc/meta']['svc/collection?']).toBeUndefined();
+    // As the service's schema shows it: read-only, defaulting to the user asking.
+    expect(fieldOf(NOTE)['svc/type']).toBe('svc/user');
+    expect(fieldOf(NOTE)['svc/meta']).toEqual({
+      'svc/readonly?': true,
+      'svc/default-value': { 'svc/id': '$my-id' },
+    });
     for (const type of [KIND, 'svc/user', 'svc/file', 'Collaboration~Documents/Document'])
       expect(fieldOf(type), type).toBeUndefined();
     for (const [command, args] of [
@@ -114,6 +118,49 @@ describeEachDatabase('svc/created-by', (target) => {
     });
     expect(updated).not.toHaveProperty('svc/created-by');
     expect(await creators('one')).toEqual([['one', unoIs]]);
+  });
+
+  it('a relation to users defaulting to {svc/id: $my-id} is set to the user creating the entity', async () => {
+    await h.run('schema.field/create', {
+      'svc/holder-type': NOTE,
+      'svc/name': 'cb/owner',
+      'svc/type': 'svc/user',
+      'svc/meta': { 'svc/default-value': { 'svc/id': '$my-id' } },
+    });
+    await h.run(
+      'svc.command/batch',
+      {
+        commands: [
+          ...Array.from({ length: 55 }, (_, i) => ({
+            command: 'svc.entity/create',
+            args: { type: NOTE, entity: { 'cb/name': `owned ${i}`, 'cb/n': 100 + i } },
+          })),
+        ],
+      },
+      uno.token,
+    );
+    await h.run('svc.entity/create', {
+      type: NOTE,
+      entity: { 'cb/name': 'given', 'cb/n': 100, 'cb/owner': { 'svc/id': uno.id } },
+    });
+    const owners = async (prefix: string) =>
+      (
+        await h.run('svc.entity/query', {
+          query: {
+            'q/from': NOTE,
+            'q/select': { owner: ['cb/owner', 'svc/id'] },
+            'q/where': ['q/starts-with', ['cb/name'], '$p'],
+            'q/limit': 'q/no-limit',
+          },
+          params: { $p: prefix },
+        })
+      ).map((r: { owner: string }) => r.owner);
+    const owned = await owners('owned');
+    expect(owned).toHaveLength(55);
+    expect(new Set(owned)).toEqual(new Set([uno.id]));
+    // A value given wins over the default (the admin created it, Uno owns it).
+    expect(await owners('given')).toEqual([uno.id]);
+    await h.run('schema.field/delete', { 'holder-type': NOTE, name: 'cb/owner', 'delete-values?': true });
   });
 
   it('$my-id is the id of the user asking, unless the query gives it', async () => {

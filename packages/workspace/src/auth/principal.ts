@@ -2,6 +2,17 @@ import { forbidden } from '../errors.js';
 import type { FieldDef, TypeDef } from '../schema/catalog.js';
 
 /** Who is acting: every command and request runs as one user. */
+/**
+ * The service's name for the user asking: a filter parameter it fills in (`$my-id`) and a
+ * relation's default (`{svc/id: "$my-id"}`, as svc/created-by's).
+ */
+export const MY_ID = '$my-id';
+
+/** Whether a to-one field's default names the user asking (`$my-id` or `{svc/id: "$my-id"}`). */
+export const meansAsker = (value: unknown): boolean =>
+  value === MY_ID ||
+  (typeof value === 'object' && value !== null && (value as Record<string, unknown>)['svc/id'] === MY_ID);
+
 export interface Principal {
   id: string;
   admin: boolean;

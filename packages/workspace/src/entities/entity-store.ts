@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { assertFieldAccess, canAccessField, type Principal } from '../auth/principal.js';
+import { assertFieldAccess, canAccessField, meansAsker, type Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/driver.js';
 import { sqlState } from '../db/driver.js';
 import { BinaryRows, type BinaryType, isBinaryType } from '../db/copy-binary.js';
@@ -113,7 +113,8 @@ function createPlan(catalog: Catalog, type: TypeDef): CreatePlan {
   for (const f of type.fields) {
     const richText = catalog.isRichText(f);
     if (richText) plan.richText.add(f);
-    if (f.storage.kind !== 'column' || MANDATORY_FIELDS[f.name]) continue;
+    // The mandatory fields and svc/created-by are set with the row's fixed columns.
+    if (f.storage.kind !== 'column' || MANDATORY_FIELDS[f.name] || f.name === CREATED_BY) continue;
     const d = f.meta['svc/default-value'];
     if (richText || (d !== undefined && d !== null) || f.meta['svc/required?'] === true)
       plan.after.push({ f, col: f.storage.col, richText });
@@ -256,7 +257,7 @@ function preparer(
       const d = f.meta['svc/default-value'];
       if ((at === undefined || values[at] === undefined) && d !== undefined && d !== null) {
         let v: unknown;
-        if (f.kind === 'one') v = refValue(f, d);
+        if (f.kind === 'one') v = refValue(f, meansAsker(d) ? ctx.user.id : d);
         else if (d === '$now') v = f.fieldType === 'svc/date' ? now.slice(0, 10) : now;
         else v = inputValue(f.name, f.fieldType, d);
         if (f.kind === 'primitive' && rowExact) rowExact = exactOutput(f.fieldType, v);

@@ -1,4 +1,4 @@
-import { assertFieldAccess, type Principal } from '../auth/principal.js';
+import { assertFieldAccess, MY_ID, type Principal } from '../auth/principal.js';
 import { clip } from '@weft/core/redact';
 import { overBudget, type RequestBudgets } from '../commands/budgets.js';
 import { badRequest } from '../errors.js';
@@ -23,8 +23,6 @@ export const DEFAULT_LIMIT = 1000;
 const QUERY_KEYS = new Set(['q/from', 'q/select', 'q/where', 'q/order-by', 'q/limit', 'q/offset']);
 const AGGREGATES = new Set(['q/count', 'q/min', 'q/max', 'q/sum', 'q/avg']);
 const JSON_TYPES = new Set(['svc/location', 'svc/json-value', 'svc/date-range', 'svc/date-time-range']);
-/** The parameter the service fills in itself when a query does not: the id of the user asking. */
-const MY_ID = '$my-id';
 
 const invalid = (message: string) => badRequest(message, 'invalid-query');
 /** A value the caller sent, as an error message shows it: clipped, so it never echoes megabytes. */

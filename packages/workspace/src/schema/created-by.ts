@@ -11,7 +11,11 @@ import type { FieldDef, TypeDef } from './catalog.js';
 
 export const CREATED_BY = 'svc/created-by';
 export const CREATED_BY_COLUMN = 'created_by';
-export const CREATED_BY_META: Readonly<Record<string, unknown>> = { 'svc/readonly?': true };
+/** Its meta as the service gives it: the default names the user asking (see MY_ID). */
+export const CREATED_BY_META: Readonly<Record<string, unknown>> = {
+  'svc/readonly?': true,
+  'svc/default-value': { 'svc/id': '$my-id' },
+};
 
 /** Whether a type made with this meta gets svc/created-by. */
 export const takesCreator = (meta: Record<string, unknown>, builtin: boolean): boolean =>
