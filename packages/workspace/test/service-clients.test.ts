@@ -432,6 +432,7 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     const totals = await query(
       {
         n: ['q/count', 'svc/id'],
+        ids: ['q/count', ['svc/id']],
         teams: ['q/count', 'rc/team'],
         sum: ['q/sum', 'rc/age'],
         avg: ['q/avg', 'rc/age'],
@@ -440,22 +441,22 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
       },
       blue,
     );
-    expect(totals.result).toEqual([{ n: 3, teams: 3, sum: 93, avg: 31, min: 30, max: 'Cy' }]);
+    expect(totals.result).toEqual([{ n: 3, ids: 3, teams: 3, sum: 93, avg: 31, min: 30, max: 'Cy' }]);
     // Unfiltered, past q/limit: every person.
     const everyone = await h.run('svc.entity/query', {
       query: { 'q/from': PERSON, 'q/select': ['svc/id'], 'q/limit': 'q/no-limit' },
     });
     expect((await query({ n: ['q/count', 'svc/id'] })).result).toEqual([{ n: everyone.length }]);
-    // A collection's count is per entity, as before.
+    // A collection's count is per entity, as before, with or without the item's field.
     const perTeam = await h.run('svc.entity/query', {
       query: {
         'q/from': TEAM,
-        'q/select': { n: ['q/count', ['rc/people', 'svc/id']] },
+        'q/select': { n: ['q/count', ['rc/people', 'svc/id']], m: ['q/count', ['rc/people']] },
         'q/where': ['=', ['svc/id'], '$team'],
       },
       params: { $team: team },
     });
-    expect(perTeam).toEqual([{ n: 3 }]);
+    expect(perTeam).toEqual([{ n: 3, m: 3 }]);
     for (const select of [
       { name: 'rc/name', n: ['q/count', 'svc/id'] },
       { s: ['q/sum', 'rc/name'] },

@@ -257,18 +257,25 @@ export class Compiler {
   wholeQuery(scope: Scope, select: unknown): string | undefined {
     if (!select || typeof select !== 'object' || Array.isArray(select)) return undefined;
     const entries = Object.entries(select as Record<string, unknown>);
-    const whole = ([, spec]: [string, unknown]) =>
-      Array.isArray(spec) && AGGREGATES.has(spec[0] as string) && typeof spec[1] === 'string';
-    if (!entries.some(whole)) return undefined;
-    if (!entries.every(whole))
+    // The field an aggregate of the type's own field names: `"<field>"`, or `["<field>"]` when
+    // that field is no collection (`[q/count, [<collection>]]` counts each entity's items).
+    const own = (spec: unknown): string | undefined => {
+      if (!Array.isArray(spec) || !AGGREGATES.has(spec[0] as string)) return undefined;
+      const of = spec[1];
+      if (typeof of === 'string') return of;
+      if (!Array.isArray(of) || of.length !== 1 || typeof of[0] !== 'string') return undefined;
+      return scope.type.byName.get(of[0])?.kind === 'many' ? undefined : of[0];
+    };
+    if (!entries.some(([, spec]) => own(spec) !== undefined)) return undefined;
+    if (!entries.every(([, spec]) => own(spec) !== undefined))
       throw invalid(
         'Aggregates of the queried type\'s own fields ([q/count, "<field>"]) sum up the whole query: every alias of such a q/select is one',
       );
     const pairs = entries.map(([key, spec]): [string, string] => {
       this.b.spend();
-      const [op, name] = spec as [string, string];
-      const f = this.field(scope.type, name);
-      if (op === 'q/count' && name === 'svc/id') return [key, 'count(*)'];
+      const op = (spec as string[])[0] as string;
+      const f = this.field(scope.type, own(spec));
+      if (op === 'q/count' && f.name === 'svc/id') return [key, 'count(*)'];
       if (f.kind === 'many')
         throw invalid(`${op} of the collection ${f.name} goes by a path: [${op}, [${f.name}, <field>]]`);
       return [key, aggregateOf(op, `${scope.alias}.${col(f)}`, f)];
