@@ -2,6 +2,11 @@ import { forbidden } from '../errors.js';
 import type { FieldDef, TypeDef } from '../schema/catalog.js';
 
 /** Who is acting: every command and request runs as one user. */
+export interface Principal {
+  id: string;
+  admin: boolean;
+}
+
 /**
  * The service's name for the user asking: a filter parameter it fills in (`$my-id`) and a
  * relation's default (`{svc/id: "$my-id"}`, as svc/created-by's).
@@ -12,11 +17,6 @@ export const MY_ID = '$my-id';
 export const meansAsker = (value: unknown): boolean =>
   value === MY_ID ||
   (typeof value === 'object' && value !== null && (value as Record<string, unknown>)['svc/id'] === MY_ID);
-
-export interface Principal {
-  id: string;
-  admin: boolean;
-}
 
 /**
  * Permissions apply to secured types only: on a secured type, a secured field is closed to users

@@ -26,9 +26,9 @@ const DETAIL_ONLY = new Set(['svc/id', 'svc/creation-date', 'svc/modification-da
 
 /**
  * Fields shown as table columns: the public id and title first, then primitives and to-one
- * relations (not rich text, not collections; ids, dates and the creator are on the entity's own page). A field
- * marked `ui/hidden?` (a relation's raw value, kept as the service keeps it) is on the entity's
- * page only.
+ * relations (not rich text, not collections; ids, dates and the creator are on the entity's own
+ * page). A field marked `ui/hidden?` (a relation's raw value, kept as the service keeps it) is on
+ * the entity's page only.
  */
 export function columns(catalog: Catalog, t: TypeDef): FieldDef[] {
   const title = titleField(t);
