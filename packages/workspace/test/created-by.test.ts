@@ -192,6 +192,60 @@ describeEachDatabase('svc/created-by', (target) => {
     expect(r.error.message).toContain('$nope');
   });
 
+  it('a user deleted leaves the entities it created without a creator, their other values as they were', async () => {
+    const del = await h.ws.createUser({ name: 'Del' });
+    const made = await h.run(
+      'svc.entity/create',
+      { type: NOTE, entity: { 'cb/name': 'by del', 'cb/n': 7 } },
+      del.token,
+    );
+    expect(await creators('by del')).toEqual([['by del', { id: del.user['svc/id'], name: 'Del' }]]);
+    await h.run('svc.entity/delete', { type: 'svc/user', entity: { 'svc/id': del.user['svc/id'] } });
+    const [after] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': NOTE,
+        'q/select': ['svc/created-by', 'svc/modification-date', 'cb/n'],
+        'q/where': ['=', ['svc/id'], '$id'],
+      },
+      params: { $id: made['svc/id'] },
+    });
+    expect(after).toEqual({
+      'svc/created-by': null,
+      'svc/modification-date': made['svc/modification-date'],
+      'cb/n': 7,
+    });
+    // Uno's are untouched.
+    expect((await creators('one'))[0]![1]).toEqual({ id: uno.id, name: 'Uno' });
+    // Two deleted in one run (a batch of deletes).
+    const pair = [await h.ws.createUser({ name: 'Pia' }), await h.ws.createUser({ name: 'Quin' })];
+    for (const [i, u] of pair.entries())
+      await h.run(
+        'svc.entity/create',
+        { type: NOTE, entity: { 'cb/name': `by pair ${i}`, 'cb/n': i } },
+        u.token,
+      );
+    await h.run('svc.command/batch', {
+      commands: pair.map((u) => ({
+        command: 'svc.entity/delete',
+        args: { type: 'svc/user', entity: { 'svc/id': u.user['svc/id'] } },
+      })),
+    });
+    // The field itself, which reads the stored id (a path through it finds no user either way).
+    const stored = await h.run('svc.entity/query', {
+      query: {
+        'q/from': NOTE,
+        'q/select': ['cb/name', 'svc/created-by'],
+        'q/where': ['q/starts-with', ['cb/name'], '$p'],
+        'q/order-by': [[['cb/n'], 'q/asc']],
+      },
+      params: { $p: 'by pair' },
+    });
+    expect(stored).toEqual([
+      { 'cb/name': 'by pair 0', 'svc/created-by': null },
+      { 'cb/name': 'by pair 1', 'svc/created-by': null },
+    ]);
+  });
+
   it('a workspace made before it existed gets it at its next start: old entities without a creator', async () => {
     const old = (await h.run('svc.entity/create', { type: NOTE, entity: { 'cb/name': 'old', 'cb/n': 0 } }))[
       'svc/id'

@@ -4,6 +4,7 @@ import { isUuid } from '../schema/values.js';
 import { type CommandContext, RunAgainOneByOne } from '../commands/context.js';
 import { checkRun, oneAtATime, refusedValue } from './command-runs.js';
 import { isObject } from './entity-store.js';
+import { forgetCreators } from '../schema/created-by.js';
 import { deleteOwnedContent } from './owned-content.js';
 
 // svc.entity/delete, one entity at a time or a run of them (consecutive deletes of one type in a
@@ -23,6 +24,7 @@ function idOf(entity: unknown): string {
 async function deleteOne(ctx: CommandContext, catalog: Catalog, type: TypeDef, id: string) {
   // Rich-text documents and comments belong to their entity: they go with it.
   await deleteOwnedContent(ctx.tx, catalog, type, [id]);
+  await forgetCreators(ctx.tx, catalog, type, [id]);
   const { rowCount } = await ctx.tx.query(`DELETE FROM ${type.table} WHERE id = $1`, [id]);
   if (rowCount === 0) throw notFound(`${type.name} ${id} does not exist`);
   ctx.effects.push({ effect: 'svc.entity/delete', id, type: type.name });
@@ -62,6 +64,7 @@ async function deleteIds(ctx: CommandContext, catalog: Catalog, type: TypeDef, i
   if (ctx.oneByOne || ids.length < 2) return oneAtATime(ids, (id) => deleteOne(ctx, catalog, type, id));
   try {
     await deleteOwnedContent(ctx.tx, catalog, type, ids);
+    await forgetCreators(ctx.tx, catalog, type, ids);
     const { rowCount } = await ctx.tx.query(`DELETE FROM ${type.table} WHERE id = ANY($1::uuid[])`, [ids]);
     // One missing or named twice: which delete fails first is known only one at a time, and the
     // others are deleted already. The command runs again so (its own retry).
