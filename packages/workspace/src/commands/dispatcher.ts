@@ -10,11 +10,11 @@ import { changeCollection, changeCollections } from '../entities/change-collecti
 import { COPY_MIN_ROWS, createEntities } from '../entities/entity-store.js';
 import { updateEntities, updateEntity } from '../entities/update-entities.js';
 import { badRequest, WorkspaceError } from '../errors.js';
-import { compileQuery } from '../query/compile-query.js';
 import { type Catalog, lastCatalog, loadCatalog } from '../schema/catalog.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
 import { answersInJson } from './answer-json.js';
-import { overBudget, type RequestBudgets } from './budgets.js';
+import { entityQuery, uncheckedQuery } from './entity-query.js';
+import type { RequestBudgets } from './budgets.js';
 import { type CommandContext, RowsNotExact, RunAgainOneByOne, StaleCatalog } from './context.js';
 import { listeners } from './listeners.js';
 import { SCHEMA_CHANGES, schemaQuery } from './schema-commands.js';
@@ -35,23 +35,8 @@ export type CommandResult =
 const isObject = (v: unknown): v is Args => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const ENTITY_COMMANDS: Record<string, Handler> = {
-  'svc.entity/query': async (ctx, a) => {
-    const catalog = await loadCatalog(ctx.tx);
-    // The service's clients send params null, or none, for a query without parameters.
-    const params = a.params ?? undefined;
-    if (params !== undefined && !isObject(params))
-      throw badRequest('params must be an object', 'invalid-args');
-    const { sql, values, cap } = compileQuery(
-      { catalog, user: ctx.user, params, budgets: ctx.budgets },
-      a.query,
-    );
-    const { rows } = await ctx.tx.query<{ r: unknown }>(sql, values);
-    if (cap !== undefined && rows.length > cap)
-      throw overBudget(
-        `The query matches more than ${cap} rows (maxResultRows): read in pages of q/limit and q/offset`,
-      );
-    return rows.map((r) => r.r);
-  },
+  'svc.entity/query': async (ctx, a) =>
+    entityQuery(ctx.tx, await loadCatalog(ctx.tx), a, { user: ctx.user, budgets: ctx.budgets }),
   'svc.entity/create': async (ctx, a) => {
     const [result] = await createEntities(ctx, await loadCatalog(ctx.tx), a.type, [a.entity]);
     return result;
@@ -282,9 +267,17 @@ export async function executeOne(
   } catch (error) {
     return failure(error, log);
   }
-  // A top-level read is one statement (after the catalog check): no transaction round trips.
+  // A top-level read is one statement (after the catalog check): no transaction round trips. A
+  // query is often that statement alone (entity-query.ts).
   if (READ_ONLY.has(parsed.command)) {
     try {
+      let read: unknown[] | undefined;
+      if (parsed.command === 'svc.entity/query') {
+        // As dispatch does: a request that was stopped starts no more commands.
+        checkRequest();
+        read = await uncheckedQuery(driver, parsed.args, { user, budgets: options.budgets });
+      }
+      if (read !== undefined) return { success: true, result: read };
       return {
         success: true,
         result: await dispatch(

@@ -36,6 +36,11 @@ export interface CompileOptions {
   budgets?:
     | Pick<RequestBudgets, 'maxQueryNodes' | 'maxPathLength' | 'maxResultRows' | 'maxTextFilters'>
     | undefined;
+  /**
+   * The schema token the catalog was loaded at: the statement then answers no row unless it is
+   * still the database's (a catalog used without checking it first, see uncheckedQuery)
+   */
+  token?: string;
 }
 
 /** A compiled query; `cap` is set when q/no-limit was cut off: more rows than it are over budget. */
@@ -79,12 +84,14 @@ export class Compiler {
   readonly user: Principal;
   private readonly params: Record<string, unknown>;
   private readonly budgets: CompileOptions['budgets'];
+  private readonly token: string | undefined;
 
   constructor(options: CompileOptions) {
     this.catalog = options.catalog;
     this.user = options.user;
     this.params = options.params ?? {};
     this.budgets = options.budgets;
+    this.token = options.token;
     const max = options.budgets?.maxQueryNodes;
     // Counted while the statement is built, so a huge query stops early instead of growing a huge
     // statement first.
@@ -543,6 +550,9 @@ export class Compiler {
     // Documents, comments and files read directly: those held by a field closed to this user stay hidden.
     const closed = closedHolders(this.catalog, this.user, type, root);
     if (closed.length > 0) conditions.push(`NOT (${closed.join(' OR ')})`);
+    const guard = this.token === undefined ? undefined : schemaGuard(this.b.bind(this.token, 'text'));
+    // Aggregates over the whole query answer a row even over no entity: their guard is a HAVING.
+    if (guard && !totals) conditions.push(guard);
     const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
     const keys = this.orderKeys(scope, q['q/order-by']);
     const order = keys.map(([e, dir]) => `${e} ${dir}`).join(', ');
@@ -571,7 +581,11 @@ export class Compiler {
     }
     const from = `${type.table} ${root} ${scope.joins.join(' ')} ${where}`;
     // Aggregates over the whole query: one row, with nothing to order or cut.
-    if (totals) return { sql: `SELECT ${obj} AS r FROM ${from}`, values: this.b.values };
+    if (totals)
+      return {
+        sql: `SELECT ${obj} AS r FROM ${from}${guard ? ` HAVING ${guard}` : ''}`,
+        values: this.b.values,
+      };
     if (limit === 'q/no-limit') {
       return {
         sql: `SELECT ${obj} AS r FROM ${from} ORDER BY ${order} ${paging}`,
@@ -590,6 +604,10 @@ export class Compiler {
     return { sql, values: this.b.values };
   }
 }
+
+/** True while the schema token is still `token` (a bound parameter). */
+const schemaGuard = (token: string) =>
+  `EXISTS (SELECT 1 FROM svc_meta WHERE key = 'schema_token' AND value = ${token})`;
 
 /** The SQL of one aggregate over `expr`, the values of `field` (a primitive's, or a to-one's key). */
 function aggregateOf(op: string, expr: string, field: FieldDef): string {

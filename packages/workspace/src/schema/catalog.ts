@@ -190,14 +190,15 @@ export async function schemaToken(q: Queryable): Promise<string> {
   return rows[0]!.value;
 }
 
-/**
- * The catalog last loaded, without asking the database: whoever uses it must check, inside its
- * transaction, that the schema token is still this catalog's (as loadCatalog does).
- */
 /** The field the service shows as an entity's title (`ui/title?`), if the type has one. */
 export const titleField = (t: TypeDef): FieldDef | undefined =>
   t.fields.find((f) => f.meta['ui/title?'] === true);
 
+/**
+ * The catalog last loaded, without asking the database: whoever uses it must check that the
+ * schema token is still this catalog's, inside its transaction or its statement (as loadCatalog
+ * and uncheckedQuery do).
+ */
 export function lastCatalog(): Catalog | undefined {
   return cached;
 }
