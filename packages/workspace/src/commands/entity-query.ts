@@ -25,7 +25,7 @@ interface QueryOptions {
 function compile(catalog: Catalog, args: Args, options: QueryOptions, token?: string): CompiledQuery {
   // The service's clients send params null, or none, for a query without parameters.
   const params = args.params ?? undefined;
-  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
+  if (params !== undefined && (typeof params !== 'object' || Array.isArray(params)))
     throw badRequest('params must be an object', 'invalid-args');
   return compileQuery(
     {
