@@ -59,6 +59,13 @@ export function isoFromMicros(us: number): string {
   return lastIso;
 }
 
+/**
+ * A field the entity a create or update answers shows to `user`: primitive, single-select and
+ * entity fields, but svc/created-by (the service sets it in an effect of its own).
+ */
+export const answered = (user: Principal, type: TypeDef, f: FieldDef): boolean =>
+  f.kind !== 'many' && f.storage.kind === 'column' && f.name !== CREATED_BY && canAccessField(user, type, f);
+
 interface OutField {
   name: string;
   col: string;
@@ -73,13 +80,7 @@ function fieldsShown(type: TypeDef, user: Principal): OutField[] {
   if (!both) {
     const list = (u: Principal) =>
       type.fields
-        .filter(
-          (f) =>
-            f.kind !== 'many' &&
-            f.storage.kind === 'column' &&
-            f.name !== CREATED_BY &&
-            canAccessField(u, type, f),
-        )
+        .filter((f) => answered(u, type, f))
         .map((f) => ({
           name: f.name,
           col: (f.storage as { col: string }).col,

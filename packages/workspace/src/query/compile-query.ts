@@ -273,15 +273,16 @@ export class Compiler {
       if (!Array.isArray(of) || of.length !== 1 || typeof of[0] !== 'string') return undefined;
       return scope.type.byName.get(of[0])?.kind === 'many' ? undefined : of[0];
     };
-    if (!entries.some(([, spec]) => own(spec) !== undefined)) return undefined;
-    if (!entries.every(([, spec]) => own(spec) !== undefined))
+    const fields = entries.map(([, spec]) => own(spec));
+    if (fields.every((f) => f === undefined)) return undefined;
+    if (fields.includes(undefined))
       throw invalid(
         'Aggregates of the queried type\'s own fields ([q/count, "<field>"]) sum up the whole query: every alias of such a q/select is one',
       );
-    const pairs = entries.map(([key, spec]): [string, string] => {
+    const pairs = entries.map(([key, spec], i): [string, string] => {
       this.b.spend();
       const op = (spec as string[])[0] as string;
-      const f = this.field(scope.type, own(spec));
+      const f = this.field(scope.type, fields[i]);
       if (op === 'q/count' && f.name === 'svc/id') return [key, 'count(*)'];
       if (f.kind === 'many')
         throw invalid(`${op} of the collection ${f.name} goes by a path: [${op}, [${f.name}, <field>]]`);

@@ -50,6 +50,12 @@ export const MANDATORY_FIELDS: Record<string, { type: string; col: string; meta:
     },
   };
 
+/**
+ * A field a type is made with (the mandatory ones; svc/created-by where the type takes it): a
+ * definition of it in schema.type/create only gives its id and meta.
+ */
+const madeWithType = (name: string) => MANDATORY_FIELDS[name] !== undefined || name === CREATED_BY;
+
 // `<app>/<name>`; enum type names join two such names with `_` and so hold two slashes.
 const NAME_RE = /^[^/\s].*\/.*[^/\s]$/s;
 
@@ -137,8 +143,7 @@ export async function createType(tx: Queryable, input: TypeInput): Promise<TypeD
     if (typeof f !== 'object' || f === null)
       throw badRequest('each of svc/fields must be an object', 'invalid-args');
     const n = (f as Record<string, unknown>)['svc/name'];
-    if (typeof n === 'string' && (MANDATORY_FIELDS[n] || n === CREATED_BY))
-      given.set(n, f as Record<string, unknown>);
+    if (typeof n === 'string' && madeWithType(n)) given.set(n, f as Record<string, unknown>);
   }
   const creator = given.get(CREATED_BY);
   await insertFields(tx, [
@@ -169,13 +174,7 @@ export async function createType(tx: Queryable, input: TypeInput): Promise<TypeD
   // dropped with the mandatory ones': it names the service's own field, not one to make.
   const rest = fields
     .map((f) => f as Record<string, unknown>)
-    .filter(
-      (r) =>
-        !(
-          typeof r['svc/name'] === 'string' &&
-          (MANDATORY_FIELDS[r['svc/name']] || r['svc/name'] === CREATED_BY)
-        ),
-    );
+    .filter((r) => !(typeof r['svc/name'] === 'string' && madeWithType(r['svc/name'])));
   const fieldInput = (r: Record<string, unknown>): FieldInput => ({
     holderType: name,
     name: r['svc/name'],
