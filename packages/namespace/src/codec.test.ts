@@ -89,6 +89,23 @@ describe('NamespaceCodec', () => {
     ]);
   });
 
+  it('renames a field written on its own in q/where, and never a parameter', () => {
+    const bare = (where: unknown) => ({
+      command: 'svc.entity/query',
+      args: { query: { 'q/from': 'Shop/Order', 'q/select': ['svc/id'], 'q/where': where } },
+    });
+    const where = (commands: unknown) =>
+      (commands as Array<{ args: { query: { 'q/where': unknown } } }>)[0]!.args.query['q/where'];
+    expect(
+      where(out.commands([bare(['and', ['=', 'svc/id', '$svc/id'], ['>', 'Shop/count', '$n']])])),
+    ).toEqual(['and', ['=', 'fibery/id', '$svc/id'], ['>', 'Shop/count', '$n']]);
+    expect(where(back.commands([bare(['=', 'fibery/public-id', '$p'])]))).toEqual([
+      '=',
+      'svc/public-id',
+      '$p',
+    ]);
+  });
+
   it('renames the names in schema commands and keeps meta values that are data', () => {
     const create = {
       command: 'schema.type/create',

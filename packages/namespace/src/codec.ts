@@ -368,12 +368,16 @@ export class NamespaceCodec {
     return path.map(this.name);
   }
 
-  /** `[op, [path], $param]`, `[q/and, expr, expr]`, `[q/start, [path]]`: paths are names. */
+  /**
+   * `[op, [path], $param]`, `[q/and, expr, expr]`, `[q/start, [path]]`: paths are names, and so is
+   * a field written on its own (`[=, "fibery/id", $id]`); values only come as `$` parameters.
+   */
   #where(where: unknown): unknown {
     if (!Array.isArray(where) || typeof where[0] !== 'string') return where;
     return [
       where[0],
       ...where.slice(1).map((arg) => {
+        if (typeof arg === 'string') return arg.startsWith('$') ? arg : this.name(arg);
         if (!Array.isArray(arg)) return arg;
         return arg.every((x) => typeof x === 'string') && !isAggregate(arg)
           ? this.#path(arg)

@@ -469,6 +469,39 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     }
   });
 
+  it('filters other clients write: a field named on its own, and `and`, `or`, `in` without q/', async () => {
+    const names = async (where: unknown, params: Record<string, unknown>) =>
+      (
+        await h.run('svc.entity/query', {
+          query: {
+            'q/from': PERSON,
+            'q/select': { n: 'rc/name' },
+            'q/where': where,
+            'q/order-by': [[['rc/name'], 'q/asc']],
+          },
+          params,
+        })
+      ).map((r: any) => r.n);
+    expect(await names(['=', 'svc/id', '$id'], { $id: people[1] })).toEqual(['Bob']);
+    expect(
+      await names(['and', ['>=', 'rc/age', '$a'], ['=', ['rc/team', 'svc/id'], '$t']], { $a: 31, $t: team }),
+    ).toEqual(['Bob', 'Cy']);
+    expect(
+      await names(['or', ['=', 'rc/name', '$a'], ['=', 'rc/name', '$b']], { $a: 'Ann', $b: 'Cy' }),
+    ).toEqual(['Ann', 'Cy']);
+    expect(await names(['in', 'rc/name', '$n'], { $n: ['Bob', 'Nobody'] })).toEqual(['Bob']);
+    // A value still only comes as a parameter; a name that is no field is an unknown field.
+    const inline = await h.attempt('svc.entity/query', {
+      query: { 'q/from': PERSON, 'q/select': ['rc/name'], 'q/where': ['=', ['rc/name'], 'Ann'] },
+    });
+    expect(inline.result?.code).toBe('invalid-query');
+    const unknown = await h.attempt('svc.entity/query', {
+      query: { 'q/from': PERSON, 'q/select': ['rc/name'], 'q/where': ['=', 'rc/nope', '$a'] },
+      params: { $a: 1 },
+    });
+    expect(unknown.result?.code).toBe('unknown-field');
+  });
+
   it('filters the n8n node sends: text ignoring case, q/not-contains, [q/null?], [q/null-or-empty?], [q/count]', async () => {
     const names = async (type: string, where: unknown, params: Record<string, unknown>) =>
       (

@@ -8,6 +8,7 @@ import { filterValue, isUuid, outputExpr, paramCast } from '../schema/values.js'
 import { selectAliases } from './select-object.js';
 import { jsonObject, SqlBuilder } from './sql-builder.js';
 import {
+  barePath,
   COMPARISONS,
   compareFunction,
   functionOperand,
@@ -25,6 +26,8 @@ const AGGREGATES = new Set(['q/count', 'q/min', 'q/max', 'q/sum', 'q/avg']);
 const JSON_TYPES = new Set(['svc/location', 'svc/json-value', 'svc/date-range', 'svc/date-time-range']);
 
 const invalid = (message: string) => badRequest(message, 'invalid-query');
+/** Operators clients write without their `q/` (see Compiler.whereExpr). */
+const UNPREFIXED: Record<string, string> = { and: 'q/and', or: 'q/or', in: 'q/in' };
 /** A value the caller sent, as an error message shows it: clipped, so it never echoes megabytes. */
 const shown = (value: unknown) => clip(JSON.stringify(value));
 
@@ -350,11 +353,16 @@ export class Compiler {
     return this.nested(() => this.whereExpr(scope, expr));
   }
 
+  /**
+   * Operators written without their `q/`: the service's own UI and a bot send `[and, …]`, a sync
+   * script `[in, [field], $ids]`.
+   */
   whereExpr(scope: Scope, expr: unknown): string {
     if (!Array.isArray(expr) || expr.length === 0 || typeof expr[0] !== 'string') {
       throw invalid(`Invalid q/where expression ${shown(expr)}`);
     }
-    const [op, ...args] = expr;
+    const [written, ...args] = expr;
+    const op = UNPREFIXED[written] ?? written;
     if (op === 'q/and' || op === 'q/or') {
       if (args.length === 0) return op === 'q/and' ? 'TRUE' : 'FALSE';
       return `(${args.map((a) => this.where(scope, a)).join(op === 'q/and' ? ' AND ' : ' OR ')})`;
@@ -367,7 +375,10 @@ export class Compiler {
     return this.comparison(scope, op, args[0], this.param(args[1]));
   }
 
-  comparison(scope: Scope, op: string, operand: unknown, value: unknown): string {
+  comparison(scope: Scope, op: string, written: unknown, value: unknown): string {
+    // A field named on its own stands for the path of that one field: clients of the service send
+    // `[=, "fibery/id", "$id"]` and read its rows (see barePath).
+    const operand = barePath(written);
     // [q/null?, path], [q/null-or-empty?, path], [q/count, path]: where-functions.ts.
     if (functionOperand(operand)) return compareFunction(this, scope, op, operand as unknown[], value);
     // Ranges: [q/start, [path]] or [q/end, [path]].

@@ -25,6 +25,15 @@ export const COMPARISONS: Record<string, string> = {
 const NULL_TESTS = new Set(['q/null?', 'q/null-or-empty?']);
 const TEXT_TYPES = new Set(['svc/text', 'svc/email', 'svc/emoji']);
 
+/**
+ * A comparison's operand as a path: a field name written on its own (not a `$` parameter) is the
+ * path of that one field. The service takes `[=, "fibery/id", "$id"]`: a TypeScript client's
+ * suite against a real workspace, and scripts whose comments show its real answer, send it.
+ */
+export function barePath(operand: unknown): unknown {
+  return typeof operand === 'string' && operand !== '' && !operand.startsWith('$') ? [operand] : operand;
+}
+
 /** `[q/null?|q/null-or-empty?|q/count, …]` as an operand, else undefined. */
 export function functionOperand(operand: unknown): string | undefined {
   if (!Array.isArray(operand) || typeof operand[0] !== 'string' || !Array.isArray(operand[1]))
