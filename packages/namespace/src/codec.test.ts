@@ -89,6 +89,22 @@ describe('NamespaceCodec', () => {
     ]);
   });
 
+  it('renames the paths of nested alias objects in an object q/select, sub-queries within them too', () => {
+    const select = {
+      id: 'svc/id',
+      customer: { id: ['Shop/customer', 'svc/id'], made: ['Shop/customer', 'svc/creation-date'] },
+      files: { 'q/from': 'Files/Files', 'q/select': { s: 'svc/secret', deeper: { n: ['svc/name'] } } },
+    };
+    const [c] = out.commands([
+      { command: 'svc.entity/query', args: { query: { 'q/from': 'Shop/Order', 'q/select': select } } },
+    ]) as Array<{ args: { query: { 'q/select': unknown } } }>;
+    expect(c!.args.query['q/select']).toEqual({
+      id: 'fibery/id',
+      customer: { id: ['Shop/customer', 'fibery/id'], made: ['Shop/customer', 'fibery/creation-date'] },
+      files: { 'q/from': 'Files/Files', 'q/select': { s: 'fibery/secret', deeper: { n: ['fibery/name'] } } },
+    });
+  });
+
   it('renames a field written on its own in q/where, and never a parameter', () => {
     const bare = (where: unknown) => ({
       command: 'svc.entity/query',

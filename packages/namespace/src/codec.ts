@@ -329,7 +329,8 @@ export class NamespaceCodec {
       return select.map((s) => (isObject(s) ? this.#selectObject(s, svcType, overlay) : this.name(s)));
     }
     if (!isObject(select)) return select;
-    // the object form {alias: field | [path] | {sub-query}}: aliases are the caller's words
+    // the object form {alias: field | [path] | {sub-query} | {nested aliases}}: aliases are the
+    // caller's words; an object without q/from is more aliases read from the same entity
     const out: Obj = {};
     for (const [alias, v] of Object.entries(select)) {
       out[alias] = isAggregate(v)
@@ -337,7 +338,9 @@ export class NamespaceCodec {
         : Array.isArray(v)
           ? this.#path(v)
           : isObject(v)
-            ? this.#query(v, undefined, overlay)
+            ? 'q/from' in v
+              ? this.#query(v, undefined, overlay)
+              : this.#select(v, svcType, overlay)
             : this.name(v);
     }
     return out;
