@@ -201,7 +201,12 @@ export async function dispatch(ctx: CommandContext, command: string, args: Args)
   checkRequest();
   if (ctx.depth > 8) throw badRequest('Batches nest at most 8 deep', 'invalid-args');
   if (command === 'svc.command/batch') return runBatch(ctx, args, false);
-  if (command === 'svc.schema/batch') return runBatch(ctx, args, true);
+  if (command === 'svc.schema/batch') {
+    // Answered "ok" as a whole, as the service's API docs show it (each schema command answers
+    // "ok" itself, so a list of them says nothing more); a client checks `result === 'ok'`.
+    await runBatch(ctx, args, true);
+    return 'ok';
+  }
   if (command === 'svc.schema/query') return schemaQuery(ctx, args);
   const handler = SCHEMA_CHANGES[command] ?? ENTITY_COMMANDS[command];
   if (!handler) throw badRequest(`Unknown command ${clip(JSON.stringify(command))}`, 'unknown-command');
