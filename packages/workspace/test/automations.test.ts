@@ -191,6 +191,32 @@ describeEachDatabase('automations', (target) => {
     ]);
   });
 
+  it('an automation takes any type name the schema takes, spaces included', async () => {
+    const type = `Orders ${randomUUID().slice(0, 6)}/Customer order`;
+    await h.run('schema.type/create', typeArgs(type));
+    const order = await h.run('svc.entity/create', {
+      type,
+      entity: { [`${type.split('/')[0]}/name`]: 'First' },
+    });
+    const button = await addAutomation({
+      name: 'Name it',
+      trigger: 'button',
+      type,
+      action: { kind: 'script', code: 'return args.currentEntities.map((e) => e.name);' },
+    });
+    await h.request('POST', `/api/automations/${button.id}/run`, { entityIds: [order['svc/id']] });
+    const [run] = await finished(button.id);
+    expect(run!.message).toBeNull();
+    expect(run!.answer).toEqual(['First']);
+    const bad = await h.request('POST', '/api/automations', {
+      name: 'No app',
+      trigger: 'button',
+      type: 'no-slash',
+      action: { kind: 'script', code: 'return 1;' },
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it("a script reads documents with the rights of the user who runs it: a secured field's document is closed to a non-admin", async () => {
     const type = `s${randomUUID().slice(0, 8)}/memo`;
     await h.run('schema.type/create', { ...typeArgs(type), 'svc/meta': { 'svc/secured?': true } });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSchemaName } from '../schema/schema-store.js';
 
 // What an automation is. A rule runs when an entity of `type` is created or updated (optionally
 // only when `field` changed); a button runs when a user chooses entities and presses it. Either
@@ -26,7 +27,7 @@ export const automationInput = z
   .object({
     name: z.string().min(1).max(200),
     trigger: z.enum(['created', 'updated', 'button']),
-    type: z.string().regex(/^[^/\s]+\/[^\s]+$/, 'a type name <app>/<name>'),
+    type: z.string().refine(isSchemaName, 'a type name <app>/<name>'),
     field: z.string().min(1).optional(),
     action: z.discriminatedUnion('kind', [appAction, scriptAction]),
     enabled: z.boolean().default(true),

@@ -56,11 +56,16 @@ export const MANDATORY_FIELDS: Record<string, { type: string; col: string; meta:
  */
 const madeWithType = (name: string) => MANDATORY_FIELDS[name] !== undefined || name === CREATED_BY;
 
-// `<app>/<name>`; enum type names join two such names with `_` and so hold two slashes.
+// `<app>/<name>`; enum type names join two such names with `_` and so hold two slashes. Spaces
+// are names' own (`Customer orders/Order`), as in the service.
 const NAME_RE = /^[^/\s].*\/.*[^/\s]$/s;
 
+/** A type or field name the schema takes: `<app>/<name>`, at most 200 characters. */
+export const isSchemaName = (name: unknown): name is string =>
+  typeof name === 'string' && NAME_RE.test(name) && !name.includes('\0') && name.length <= 200;
+
 export function checkName(what: string, name: unknown): string {
-  if (typeof name !== 'string' || !NAME_RE.test(name) || name.includes('\0') || name.length > 200) {
+  if (!isSchemaName(name)) {
     throw badRequest(
       `${what} must be a string of the form <app>/<name>, got ${JSON.stringify(name)}`,
       'invalid-args',
