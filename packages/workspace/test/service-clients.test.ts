@@ -283,7 +283,20 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     // The primitive types are types too (svc/primitive? true, no fields): every field's type names
     // a type of the schema, which the service's n8n node relies on.
     const byName = new Map(res.body['svc/types'].map((t: any) => [t['svc/name'], t]));
-    expect(byName.get('svc/int')).toMatchObject({ 'svc/meta': { 'svc/primitive?': true }, 'svc/fields': [] });
+    expect(byName.get('svc/int')).toMatchObject({
+      'svc/meta': { 'svc/primitive?': true, 'svc/platform?': true },
+      'svc/fields': [],
+    });
+    // The service's own types say so too (svc/platform?): a client that lists the users' own
+    // databases keeps the types without it, and then reads each one's title field.
+    const platform = res.body['svc/types']
+      .filter((t: any) => t['svc/meta']['svc/platform?'] === true && !t['svc/meta']['svc/primitive?'])
+      .map((t: any) => t['svc/name']);
+    expect(platform).toEqual(
+      expect.arrayContaining(['svc/user', 'svc/file', 'Collaboration~Documents/Document']),
+    );
+    expect(platform).not.toContain(PERSON);
+    expect(person['svc/meta']).not.toHaveProperty('svc/platform?');
     for (const t of res.body['svc/types'])
       for (const f of t['svc/fields'])
         expect(byName.has(f['svc/type']), `${t['svc/name']} ${f['svc/name']}: ${f['svc/type']}`).toBe(true);

@@ -8,13 +8,16 @@ const primitiveId = (name: string) => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
 const PRIMITIVE_IDS = new Map(PRIMITIVE_TYPES.map((t) => [t, primitiveId(t)]));
+const PLATFORM = { 'svc/platform?': true } as const;
 
 /**
  * The Schema object svc.schema/query (and GET /api/schema) returns. Every type and field says
  * `svc/deleted?` false, as the service's do: its clients drop what is soft-deleted, and nothing
  * here ever is. The primitive types come last, as types with `svc/primitive? true` and no fields
  * (the spec's "appears in schema output"): the service's n8n node looks up the type of every
- * field, primitive or not.
+ * field, primitive or not. The service's own types, primitive or not, carry `svc/platform? true`:
+ * clients tell the users' databases from them by it (a launcher plugin reads the title field of
+ * every type without it).
  */
 export function schemaObject(catalog: Catalog, _user: Principal, withDescription: boolean) {
   return {
@@ -24,7 +27,7 @@ export function schemaObject(catalog: Catalog, _user: Principal, withDescription
         'svc/name': t.name,
         'svc/id': t.id,
         ...(withDescription ? { 'svc/description': t.description } : {}),
-        'svc/meta': t.meta,
+        'svc/meta': t.builtin ? { ...t.meta, ...PLATFORM } : t.meta,
         'svc/deleted?': false,
         'svc/fields': t.fields.map((f) => ({
           'svc/name': f.name,
@@ -38,7 +41,7 @@ export function schemaObject(catalog: Catalog, _user: Principal, withDescription
         'svc/name': name,
         'svc/id': PRIMITIVE_IDS.get(name)!,
         ...(withDescription ? { 'svc/description': null } : {}),
-        'svc/meta': { 'svc/primitive?': true },
+        'svc/meta': { 'svc/primitive?': true, ...PLATFORM },
         'svc/deleted?': false,
         'svc/fields': [],
       })),
