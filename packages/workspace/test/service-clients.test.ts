@@ -503,6 +503,31 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
       await names(['or', ['=', 'rc/name', '$a'], ['=', 'rc/name', '$b']], { $a: 'Ann', $b: 'Cy' }),
     ).toEqual(['Ann', 'Cy']);
     expect(await names(['in', 'rc/name', '$n'], { $n: ['Bob', 'Nobody'] })).toEqual(['Bob']);
+    // "Has this item": q/contains and q/not-contains through a collection to its items' ids (an MCP
+    // server teaches this form), beside the bare collection and a text field of the items.
+    const green = (await h.run('svc.entity/create', { type: TEAM, entity: { 'rc/name': 'Green' } }))[
+      'svc/id'
+    ];
+    // (Among these two: other tests make teams of their own.)
+    const teams = async (where: unknown, p: unknown) =>
+      (
+        await h.run('svc.entity/query', {
+          query: {
+            'q/from': TEAM,
+            'q/select': { n: 'rc/name' },
+            'q/where': ['q/and', ['q/in', ['rc/name'], '$two'], where],
+            'q/order-by': [[['rc/name'], 'q/asc']],
+          },
+          params: { $p: p, $two: ['Blue', 'Green'] },
+        })
+      ).map((r: any) => r.n);
+    expect(await teams(['q/contains', ['rc/people', 'svc/id'], '$p'], people[0])).toEqual(['Blue']);
+    expect(await teams(['q/not-contains', ['rc/people', 'svc/id'], '$p'], people[0])).toEqual(['Green']);
+    expect(await teams(['q/does_not_contain', ['rc/people', 'svc/id'], '$p'], people[0])).toEqual(['Green']);
+    expect(await teams(['q/not-contains', ['rc/people'], '$p'], people[0])).toEqual(['Green']);
+    expect(await teams(['q/contains', ['rc/people', 'rc/name'], '$p'], 'NN')).toEqual(['Blue']);
+    expect(await teams(['q/contains', ['rc/people', 'rc/age'], '$p'], 31)).toEqual(['Blue']);
+    await h.run('svc.entity/delete', { type: TEAM, entity: { 'svc/id': green } });
     // A value still only comes as a parameter; a name that is no field is an unknown field.
     const inline = await h.attempt('svc.entity/query', {
       query: { 'q/from': PERSON, 'q/select': ['rc/name'], 'q/where': ['=', ['rc/name'], 'Ann'] },

@@ -12,6 +12,8 @@ import {
   COMPARISONS,
   compareFunction,
   functionOperand,
+  isTextType,
+  MEMBERSHIP,
   TEXT_OPERATORS,
   textComparison,
 } from './where-functions.js';
@@ -412,8 +414,11 @@ export class Compiler {
           return this.collectionMembership(op, src, x, value);
         }
         const sub = new Scope(this, target, x);
-        const inner = this.comparison(sub, op, part ? [`q/${part}`, rest] : rest, value);
-        return `EXISTS (SELECT 1 FROM ${src.from} ${sub.joins.join(' ')} WHERE ${src.where} AND ${inner})`;
+        const membership = part ? undefined : MEMBERSHIP[op];
+        const holds = membership !== undefined && !this.endsInText(target, rest);
+        const inner = this.comparison(sub, holds ? '=' : op, part ? [`q/${part}`, rest] : rest, value);
+        const exists = `EXISTS (SELECT 1 FROM ${src.from} ${sub.joins.join(' ')} WHERE ${src.where} AND ${inner})`;
+        return holds && membership === 'lacks' ? `NOT ${exists}` : exists;
       }
       if (i < names.length - 1) {
         if (f.kind !== 'one') throw invalid(`Path ${names.join(' → ')}: ${f.name} is not a relation`);
@@ -477,6 +482,18 @@ export class Compiler {
     throw invalid(`Unknown operator ${shown(op)}`);
   }
 
+  /** Whether the path `names` from `type` ends at a text field (through to-one fields). */
+  endsInText(type: TypeDef, names: string[]): boolean {
+    let at = type;
+    for (const [i, name] of names.entries()) {
+      const f = this.field(at, name);
+      if (i === names.length - 1) return f.kind === 'primitive' && isTextType(f.fieldType);
+      if (f.kind !== 'one') return true; // another collection: the comparison decides there
+      at = this.catalog.target(f);
+    }
+    return true;
+  }
+
   /** One more filter that reads the text of every row it looks at (q/contains and the like). */
   countTextFilter(): void {
     const max = this.budgets?.maxTextFilters;
@@ -495,7 +512,8 @@ export class Compiler {
     const exists = (p: string) =>
       `EXISTS (SELECT 1 FROM ${src.from} WHERE ${src.where} AND ${x}.id = ANY(${p}))`;
     if (op === 'q/contains' || op === 'q/in' || op === '=') return exists(this.b.bind(ids, 'uuid[]'));
-    if (op === 'q/not-in' || op === '!=') return `NOT ${exists(this.b.bind(ids, 'uuid[]'))}`;
+    if (op === 'q/not-in' || op === '!=' || MEMBERSHIP[op] === 'lacks')
+      return `NOT ${exists(this.b.bind(ids, 'uuid[]'))}`;
     throw invalid(`${op} does not apply to a collection`);
   }
 

@@ -24,6 +24,18 @@ export const COMPARISONS: Record<string, string> = {
 };
 const NULL_TESTS = new Set(['q/null?', 'q/null-or-empty?']);
 const TEXT_TYPES = new Set(['svc/text', 'svc/email', 'svc/emoji']);
+/** A primitive type the text operators (q/contains and the like) apply to. */
+export const isTextType = (t: string): boolean => TEXT_TYPES.has(t);
+/**
+ * q/contains and q/not-contains through a collection to a field that is not text (`[coll, id]`):
+ * whether the collection holds an item with that value, as clients write "has this tag" and the
+ * service answers it.
+ */
+export const MEMBERSHIP: Record<string, 'holds' | 'lacks'> = {
+  'q/contains': 'holds',
+  'q/not-contains': 'lacks',
+  'q/does_not_contain': 'lacks',
+};
 
 /**
  * A comparison's operand as a path: a field name written on its own (not a `$` parameter) is the
