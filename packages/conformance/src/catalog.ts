@@ -109,7 +109,10 @@ const entries = {
   ],
   'errors.unknown-action': ['errors', 'an unknown action is refused: 4xx {message}'],
   'errors.try-later-status': ['errors', '`tryLater` is never sent with a success status'],
-  'errors.message-key': ['errors', 'error bodies carry `message` (not `error`)'],
+  'errors.message-key': [
+    'errors',
+    'error bodies carry a string `message` (or `error`, which the service reads too)',
+  ],
   'errors.json-body': ['errors', 'error bodies are JSON, never HTML'],
 } as const satisfies Record<string, readonly [CheckGroup, string]>;
 

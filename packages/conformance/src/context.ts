@@ -1,5 +1,10 @@
-import { errorBody } from '@weft/core/protocol';
-import { AppClient, type ExchangeRequest, requestText, type SendOptions } from '@weft/sync-engine';
+import {
+  AppClient,
+  appMessageOf,
+  type ExchangeRequest,
+  requestText,
+  type SendOptions,
+} from '@weft/sync-engine';
 import { CHECKS, type CheckId } from './catalog.js';
 import {
   describeAnswer,
@@ -175,14 +180,8 @@ export class Context {
       );
       return;
     }
-    const parsed = errorBody.safeParse(ex.json);
-    if (!parsed.success) {
-      const keys = isPlainObject(ex.json) ? Object.keys(ex.json) : [];
-      const reason = keys.includes('error')
-        ? `error body uses \`error\` instead of \`message\`: ${show(ex.json)}`
-        : `error body has no string \`message\`: ${show(ex.json)}`;
-      this.violate('errors.message-key', where, ex, reason);
-    }
+    if (appMessageOf(ex) === undefined)
+      this.violate('errors.message-key', where, ex, `error body has no string \`message\`: ${show(ex.json)}`);
   }
 
   private violate(id: GlobalId, where: string, ex: Exchange, reason: string): void {
@@ -235,13 +234,7 @@ export function errorAnswerProblem(
   if (!accept(status)) return `expected ${expected}, got ${describeAnswer(ex)}`;
   if (!ex.isJson)
     return `expected a JSON {message} body, got ${looksLikeHtml(ex) ? 'an HTML page' : 'a non-JSON body'}`;
-  const parsed = errorBody.safeParse(ex.json);
-  if (!parsed.success) {
-    const keys = isPlainObject(ex.json) ? Object.keys(ex.json) : [];
-    return keys.includes('error')
-      ? 'the error body uses `error` instead of `message`'
-      : `the error body has no string \`message\`: ${show(ex.json)}`;
-  }
+  if (appMessageOf(ex) === undefined) return `the error body has no string \`message\`: ${show(ex.json)}`;
   return undefined;
 }
 
@@ -257,7 +250,8 @@ export function probeProblem(ex: Exchange): string | undefined {
 
 /** `: "the message"` of an error answer, for reasons. */
 export function messageOf(ex: Exchange): string {
-  return isPlainObject(ex.json) && typeof ex.json.message === 'string' ? `: ${show(ex.json.message)}` : '';
+  const message = appMessageOf(ex);
+  return message === undefined ? '' : `: ${show(message)}`;
 }
 
 /** Why an answer is not a 2xx JSON answer, or undefined. */

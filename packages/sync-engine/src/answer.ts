@@ -12,9 +12,15 @@ export function isTryLater(ex: Exchange): boolean {
   return (ex.status ?? 0) >= 400 && isObject(ex.json) && ex.json.tryLater === true;
 }
 
-/** The app's own `{message}` of an answer, if it has one. */
+/**
+ * The app's own message of an answer, if it has one: its `message`, or else a string `error`,
+ * which the service reads too (its docs show /validate refusing an account with `{error}`).
+ */
 export function appMessageOf(ex: Exchange): string | undefined {
-  return isObject(ex.json) && typeof ex.json.message === 'string' ? ex.json.message : undefined;
+  const body = ex.json;
+  if (!isObject(body)) return undefined;
+  if (typeof body.message === 'string') return body.message;
+  return typeof body.error === 'string' ? body.error : undefined;
 }
 
 /**

@@ -122,3 +122,24 @@ describe('schema answers are bounded', () => {
     expect(Object.keys(schema.t1!)).toHaveLength(20);
   });
 });
+
+describe("an error answer's message", () => {
+  const refuse = (body: unknown) => (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(401, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  it('is its message, or else a string error (as the service docs show /validate refusing one)', async () => {
+    const client = new AppClient(url);
+    for (const [body, said] of [
+      [{ message: 'Bad key' }, 'POST /validate: Bad key'],
+      [{ error: 'Your password is incorrect!' }, 'POST /validate: Your password is incorrect!'],
+      [{ message: 'Bad key', error: 'ignored' }, 'POST /validate: Bad key'],
+      [{ error: { code: 1 } }, 'POST /validate: HTTP 401'],
+    ] as const) {
+      answer = refuse(body);
+      const error = await client.validate('token', { token: 'k' }).catch((e) => e);
+      expect(error).toBeInstanceOf(AppCallError);
+      expect(error.message).toBe(said);
+    }
+  });
+});
