@@ -139,7 +139,6 @@ const cases: FaultCase[] = [
   { fault: 'paging-loop', id: 'data.paging.loop' },
   { fault: 'paging-endless', id: 'data.paging.cap', options: { maxPages: 15 } },
   { fault: 'schema-unknown-field-type', id: 'schema.field' },
-  { fault: 'workflow-without-options', id: 'schema.options' },
   { fault: 'descriptor-no-version', id: 'descriptor.shape' },
   { fault: 'relation-missing-type', id: 'schema.relation-target-type' },
   { fault: 'relation-both-sides', id: 'schema.relation-declared-once' },
@@ -374,6 +373,11 @@ const quirks: QuirkCase[] = [
   { quirk: 'relies-on-system-keys', warns: [] },
   // The service's docs show /validate refusing an account with {error}; it reads either key.
   { quirk: 'error-key', warns: [] },
+  {
+    quirk: 'workflow-without-options',
+    warns: [],
+    says: ['schema.field', 'the states are inferred from the values'],
+  },
   { quirk: 'optional-keys', warns: [] },
   {
     quirk: 'date-range-objects',

@@ -119,8 +119,12 @@ function readField(typeId: string, fieldId: string, raw: unknown): SchemaField |
   if (options) field.options = options;
   else delete (field as Record<string, unknown>).options;
   if (field.subType === 'workflow') {
-    const problem = workflowProblem(field.options);
-    if (problem) return problem;
+    if (!field.options || field.options.length === 0)
+      warn('options', 'none: the states are inferred from the values, as the service does');
+    else {
+      const problem = workflowProblem(field.options);
+      if (problem) return problem;
+    }
   }
   return field;
 }
@@ -148,13 +152,12 @@ function readOptions(raw: unknown): SchemaField['options'] {
 }
 
 /**
- * A workflow is made from its states: one where new rows start (`default`) and one that ends it
- * (`final`). States inferred from the values have neither, so a workflow without them cannot be
- * made.
+ * A workflow's states, when it names them: one where new rows start (`default`) and one that ends
+ * it (`final`). Without `options` the service infers the states from the values (its integration
+ * docs: "If the options property is missing, Fibery will try to identify options based on your
+ * data dynamically"), as it does a select's.
  */
-function workflowProblem(options: SchemaField['options']): string | undefined {
-  if (!options || options.length === 0)
-    return 'a workflow field without `options`: its states (one `default`, one `final`) cannot be inferred from the values';
+function workflowProblem(options: NonNullable<SchemaField['options']>): string | undefined {
   const defaults = options.filter((o) => o.default === true).length;
   const finals = options.filter((o) => o.final === true).length;
   if (defaults !== 1 || finals !== 1)

@@ -34,6 +34,8 @@ const answers: Record<string, unknown> = {
     task: {
       id: { name: 'Id', type: 'id' },
       name: { title: 'Name', type: 'text', readonly: 'true' },
+      // A workflow without its states, which the service infers from the values.
+      status: { name: 'Status', type: 'text', subType: 'workflow' },
       owner: {
         name: 'Owner',
         type: 'text',
@@ -49,8 +51,8 @@ const answers: Record<string, unknown> = {
   },
   '/api/v1/synchronizer/data': {
     items: [
-      { id: 't1', name: 'First', owner: 't2' },
-      { id: 't2', name: 'Second', owner: 't1' },
+      { id: 't1', name: 'First', owner: 't2', status: 'Open' },
+      { id: 't2', name: 'Second', owner: 't1', status: 'Done' },
     ],
   },
 };
@@ -94,20 +96,26 @@ for (const target of databaseTargets()) {
       expect(run.error).toContain('the field is left out');
       // And what the data pages needed, once per type rather than once per page.
       expect(run.error).toContain('task: data.pagination: missing: read as the last page');
+      expect(run.error).toContain(
+        'schema.task.status.options: none: the states are inferred from the values',
+      );
       const [result] = await ws.execute([
         {
           command: 'svc.entity/query',
           args: {
             query: {
               'q/from': `${source.namespace}/task`,
-              'q/select': [`${source.namespace}/name`],
+              'q/select': {
+                name: `${source.namespace}/name`,
+                status: [`${source.namespace}/status`, 'enum/name'],
+              },
               'q/limit': 10,
             },
           },
         },
       ]);
       const rows = (result as { result: Record<string, string>[] }).result;
-      expect(rows.map((r) => r[`${source.namespace}/name`]).sort()).toEqual(['First', 'Second']);
+      expect(rows.map((r) => `${r.name} ${r.status}`).sort()).toEqual(['First Open', 'Second Done']);
     }, 60_000);
   });
 }
