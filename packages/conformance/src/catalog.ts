@@ -40,7 +40,7 @@ const entries = {
   'schema.response': ['schema', 'schema answers 200 with a JSON object'],
   'schema.types': ['schema', 'one schema per requested type'],
   'schema.field': ['schema', 'fields have a name and a valid type and subType'],
-  'schema.id-name': ['schema', 'every type has the fields `id` and `name`'],
+  'schema.id-name': ['schema', 'every type has the fields `id` and `name` (or a `title` subType field)'],
   'schema.relation-shape': ['schema', 'relations have a valid shape and cardinality'],
   'schema.relation-target-type': ['schema', 'relation targets are configured types'],
   'schema.relation-target-field': ['schema', 'relation target fields exist'],

@@ -97,7 +97,9 @@ export async function checkSchema(
       if (fi.subType && SELECT_SUBTYPES.has(fi.subType)) selectCount++;
       map.set(fieldId, fi);
     }
-    const lacking = ['id', 'name'].filter((f) => !map.has(f));
+    // The title is `name`, or a field of subType `title` (the host makes it the title alike).
+    const titled = map.has('name') || [...map.values()].some((f) => f.subType === 'title');
+    const lacking = ['id', 'name'].filter((f) => (f === 'name' ? !titled : !map.has(f)));
     if (lacking.length) idName.push(`${typeId} has no ${lacking.map((f) => `\`${f}\``).join(' and ')} field`);
   }
   selectCount += optionDropped.length;
