@@ -105,6 +105,46 @@ describe('NamespaceCodec', () => {
     });
   });
 
+  it('renames the batch entity commands: their entities and conflict field, and the upsert answer', () => {
+    const upsert = {
+      command: 'svc.entity.batch/create-or-update',
+      args: {
+        type: 'Shop/Order',
+        'conflict-field': 'Shop/name',
+        'conflict-action': 'skip-create',
+        entities: [{ 'svc/id': 'i', 'Shop/name': 'svc/x', 'Shop/customer': { 'svc/id': 'c' } }],
+      },
+    };
+    const [c] = out.commands([upsert]) as Array<{ command: string; args: Record<string, unknown> }>;
+    expect(c).toEqual({
+      command: 'fibery.entity.batch/create-or-update',
+      args: {
+        type: 'Shop/Order',
+        'conflict-field': 'Shop/name',
+        'conflict-action': 'skip-create',
+        entities: [{ 'fibery/id': 'i', 'Shop/name': 'svc/x', 'Shop/customer': { 'fibery/id': 'c' } }],
+      },
+    });
+    const answer = [
+      {
+        success: true,
+        result: [
+          { action: 'create', created: { 'svc/id': 'n', 'Shop/name': 'svc/y' } },
+          { action: 'skip-create', entity: { 'svc/id': 'i' }, duplicate: { 'svc/id': 'd' } },
+        ],
+      },
+    ];
+    expect(out.results([upsert], answer)).toEqual([
+      {
+        success: true,
+        result: [
+          { action: 'create', created: { 'fibery/id': 'n', 'Shop/name': 'svc/y' } },
+          { action: 'skip-create', entity: { 'fibery/id': 'i' }, duplicate: { 'fibery/id': 'd' } },
+        ],
+      },
+    ]);
+  });
+
   it('renames a field written on its own in q/where, and never a parameter', () => {
     const bare = (where: unknown) => ({
       command: 'svc.entity/query',

@@ -218,6 +218,19 @@ export class NamespaceCodec {
         const type = this.#svcString(args.type);
         return { ...args, type: this.name(args.type), entity: this.entity(type, args.entity, overlay) };
       }
+      case 'svc.entity.batch/create':
+      case 'svc.entity.batch/delete':
+      case 'svc.entity.batch/create-or-update': {
+        const type = this.#svcString(args.type);
+        return {
+          ...args,
+          type: this.name(args.type),
+          entities: Array.isArray(args.entities)
+            ? args.entities.map((e) => this.entity(type, e, overlay))
+            : args.entities,
+          ...('conflict-field' in args ? { 'conflict-field': this.name(args['conflict-field']) } : {}),
+        };
+      }
       case 'svc.entity/add-collection-items':
       case 'svc.entity/remove-collection-items': {
         const type = this.#svcString(args.type);
@@ -411,6 +424,19 @@ export class NamespaceCodec {
       case 'svc.entity/create':
       case 'svc.entity/update':
         return this.entity(typeof args.type === 'string' ? args.type : undefined, result, overlay);
+      case 'svc.entity.batch/create':
+      case 'svc.entity.batch/create-or-update': {
+        if (!Array.isArray(result)) return result;
+        const type = typeof args.type === 'string' ? args.type : undefined;
+        // create answers the entities; create-or-update one {action, created | entity, duplicate, updated} each
+        return result.map((r) =>
+          name === 'svc.entity.batch/create' || !isObject(r)
+            ? this.entity(type, r, overlay)
+            : Object.fromEntries(
+                Object.entries(r).map(([k, v]) => [k, k === 'action' ? v : this.entity(type, v, overlay)]),
+              ),
+        );
+      }
       case 'svc.entity/query': {
         const query = isObject(args.query) ? args.query : {};
         const type = typeof query['q/from'] === 'string' ? query['q/from'] : undefined;

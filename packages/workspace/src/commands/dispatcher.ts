@@ -6,6 +6,7 @@ import { currentRequest } from '../db/request-scope.js';
 import { checkRequest } from '../db/statement-stop.js';
 import { createRowsOf } from '../entities/create-rows.js';
 import { deleteEntities, deleteEntity } from '../entities/delete-entities.js';
+import { batchCreate, batchCreateOrUpdate, batchDelete } from '../entities/entity-batches.js';
 import { changeCollection, changeCollections } from '../entities/change-collections.js';
 import { COPY_MIN_ROWS, createEntities } from '../entities/entity-store.js';
 import { updateEntities, updateEntity } from '../entities/update-entities.js';
@@ -47,6 +48,10 @@ const ENTITY_COMMANDS: Record<string, Handler> = {
     changeCollection(ctx, await loadCatalog(ctx.tx), a, 'add'),
   'svc.entity/remove-collection-items': async (ctx, a) =>
     changeCollection(ctx, await loadCatalog(ctx.tx), a, 'remove'),
+  'svc.entity.batch/create': async (ctx, a) => batchCreate(ctx, await loadCatalog(ctx.tx), a),
+  'svc.entity.batch/delete': async (ctx, a) => batchDelete(ctx, await loadCatalog(ctx.tx), a),
+  'svc.entity.batch/create-or-update': async (ctx, a) =>
+    batchCreateOrUpdate(ctx, await loadCatalog(ctx.tx), a),
 };
 
 function parseCommand(raw: unknown): { command: string; args: Args; correlationId?: string } {
