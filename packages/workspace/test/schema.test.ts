@@ -393,6 +393,31 @@ describeEachDatabase('schema commands', (target) => {
       'svc/meta'
     ];
     expect(fieldMeta).toMatchObject({ 'svc/default-value': { 'svc/id': ids[0] }, 'svc/required?': true });
+    // A key deleted (as a client aligning schemas does); deleting one that is not there is no change.
+    for (let i = 0; i < 2; i++)
+      await h.run('schema.field/delete-meta', { 'holder-type': holder, name: field, key: 'svc/required?' });
+    const after = (await schemaType(h, holder))['svc/fields'].find((f: any) => f['svc/name'] === field)[
+      'svc/meta'
+    ];
+    expect(after).not.toHaveProperty('svc/required?');
+    expect(after).toMatchObject({ 'svc/default-value': { 'svc/id': ids[0] } });
+    expect(
+      (
+        await h.run('svc.entity/update', {
+          type: holder,
+          entity: { 'svc/id': task['svc/id'], [field]: null },
+        })
+      )[field],
+    ).toBeNull();
+    // A type's meta: one key set (search/disabled, ui/color, as clients set them), the rest kept.
+    await h.run('svc.schema/batch', {
+      commands: [
+        { command: 'schema.type/set-meta', args: { name: holder, key: 'search/disabled', value: true } },
+        { command: 'schema.type/set-meta', args: { name: holder, key: 'ui/color', value: '#f0a' } },
+      ],
+    });
+    const typeMeta = (await schemaType(h, holder))['svc/meta'];
+    expect(typeMeta).toMatchObject({ 'search/disabled': true, 'ui/color': '#f0a' });
   });
 
   it('rich-text fields: created with entity-component meta, refused at creation, readable as a document secret', async () => {
@@ -462,6 +487,15 @@ describeEachDatabase('schema commands', (target) => {
       'invalid-args',
     ],
     ['schema.type/delete', { name: 'svc/user' }, 'invalid-args'],
+    ['schema.type/set-meta', { name: 'svc/user', key: 'svc/enum?', value: true }, 'invalid-args'],
+    ['schema.type/set-meta', { name: 'svc/user', key: 'app/mixins', value: {} }, 'invalid-args'],
+    ['schema.type/set-meta', { name: 'nope/x', key: 'ui/color', value: '#fff' }, 'unknown-type'],
+    [
+      'schema.field/delete-meta',
+      { 'holder-type': 'svc/user', name: 'user/name', key: 'svc/collection?' },
+      'invalid-args',
+    ],
+    ['schema.field/delete-meta', { 'holder-type': 'svc/user', name: 'nope/x', key: 'ui/x' }, 'unknown-field'],
     ['schema.nope/what', {}, 'unknown-command'],
   ])('%s with bad arguments fails with a command error (%j)', async (command, args, code) => {
     expect(await h.attempt(command, args)).toMatchObject({

@@ -9,7 +9,9 @@ import {
   deleteType,
   renameField,
   renameType,
+  deleteFieldMeta,
   setFieldMeta,
+  setTypeMetaKey,
   touchSchema,
 } from '../schema/schema-store.js';
 import type { CommandContext } from './context.js';
@@ -76,6 +78,16 @@ export const SCHEMA_CHANGES: Record<string, Handler> = {
   'schema.field/set-meta': async (ctx, a) => {
     adminOnly(ctx);
     await setFieldMeta(ctx.tx, await loadCatalog(ctx.tx), a['holder-type'], a.name, a.key, a.value);
+    return 'ok';
+  },
+  'schema.field/delete-meta': async (ctx, a) => {
+    adminOnly(ctx);
+    await deleteFieldMeta(ctx.tx, await loadCatalog(ctx.tx), a['holder-type'], a.name, a.key);
+    return 'ok';
+  },
+  'schema.type/set-meta': async (ctx, a) => {
+    adminOnly(ctx);
+    await setTypeMetaKey(ctx.tx, await loadCatalog(ctx.tx), a.name, a.key, a.value);
     return 'ok';
   },
   'schema.enum/create': async (ctx, a) => {

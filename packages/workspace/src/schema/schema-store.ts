@@ -570,6 +570,17 @@ export async function renameField(
   await touchSchema(tx);
 }
 
+/** A meta key a command may set or delete: `fixed` ones are the shape, set when it is made. */
+function metaKey(key: unknown, fixed: readonly string[]): string {
+  if (typeof key !== 'string' || key.length === 0)
+    throw badRequest('key must be a non-empty string', 'invalid-args');
+  if (fixed.includes(key)) throw badRequest(`${key} is fixed when it is created`, 'invalid-args');
+  return key;
+}
+const FIXED_FIELD_META = ['svc/relation', 'svc/collection?'];
+// Enum types are made by schema.enum/create, mixins by svc.app/install-mixins.
+const FIXED_TYPE_META = ['svc/enum?', 'app/mixins'];
+
 export async function setFieldMeta(
   tx: Queryable,
   catalog: Catalog,
@@ -580,16 +591,39 @@ export async function setFieldMeta(
 ): Promise<void> {
   const holder = catalog.type(holderType);
   const field = catalog.field(holder, name);
-  if (typeof key !== 'string' || key.length === 0)
-    throw badRequest('key must be a non-empty string', 'invalid-args');
-  if (key === 'svc/relation' || key === 'svc/collection?') {
-    throw badRequest(`${key} is fixed when a field is created`, 'invalid-args');
-  }
   await tx.query(
     `UPDATE svc_fields SET meta = meta || jsonb_build_object($2::text, $3::jsonb) WHERE id = $1`,
-    [field.id, key, JSON.stringify(value ?? null)],
+    [field.id, metaKey(key, FIXED_FIELD_META), JSON.stringify(value ?? null)],
   );
   await touchSchema(tx);
+}
+
+/** schema.field/delete-meta: the key removed from the field's meta (nothing when it has none). */
+export async function deleteFieldMeta(
+  tx: Queryable,
+  catalog: Catalog,
+  holderType: unknown,
+  name: unknown,
+  key: unknown,
+): Promise<void> {
+  const field = catalog.field(catalog.type(holderType), name);
+  await tx.query(`UPDATE svc_fields SET meta = meta - $2::text WHERE id = $1`, [
+    field.id,
+    metaKey(key, FIXED_FIELD_META),
+  ]);
+  await touchSchema(tx);
+}
+
+/** schema.type/set-meta: one key of a type's meta set to `value`. */
+export async function setTypeMetaKey(
+  tx: Queryable,
+  catalog: Catalog,
+  name: unknown,
+  key: unknown,
+  value: unknown,
+) {
+  const type = catalog.type(name);
+  await setTypeMeta(tx, type.id, { [metaKey(key, FIXED_TYPE_META)]: value ?? null });
 }
 
 export async function setTypeMeta(
