@@ -7,6 +7,7 @@ import { assertDocumentAccess } from '../documents/document-access.js';
 import { appendDocument, parseFormat, readDocument, writeDocument } from '../documents/document-store.js';
 import { ChunkWriter, createFileEntity } from '../files/file-store.js';
 import { loadCatalog } from '../schema/catalog.js';
+import { FINAL_FIELD, STATE_FIELD } from '../schema/workflow.js';
 import { fieldByKey } from './entity-shapes.js';
 import { isUuid } from '../schema/values.js';
 import { scriptFetch } from './script-fetch.js';
@@ -80,14 +81,20 @@ export function scriptServices(
       params: { $ids: ids },
     })) as Row[];
   };
-  /** The type's workflow state field: its to-one field onto a select (enum) type. */
+  /**
+   * The type's workflow state field: `workflow/state` (the workflow mixin's), else its first to-one
+   * field onto a select (enum) type; `final` whether its states say which are final.
+   */
   const stateField = async (typeName: unknown) => {
     const catalog = await loadCatalog(driver);
     const type = catalog.type(typeName);
-    for (const f of type.fields) {
+    const workflow = type.byName.get(STATE_FIELD);
+    const candidates = workflow ? [workflow] : type.fields;
+    for (const f of candidates) {
       if (f.kind !== 'one') continue;
       const target = catalog.target(f);
-      if (target.byName.has('enum/name')) return { field: f.name, options: target.name };
+      if (target.byName.has('enum/name'))
+        return { field: f.name, options: target.name, final: target.byName.has(FINAL_FIELD) };
     }
     throw new Error(`${type.name} has no state (select) field`);
   };
@@ -143,16 +150,19 @@ export function scriptServices(
         entity: { 'svc/id': id, [field]: { 'svc/id': found[0]['svc/id'] } },
       });
     },
-    // The final state is the last option in the select's order (highest rank).
+    // The final state: the first one marked workflow/Final, else the last option in the select's
+    // order (highest rank).
     async setStateToFinal(type, id) {
-      const { field, options } = await stateField(type);
+      const { field, options, final } = await stateField(type);
       const found = (await run('svc.entity/query', {
         query: {
           'q/from': options,
           'q/select': ['svc/id'],
-          'q/order-by': [[['svc/rank'], 'q/desc']],
+          ...(final ? { 'q/where': ['=', [FINAL_FIELD], '$final'] } : {}),
+          'q/order-by': [[['svc/rank'], final ? 'q/asc' : 'q/desc']],
           'q/limit': 1,
         },
+        ...(final ? { params: { $final: true } } : {}),
       })) as Row[];
       if (!found[0]) throw new Error('The state field has no options');
       await run('svc.entity/update', {

@@ -106,7 +106,7 @@ export const SCHEMA_CHANGES: Record<string, Handler> = {
   },
   'svc.app/install-mixins': async (ctx, a) => {
     adminOnly(ctx);
-    await installMixins(ctx.tx, a.types);
+    await installMixins(ctx, a.types);
     return 'ok';
   },
 };

@@ -1,8 +1,9 @@
-import type { Queryable } from '../db/driver.js';
+import type { CommandContext } from '../commands/context.js';
 import { badRequest } from '../errors.js';
 import { COMMENT_TYPE, ensureCommentType, FILE_TYPE, USER_TYPE } from './builtins.js';
 import { loadCatalog } from './catalog.js';
 import { createField, setTypeMeta } from './schema-store.js';
+import { installWorkflow, WORKFLOW_MIXIN } from './workflow.js';
 
 // The mixins the service names, and the fields each one adds to a type.
 const MIXIN_FIELDS: Record<string, { name: string; type: string; meta: Record<string, unknown> } | null> = {
@@ -18,11 +19,12 @@ const MIXIN_FIELDS: Record<string, { name: string; type: string; meta: Record<st
     type: USER_TYPE,
     meta: { 'svc/collection?': true },
   },
-  // Workflow states need an app's own state type; the mixin is only recorded.
-  'workflow/workflow': null,
+  // Its states are a type of the type's own: see workflow.ts.
+  [WORKFLOW_MIXIN]: null,
 };
 
-export async function installMixins(tx: Queryable, types: unknown): Promise<void> {
+export async function installMixins(ctx: CommandContext, types: unknown): Promise<void> {
+  const tx = ctx.tx;
   if (typeof types !== 'object' || types === null || Array.isArray(types)) {
     throw badRequest('types must be an object mapping type names to arrays of mixin names', 'invalid-args');
   }
@@ -37,6 +39,7 @@ export async function installMixins(tx: Queryable, types: unknown): Promise<void
         );
       }
       if (mixin === 'comments/comments-mixin') await ensureCommentType(tx);
+      if (mixin === WORKFLOW_MIXIN) await installWorkflow(ctx, typeName);
       let catalog = await loadCatalog(tx);
       const type = catalog.type(typeName);
       const add = MIXIN_FIELDS[mixin];

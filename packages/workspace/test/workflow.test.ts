@@ -1,0 +1,134 @@
+import { beforeAll, expect, it } from 'vitest';
+import { waitFor } from './support/bookshelf-seed.js';
+import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
+
+// The workflow mixin as the service's schema has it: workflow/state onto a state type of the
+// type's own, whose states say which are final; what clients read and filter, and scripts set.
+
+const T = 'wf/task';
+const STATES = 'workflow/state_wf/task';
+
+describeEachDatabase('the workflow mixin', (target) => {
+  const h = useWorkspace(target);
+  const tasks = async (where?: unknown, params?: Record<string, unknown>) =>
+    (
+      await h.run('svc.entity/query', {
+        query: {
+          'q/from': T,
+          'q/select': {
+            name: 'wf/name',
+            state: ['workflow/state', 'enum/name'],
+            final: ['workflow/state', 'workflow/Final'],
+          },
+          ...(where ? { 'q/where': where } : {}),
+          'q/order-by': [[['svc/creation-date'], 'q/asc']],
+          'q/limit': 'q/no-limit',
+        },
+        params,
+      })
+    ).map((r: any) => `${r.name}:${r.state}${r.final ? '!' : ''}`);
+
+  beforeAll(async () => {
+    await h.run('schema.type/create', typeArgs(T));
+    await h.run('svc.entity/create', { type: T, entity: { 'wf/name': 'before' } });
+    await h.run('svc.schema/batch', {
+      commands: [
+        {
+          command: 'svc.app/install-mixins',
+          args: { types: { [T]: ['svc/rank-mixin', 'workflow/workflow'] } },
+        },
+      ],
+    });
+  });
+
+  it('gives the type a required workflow/state onto its own state type, in Open, In Progress, Done', async () => {
+    const schema = await h.run('svc.schema/query');
+    const type = schema['svc/types'].find((t: any) => t['svc/name'] === T);
+    const states = schema['svc/types'].find((t: any) => t['svc/name'] === STATES);
+    expect(type['svc/meta']['app/mixins']).toMatchObject({ 'workflow/workflow': true });
+    const field = type['svc/fields'].find((f: any) => f['svc/name'] === 'workflow/state');
+    expect(field['svc/type']).toBe(STATES);
+    expect(field['svc/meta']).toMatchObject({
+      'svc/required?': true,
+      'svc/default-value': { 'svc/id': expect.any(String) },
+    });
+    expect(states['svc/meta']).toMatchObject({ 'svc/enum?': true });
+    expect(states['svc/fields'].map((f: any) => f['svc/name'])).toEqual(
+      expect.arrayContaining(['enum/name', 'enum/icon', 'svc/rank', 'workflow/Final']),
+    );
+    const options = await h.run('svc.entity/query', {
+      query: {
+        'q/from': STATES,
+        'q/select': ['svc/id', 'enum/name', 'workflow/Final'],
+        'q/order-by': [[['svc/rank'], 'q/asc']],
+      },
+    });
+    expect(options.map((o: any) => [o['enum/name'], o['workflow/Final']])).toEqual([
+      ['Open', false],
+      ['In Progress', false],
+      ['Done', true],
+    ]);
+    expect(field['svc/meta']['svc/default-value']['svc/id']).toBe(options[0]['svc/id']);
+    // The entity made before is in Open; so is a new one; installing it again changes nothing.
+    await h.run('svc.entity/create', { type: T, entity: { 'wf/name': 'after' } });
+    await h.run('svc.app/install-mixins', { types: { [T]: ['workflow/workflow'] } });
+    expect(await tasks()).toEqual(['before:Open', 'after:Open']);
+  });
+
+  it('is read and filtered through its states, as clients do', async () => {
+    const [done] = await h.run('svc.entity/query', {
+      query: { 'q/from': STATES, 'q/select': ['svc/id'], 'q/where': ['=', ['enum/name'], '$n'] },
+      params: { $n: 'Done' },
+    });
+    const [before] = await h.run('svc.entity/query', {
+      query: { 'q/from': T, 'q/select': ['svc/id'], 'q/where': ['=', ['wf/name'], '$n'] },
+      params: { $n: 'before' },
+    });
+    await h.run('svc.entity/update', {
+      type: T,
+      entity: { 'svc/id': before['svc/id'], 'workflow/state': done },
+    });
+    expect(await tasks(['!=', ['workflow/state', 'workflow/Final'], '$t'], { $t: true })).toEqual([
+      'after:Open',
+    ]);
+    expect(await tasks(['=', ['workflow/state', 'enum/name'], '$s'], { $s: 'Done' })).toEqual([
+      'before:Done!',
+    ]);
+    const cleared = await h.attempt('svc.entity/update', {
+      type: T,
+      entity: { 'svc/id': before['svc/id'], 'workflow/state': null },
+    });
+    expect(cleared.error?.code).toBe('invalid-value');
+  });
+
+  it("a script's setState and setStateToFinal move an entity through it", async () => {
+    const made = await h.request('POST', '/api/automations', {
+      name: 'Progress',
+      trigger: 'button',
+      type: T,
+      action: {
+        kind: 'script',
+        code: `
+          const svc = context.getService('svc');
+          const e = args.currentEntities[0];
+          await svc.setState(e.type, e.Id, 'In Progress');
+          const mid = await svc.getEntityById(e.type, e.Id, ['workflow/state']);
+          await svc.setStateToFinal(e.type, e.Id);
+          return mid;
+        `,
+      },
+    });
+    expect(made.status).toBe(201);
+    const [after] = await h.run('svc.entity/query', {
+      query: { 'q/from': T, 'q/select': ['svc/id'], 'q/where': ['=', ['wf/name'], '$n'] },
+      params: { $n: 'after' },
+    });
+    await h.request('POST', `/api/automations/${made.body.id}/run`, { entityIds: [after['svc/id']] });
+    const [run] = await waitFor('the run', async () => {
+      const runs = (await h.request('GET', `/api/automations/runs?automation=${made.body.id}`)).body as any[];
+      return runs.some((r) => r.state === 'done' || r.state === 'failed') ? runs : undefined;
+    });
+    expect(run.message).toBeNull();
+    expect(await tasks()).toEqual(['before:Done!', 'after:Done!']);
+  });
+});
