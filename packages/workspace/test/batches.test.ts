@@ -40,7 +40,12 @@ describeEachDatabase('batches, transactions and robustness', (target) => {
       { nope: true },
     ]);
     expect(results.map((r) => r.success)).toEqual([true, false, true, false]);
-    expect(results[1].error).toEqual({ message: expect.any(String), code: 'invalid-value', status: 400 });
+    expect(results[1].error).toEqual({
+      name: 'weft.error/invalid-value',
+      message: expect.any(String),
+      code: 'invalid-value',
+      status: 400,
+    });
     expect(results[2].result['b/n']).toBe(2);
     expect(await count()).toBe(before + 1);
   });

@@ -178,6 +178,7 @@ describeEachDatabase('bulk creates in a batch', (target) => {
     const short = await attempt(SHORT);
     expect(long).toEqual(short);
     const error = {
+      name: 'weft.error/conflict',
       message: `commands[0] (svc.entity/create): Creating ${T}: an entity with this svc/id already exists`,
       code: 'conflict',
       status: 409,
@@ -201,6 +202,7 @@ describeEachDatabase('bulk creates in a batch', (target) => {
     const short = await attempt(SHORT);
     expect(long).toEqual(short);
     const error = {
+      name: 'weft.error/invalid-value',
       message: `commands[${at}] (svc.entity/create): Creating ${T}: a referenced entity does not exist`,
       code: 'invalid-value',
       status: 400,

@@ -78,8 +78,25 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
       { command: 'svc.entity/create', args: { type: 'rc/nope', entity: {} } },
     ]);
     expect(failed.success).toBe(false);
-    expect(failed.result).toEqual({ message: expect.any(String), code: 'unknown-type', status: 400 });
+    // `name` as the service's API docs show it ("stable error code, safe to switch on").
+    expect(failed.result).toEqual({
+      name: 'entity.error/schema-type-not-found',
+      message: expect.any(String),
+      code: 'unknown-type',
+      status: 400,
+    });
     expect(failed.error).toEqual(failed.result);
+    const [field] = await h.commands([
+      { command: 'svc.entity/query', args: { query: { 'q/from': PERSON, 'q/select': ['rc/nope'] } } },
+    ]);
+    expect(field.result).toMatchObject({
+      name: 'entity.error/schema-field-not-found',
+      code: 'unknown-field',
+    });
+    const [query] = await h.commands([
+      { command: 'svc.entity/query', args: { query: { 'q/from': PERSON, 'q/select': [], 'q/limit': 'x' } } },
+    ]);
+    expect(query.result).toMatchObject({ name: 'weft.error/invalid-query', code: 'invalid-query' });
   });
 
   it('each inner result of svc.command/batch is {success, result}, nested batches too', async () => {

@@ -273,6 +273,7 @@ describeEachDatabase('runs of updates in a batch', (target) => {
       );
       if (c.code) {
         expect(together.error).toEqual({
+          name: `weft.error/${c.code}`,
           message: `commands[${c.at + 1}] (svc.entity/update): ${c.message}`,
           code: c.code,
           status: c.status,
@@ -310,6 +311,7 @@ describeEachDatabase('runs of updates in a batch', (target) => {
     const failing = [...a.slice(0, 3), missing, ...a.slice(3, 6)].map((id) => ({ 'svc/id': id, 'bup/n': 1 }));
     const run = await h.attempt('svc.command/batch', batch(failing, true));
     expect(run.error).toEqual({
+      name: 'weft.error/not-found',
       message: `commands[3] (svc.entity/update): ${T} ${missing} does not exist`,
       code: 'not-found',
       status: 404,

@@ -25,9 +25,20 @@ export function shapeResult(command: unknown, result: unknown): unknown {
   return result.map((r, i) => ({ success: true, result: shapeResult(inner[i], r) }));
 }
 
-/** A failed command's element: the error ({message, code, status}) under `result` and `error`. */
+/**
+ * The service's `name` of an error (its API docs: "Stable error code, safe to switch on"): the
+ * service's own where its docs or its clients show it, else weft's code under `weft.error/`.
+ */
+const SERVICE_NAMES: Record<string, string> = {
+  'unknown-type': 'entity.error/schema-type-not-found',
+  'unknown-field': 'entity.error/schema-field-not-found',
+};
+export const errorName = (code: string) => SERVICE_NAMES[code] ?? `weft.error/${code}`;
+
+/** A failed command's element: the error ({name, message, code, status}) under `result` and `error`. */
 export function failedElement(error: { message: string; code: string; status: number }) {
-  return { success: false, result: error, error };
+  const named = { name: errorName(error.code), ...error };
+  return { success: false, result: named, error: named };
 }
 
 /**
