@@ -66,8 +66,15 @@ describeEachDatabase('documents, comments and files', (target) => {
     const html = (await h.request('GET', `/api/documents/${secret}?format=html`)).body.content;
     expect(html).toContain('<h1>Title</h1>');
     expect(html).toContain('<strong>bold</strong>');
-    await h.request('PUT', `/api/documents/${secret}?format=html`, { content: '<p>Hello <em>you</em></p>' });
+    const put = await h.request('PUT', `/api/documents/${secret}?format=html`, {
+      content: '<p>Hello <em>you</em></p>',
+    });
+    // Answered `true`, as the service answers it.
+    expect(put).toMatchObject({ status: 200, body: true });
     expect((await h.request('GET', `/api/documents/${secret}`)).body.content).toBe('Hello _you_');
+    // The format may come in the body instead of the query (the service's own page sends it so).
+    await h.request('PUT', `/api/documents/${secret}`, { content: '<p>In <b>body</b></p>', format: 'html' });
+    expect((await h.request('GET', `/api/documents/${secret}`)).body.content).toBe('In **body**');
   });
 
   it('deleting an entity deletes its rich-text documents', async () => {

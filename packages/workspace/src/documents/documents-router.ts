@@ -23,12 +23,16 @@ export function documentsRouter(driver: Driver): Router {
     res.json(await readDocument(driver, req.params.secret, format));
   });
   router.put('/api/documents/:secret', async (req, res) => {
-    const format = parseFormat(req.query.format);
+    // The format in the query, else in the body ({content, format}, as the service's own page
+    // sends it), else Markdown.
+    const format = parseFormat(req.query.format ?? req.body?.format);
     await driver.transaction(async (tx) => {
       await assertDocumentAccess(tx, principalOf(res), secretsOf([req.params.secret]));
       await writeDocument(tx, req.params.secret, req.body?.content, format);
     });
-    res.json({});
+    // As the service answers it (a capture of its own page's request shows `true`), and as its
+    // document commands are answered.
+    res.json(true);
   });
   router.post('/api/documents/commands', async (req, res) => {
     const format = parseFormat(req.query.format);
