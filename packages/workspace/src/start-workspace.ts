@@ -65,7 +65,10 @@ export interface RunningWorkspace extends Workspace {
 /** Opens the workspace and serves the data API over HTTP. `close()` stops both. */
 export async function startWorkspace(options: StartWorkspaceOptions = {}): Promise<RunningWorkspace> {
   const host = options.host ?? '127.0.0.1';
+  // Known once the server listens (the port may be any free one).
+  let url: string | undefined;
   const workspace = await openWorkspace({
+    publicUrl: () => url,
     outbound: {
       ...options.outbound,
       allowPrivateNetworks: options.outbound?.allowPrivateNetworks ?? isLoopbackHost(host),
@@ -108,8 +111,9 @@ export async function startWorkspace(options: StartWorkspaceOptions = {}): Promi
   // ('localhost' may resolve to the other family than the one listened on).
   const shownHost =
     host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  url = `${options.tls ? 'https' : 'http'}://${shownHost}:${port}`;
   return Object.assign(Object.create(null) as object, workspace, {
-    url: `${options.tls ? 'https' : 'http'}://${shownHost}:${port}`,
+    url,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

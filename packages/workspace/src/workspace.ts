@@ -46,6 +46,8 @@ export interface OpenWorkspaceOptions {
   budgets?: Partial<RequestBudgets>;
   /** the word callers use for the service's namespace (default svc; see docs/workspace.md, "The namespace") */
   namespace?: Namespace;
+  /** the address the workspace is reached at, once known (startWorkspace gives it), for links it makes */
+  publicUrl?: () => string | undefined;
 }
 
 export interface Workspace {
@@ -144,7 +146,12 @@ export async function openWorkspace(options: OpenWorkspaceOptions = {}): Promise
         : new WebhookWorker(driver, options.webhooks ?? {}, log, outbound, namespace);
     webhooks?.start();
     const jobs = await JobQueue.open(driver, options.jobs ?? {}, log);
-    const automations = new AutomationWorker(driver, jobs, { outbound, namespace }, log);
+    const automations = new AutomationWorker(
+      driver,
+      jobs,
+      { outbound, namespace, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) },
+      log,
+    );
     // Once its queue exists (a job sent to it is kept), the automation worker starts after the
     // rest of the start-up instead of before it: the server listens without waiting for it. It
     // starts on the event loop's next turn, not merely unawaited: on PGlite each of its workers'

@@ -202,12 +202,19 @@ describeEachDatabase('automations', (target) => {
       name: 'Name it',
       trigger: 'button',
       type,
-      action: { kind: 'script', code: 'return args.currentEntities.map((e) => e.name);' },
+      action: {
+        kind: 'script',
+        code: `const utils = context.getService('utils');
+          return args.currentEntities.map((e) => [e.name, utils.getEntityUrl(e.type, e['Public Id'])]);`,
+      },
     });
     await h.request('POST', `/api/automations/${button.id}/run`, { entityIds: [order['svc/id']] });
     const [run] = await finished(button.id);
     expect(run!.message).toBeNull();
-    expect(run!.answer).toEqual(['First']);
+    // utils' links are the workspace's own address.
+    expect(run!.answer).toEqual([
+      ['First', `${h.url}/ui/entity?type=${encodeURIComponent(type)}&public-id=${order['svc/public-id']}`],
+    ]);
     const bad = await h.request('POST', '/api/automations', {
       name: 'No app',
       trigger: 'button',

@@ -83,6 +83,19 @@ describeEachDatabase('page', (target) => {
     expect((await get(`/ui/entity?type=${encodeURIComponent(BOOK)}&id=${seeded.authors[0]}`)).status).toBe(
       404,
     );
+    // By public id, as scripts' utils.getEntityUrl links it: on to the entity's own page.
+    const [book] = await h.run('svc.entity/query', {
+      query: { 'q/from': BOOK, 'q/select': ['svc/public-id'], 'q/where': ['=', ['svc/id'], '$id'] },
+      params: { $id: seeded.books[0] },
+    });
+    const byPublic = await get(
+      `/ui/entity?type=${encodeURIComponent(BOOK)}&public-id=${book['svc/public-id']}`,
+    );
+    expect(byPublic.status).toBe(303);
+    expect(byPublic.headers.get('location')).toBe(
+      `/ui/entity?type=${encodeURIComponent(BOOK)}&id=${seeded.books[0]}`,
+    );
+    expect((await get(`/ui/entity?type=${encodeURIComponent(BOOK)}&public-id=99999`)).status).toBe(404);
   });
 
   it('shows automations and their buttons without their app accounts', async () => {

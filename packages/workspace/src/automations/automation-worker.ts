@@ -28,6 +28,8 @@ export interface AutomationWorkerOptions {
   outbound?: OutboundPolicy;
   /** the word scripts use for the service's namespace (`context.getService('fibery')`); default svc */
   namespace?: Namespace;
+  /** the workspace's address (once it listens), for the URLs scripts' `utils` make */
+  publicUrl?: () => string | undefined;
 }
 
 const MAX_ATTEMPTS = 3;
@@ -167,7 +169,13 @@ export class AutomationWorker {
     const result = await runScript(
       action.code,
       args,
-      scriptServices(this.driver, user, this.outbound, this.options.namespace),
+      scriptServices(
+        this.driver,
+        user,
+        this.outbound,
+        this.options.namespace,
+        this.options.publicUrl?.() ?? '',
+      ),
       action.timeoutMs ?? this.scriptTimeoutMs,
       this.abort.signal,
     );

@@ -22,7 +22,7 @@ export interface ScriptFetchLimits {
 }
 
 export interface ScriptFetchInit {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   headers: Record<string, string>;
   body?: string;
 }

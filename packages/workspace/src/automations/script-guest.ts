@@ -17,7 +17,7 @@ import { ALIASES_KEY } from './entity-shapes.js';
  */
 export const MAX_CALLS_IN_FLIGHT = 8;
 
-export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMethods, consoleLimit, svcName) {
+export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMethods, consoleLimit, svcName, origin) {
   'use strict';
   const parse = JSON.parse;
   const stringify = JSON.stringify;
@@ -55,13 +55,30 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
   });
   const svc = {};
   for (const m of svcMethods.split(',')) svc[m] = (...params) => call('svc', m, params);
-  const http = {
-    getAsync: (url, options) => call('http', 'getAsync', [url, options === undefined || options === null ? {} : options]),
-    postAsync: (url, options) => call('http', 'postAsync', [url, options === undefined || options === null ? {} : options]),
+  const http = {};
+  for (const m of ['getAsync', 'postAsync', 'putAsync', 'deleteAsync'])
+    http[m] = (url, options) => call('http', m, [url, options === undefined || options === null ? {} : options]);
+  // utils, as the service's scripts have it: plain functions that answer at once.
+  const encode = encodeURIComponent;
+  const text = String;
+  const random = Math.random;
+  const floor = Math.floor;
+  const hex = (n) => {
+    let s = '';
+    for (let i = 0; i < n; i++) s += '0123456789abcdef'[floor(random() * 16)];
+    return s;
+  };
+  const utils = {
+    // The workspace's page of an entity, by its public id (the service's own app URL is its UI's).
+    getEntityUrl: (type, publicId) =>
+      origin + '/ui/entity?type=' + encode(text(type)) + '&public-id=' + encode(text(publicId)),
+    getFileUrl: (secret) => origin + '/api/files/' + encode(text(secret)),
+    uuid: () => hex(8) + '-' + hex(4) + '-4' + hex(3) + '-' + '89ab'[floor(random() * 4)] + hex(3) + '-' + hex(12),
   };
   const services = record();
   services[svcName] = freeze(svc);
   services.http = freeze(http);
+  services.utils = freeze(utils);
   const ctx = freeze({
     getService(name) {
       if (hasOwn(services, name)) return services[name];
@@ -83,8 +100,11 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
       if (!waitingHead) waitingTail = null;
       start(c);
     }
-    if (typeof m.error === 'string') p.reject(new Error_(m.error));
-    else p.resolve(m.result);
+    if (typeof m.error === 'string') {
+      const e = new Error_(m.error);
+      if (m.innerError) e.innerError = m.innerError;
+      p.reject(e);
+    } else p.resolve(m.result);
   };
   let printed = 0;
   const show = (v) => {

@@ -1,5 +1,5 @@
-// A script's `http` service against a local server: answers come back as {status, headers, body},
-// and an answer larger than the limit is cut off while it streams (the connection closed early),
+// A script's `http` service against a local server: answers come back as the body's text (a status
+// outside 2xx rejects with the answer under `innerError`), and an answer larger than the limit is cut off while it streams (the connection closed early),
 // never read whole into the workspace's memory.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,12 +40,14 @@ beforeAll(async () => {
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json', 'x-answer': 'yes' });
+      const status = req.url?.startsWith('/refuse') ? 422 : 200;
+      res.writeHead(status, { 'content-type': 'application/json', 'x-answer': 'yes' });
       res.end(
         JSON.stringify({
           method: req.method,
           path: req.url,
           header: req.headers['x-test'] ?? null,
+          type: req.headers['content-type'] ?? null,
           body: Buffer.concat(parts).toString('utf8'),
         }),
       );
@@ -65,26 +67,64 @@ const run = (code: string, policy = local) =>
   runScript(code, { url }, { svc: {}, http: scriptHttp(policy) }, 30_000);
 
 describe('script http service', () => {
-  it('answers {status, headers, body} for GET and POST with the headers and body given', async () => {
+  it('answers the body as text for GET, POST, PUT and DELETE, as scripts written for the service read it', async () => {
     const outcome = await run(`
       const http = context.getService('http');
       const got = await http.getAsync(args.url + '/get', { headers: { 'x-test': 'one' } });
       const posted = await http.postAsync(args.url + '/post', { body: 'hello', headers: { 'x-test': 'two' } });
+      const json = await http.postAsync(args.url + '/json', { body: [{ command: 'svc.schema/query' }] });
+      const put = await http.putAsync(args.url + '/put', { body: { a: 1 }, headers: { 'Content-Type': 'text/x' } });
+      const deleted = await http.deleteAsync(args.url + '/delete');
       let bad;
       try { await http.getAsync(args.url, { headers: 'nope' }); } catch (e) { bad = e.message; }
       let noUrl;
       try { await http.getAsync(''); } catch (e) { noUrl = e.message; }
-      return { got: [got.status, got.headers['x-answer'], JSON.parse(got.body)], posted: JSON.parse(posted.body), bad, noUrl };
+      let refused;
+      try { await http.postAsync(args.url + '/refuse?token=secret', { body: 'x' }); } catch (e) {
+        refused = { message: e.message, status: e.innerError.statusCode, body: JSON.parse(e.innerError.body).path };
+      }
+      return { kind: typeof got, got: JSON.parse(got), posted: JSON.parse(posted), json: JSON.parse(json),
+        put: JSON.parse(put), deleted: JSON.parse(deleted).method, bad, noUrl, refused };
     `);
     expect(outcome).toMatchObject({
       ok: true,
       result: {
-        got: [200, 'yes', { method: 'GET', path: '/get', header: 'one', body: '' }],
+        kind: 'string',
+        got: { method: 'GET', path: '/get', header: 'one', body: '' },
         posted: { method: 'POST', path: '/post', header: 'two', body: 'hello' },
+        // A body that is not a string goes as JSON, with its type unless the headers name one.
+        json: { body: '[{"command":"svc.schema/query"}]', type: 'application/json' },
+        put: { method: 'PUT', body: '{"a":1}', type: 'text/x' },
+        deleted: 'DELETE',
         bad: 'headers must be an object',
         noUrl: 'url must be a non-empty string',
+        // The host only in the message: the query may hold a secret.
+        refused: {
+          message: expect.not.stringContaining('secret'),
+          status: 422,
+          body: '/refuse?token=secret',
+        },
       },
     });
+    expect((outcome as { result: { refused: { message: string } } }).result.refused.message).toMatch(
+      /^POST to 127\.0\.0\.1:\d+ answered HTTP 422$/,
+    );
+  });
+
+  it('utils answers at once: an entity page by public id, a file address, a uuid', async () => {
+    const outcome = await runScript(
+      `const utils = context.getService('utils');
+       return [utils.getEntityUrl('Shop/Order item', 12), utils.getFileUrl('abc'), utils.uuid(), utils.uuid()];`,
+      {},
+      { svc: {}, http: scriptHttp(local), origin: 'http://127.0.0.1:3100' },
+      30_000,
+    );
+    expect(outcome.ok).toBe(true);
+    const [page, file, a, b] = (outcome as { result: string[] }).result;
+    expect(page).toBe('http://127.0.0.1:3100/ui/entity?type=Shop%2FOrder%20item&public-id=12');
+    expect(file).toBe('http://127.0.0.1:3100/api/files/abc');
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(a).not.toBe(b);
   });
 
   it('stops reading an answer at the size limit and closes the connection', async () => {

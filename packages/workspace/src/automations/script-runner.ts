@@ -34,9 +34,10 @@ export const SVC_METHODS = [
 export type ServiceImpl = Record<string, (...params: unknown[]) => Promise<unknown>>;
 /**
  * What a script's `context.getService(...)` reaches: the workspace's own service under `name`
- * (the workspace's namespace word, `svc` unless set otherwise) and `http`.
+ * (the workspace's namespace word, `svc` unless set otherwise) and `http`; `utils` makes its URLs
+ * on `origin` (the workspace's address, empty for a path alone).
  */
-export type ScriptServices = { svc: ServiceImpl; http: ServiceImpl; name?: Namespace };
+export type ScriptServices = { svc: ServiceImpl; http: ServiceImpl; name?: Namespace; origin?: string };
 /** `console`: what the script printed (console.log/info/debug/warn/error), one line each, at most CONSOLE_LIMIT characters. */
 export type ScriptOutcome = ({ ok: true; result: unknown } | { ok: false; message: string }) & {
   console: string;
@@ -97,6 +98,7 @@ export async function runScript(
       deadline,
       svcMethods: SVC_METHODS.join(','),
       svcName: services.name ?? DEFAULT_NAMESPACE,
+      origin: services.origin ?? '',
       consoleLimit: CONSOLE_LIMIT,
       memoryBytes: SCRIPT_MEMORY_BYTES,
       stackBytes: SCRIPT_STACK_BYTES,
@@ -178,7 +180,15 @@ export async function runScript(
         reply(JSON.stringify({ id, result: result ?? null }));
       } catch (error) {
         const message = error instanceof Error ? error.message : 'The call failed';
-        reply(JSON.stringify({ id, error: message }));
+        // What the call's own error says besides its message (the http service's answer), as data.
+        const inner = (error as { innerError?: unknown } | null)?.innerError;
+        reply(
+          JSON.stringify({
+            id,
+            error: message,
+            ...(inner && typeof inner === 'object' ? { innerError: inner } : {}),
+          }),
+        );
       }
     }
     function reply(text: string) {

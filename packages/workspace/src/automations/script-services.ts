@@ -34,6 +34,8 @@ export function scriptServices(
   user: Principal,
   outbound: OutboundPolicy,
   namespace: Namespace = 'svc',
+  /** the workspace's address, for `utils`' URLs */
+  origin = '',
 ): Required<ScriptServices> {
   const run = async (command: string, args: Row): Promise<unknown> => {
     const [result] = await executeCommands(driver, [{ command, args }], user);
@@ -273,5 +275,10 @@ export function scriptServices(
     },
   };
 
-  return { name: namespace, svc: scriptServiceIn(namespace, svc, driver), http: scriptHttp(outbound) };
+  return {
+    name: namespace,
+    svc: scriptServiceIn(namespace, svc, driver),
+    http: scriptHttp(outbound),
+    origin,
+  };
 }

@@ -77,7 +77,7 @@ const hostError = (error) =>
   const makeBridge = valueOf(vm.evalCode(d.prelude, 'bridge.js'));
   if (!makeBridge) return;
   const bridge = valueOf(
-    vm.callFunction(makeBridge, vm.undefined, send, print, done, fail, vm.newString(d.svcMethods), vm.newNumber(d.consoleLimit), vm.newString(d.svcName)),
+    vm.callFunction(makeBridge, vm.undefined, send, print, done, fail, vm.newString(d.svcMethods), vm.newNumber(d.consoleLimit), vm.newString(d.svcName), vm.newString(d.origin)),
   );
   if (!bridge) return;
   const deliver = vm.getProp(bridge, 'deliver');

@@ -59,6 +59,22 @@ async function query(workspace: Workspace, user: Principal, query: unknown, para
   return result.result as Row[];
 }
 
+/** The id of the entity of `t` with public id `publicId`, as `user` may see it. */
+export async function entityIdByPublicId(
+  workspace: Workspace,
+  user: Principal,
+  t: TypeDef,
+  publicId: string,
+): Promise<string | undefined> {
+  const rows = await query(
+    workspace,
+    user,
+    { 'q/from': t.name, 'q/select': ['svc/id'], 'q/where': ['=', ['svc/public-id'], '$p'], 'q/limit': 1 },
+    { $p: publicId },
+  );
+  return rows[0]?.['svc/id'] as string | undefined;
+}
+
 export interface TableRequest {
   page: number;
   sort?: string | undefined;

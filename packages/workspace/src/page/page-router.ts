@@ -6,7 +6,14 @@ import { loadCatalog } from '../schema/catalog.js';
 import { authenticate } from '../tokens/token-store.js';
 import type { Workspace } from '../workspace.js';
 import { LoginTokens, refuseCrossOrigin, requireFormToken } from './csrf.js';
-import { columns, loadEntity, loadTablePage, type TableRequest } from './entity-queries.js';
+import {
+  columns,
+  entityIdByPublicId,
+  loadEntity,
+  loadTablePage,
+  type TableRequest,
+} from './entity-queries.js';
+import { codecsFor } from '@weft/namespace';
 import { entityView, tableView } from './entity-views.js';
 import { runExchangesView } from './exchange-view.js';
 import { html } from './html.js';
@@ -116,6 +123,17 @@ export function pageRouter(workspace: Workspace): Router {
 
   router.get('/ui/entity', async (req, res) => {
     const catalog = await loadCatalog(workspace.driver);
+    // By public id (the links scripts' utils.getEntityUrl makes): the type may be spelled in the
+    // workspace's namespace word (fibery/user), as scripts name it.
+    const publicId = str(req.query['public-id']);
+    if (publicId !== undefined) {
+      const typeName = str(req.query.type) ?? '';
+      const t = catalog.type(codecsFor(workspace.namespace)?.in.name(typeName) ?? typeName);
+      const id = await entityIdByPublicId(workspace, userOf(res), t, publicId);
+      if (!id) throw new WorkspaceError(404, 'not-found', `No ${t.name} with public id ${publicId}`);
+      res.redirect(303, `/ui/entity?type=${encodeURIComponent(t.name)}&id=${id}`);
+      return;
+    }
     const t = catalog.type(str(req.query.type));
     const id = str(req.query.id) ?? '';
     const detail = /^[0-9a-f-]{36}$/i.test(id)
