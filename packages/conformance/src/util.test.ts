@@ -18,33 +18,46 @@ const field = (type: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('valueProblem', () => {
+describe('judgeValue: values read as the host reads them', () => {
+  // pass (undefined), warn (the service takes it only by coercing it) or fail (it is lost).
+  const verdict = (f: ReturnType<typeof field>, value: unknown) => judgeValue(f, value)?.status ?? 'pass';
   it.each([
-    ['text', 'x', true],
-    ['text', 1, false],
-    ['number', 1.5, true],
-    ['number', '1', false],
-    ['date', '2026-11-22', true],
-    ['date', '2026-11-22T10:00:00.000Z', true],
-    ['date', '22/11/2026', false],
-    ['date', 1763800000000, false],
-    ['array[text]', ['a'], true],
-    ['array[text]', 'a', false],
-    ['array[text]', [1], false],
-    ['id', 7, true],
-    ['id', { id: 7 }, false],
-    ['text', null, true],
-  ])('%s %j ok=%s', (type, value, ok) => {
-    expect(valueProblem(field(type), value) === undefined).toBe(ok);
+    ['text', 'x', 'pass'],
+    ['text', 1, 'warn'],
+    ['text', { a: 1 }, 'warn'],
+    ['number', 1.5, 'pass'],
+    ['number', '1', 'warn'],
+    ['number', 'many', 'fail'],
+    ['date', '2026-11-22', 'pass'],
+    ['date', '2026-11-22T10:00:00.000Z', 'pass'],
+    ['date', '2026-3-5', 'warn'],
+    ['date', '10/29/2026, 9:56 PM', 'warn'],
+    ['date', '22/11/2026', 'fail'],
+    ['date', 1763800000000, 'warn'],
+    ['array[text]', ['a'], 'pass'],
+    ['array[text]', 'a', 'warn'],
+    ['array[text]', [1], 'warn'],
+    ['id', 7, 'pass'],
+    ['id', { id: 7 }, 'fail'],
+    ['text', null, 'pass'],
+  ])('%s %j: %s', (type, value, expected) => {
+    expect(verdict(field(type), value)).toBe(expected);
   });
 
-  it('checks sub-types and relations', () => {
-    expect(valueProblem(field('number', { subType: 'integer' }), 1.5)).toContain('whole number');
+  it("checks sub-types and relations, in the host's words", () => {
+    expect(judgeValue(field('number', { subType: 'integer' }), 1.5)).toMatchObject({
+      status: 'warn',
+      reason: expect.stringContaining('fraction sent for a whole number (rounded)'),
+    });
+    expect(valueProblem(field('number', { subType: 'integer' }), 'x')).toContain('needs a whole number');
     expect(valueProblem(field('text', { subType: 'boolean' }), true)).toBeUndefined();
+    expect(valueProblem(field('text', { subType: 'boolean' }), 'yes')).toBeUndefined();
+    expect(valueProblem(field('text', { subType: 'boolean' }), { on: 1 })).toContain('needs a boolean');
     expect(valueProblem(field('array[text]', { subType: 'file' }), [{ name: 'a.pdf' }])).toBeUndefined();
     expect(valueProblem(field('date', { subType: 'day' }), '2026-11-22')).toBeUndefined();
     expect(valueProblem(field('text', { subType: 'multi-select' }), 'red, blue')).toBeUndefined();
     expect(valueProblem(field('text', { subType: 'location' }), '52.5, 13.4')).toBeUndefined();
+    expect(valueProblem(field('text', { subType: 'location' }), 'here')).toContain('latitude');
     const rel = (cardinality: string) => ({
       cardinality,
       name: 'n',
@@ -52,12 +65,24 @@ describe('valueProblem', () => {
       targetName: 'tn',
       targetFieldId: 'id',
     });
-    expect(valueProblem(field('text', { relation: rel('many-to-one') }), 'u1')).toBeUndefined();
-    expect(valueProblem(field('text', { relation: rel('many-to-one') }), ['u1'])).toContain('single id');
-    expect(valueProblem(field('array[text]', { relation: rel('many-to-many') }), ['u1', 2])).toBeUndefined();
-    expect(valueProblem(field('array[text]', { relation: rel('many-to-many') }), 'u1')).toContain(
-      'array of ids',
-    );
+    const one = field('text', { relation: rel('many-to-one') });
+    const many = field('array[text]', { relation: rel('many-to-many') });
+    expect(judgeValue(one, 'u1')).toBeUndefined();
+    expect(judgeValue(one, ['u1'])).toMatchObject({
+      status: 'warn',
+      reason: expect.stringContaining('first id kept'),
+    });
+    expect(judgeValue(many, ['u1', 2])).toBeUndefined();
+    expect(judgeValue(many, 'u1')).toMatchObject({
+      status: 'warn',
+      reason: expect.stringContaining('single id'),
+    });
+    expect(judgeValue(many, '["u1","u2"]')).toMatchObject({
+      status: 'warn',
+      reason: expect.stringContaining('sent as a JSON string'),
+    });
+    expect(valueProblem(many, [{ name: 'no id' }])).toContain('needs ids');
+    expect(valueProblem(one, { id: 'u1' })).toBeUndefined();
   });
 });
 

@@ -79,3 +79,13 @@ export {
   summarizeExchange,
 } from './exchange-summary.js';
 export { boundHeap, type HeapBounds, heapBoundFlags } from './heap/heap-bounds.js';
+export {
+  type Coercion,
+  type Conversion,
+  canonicalIso,
+  conversionOf,
+  convertValue,
+  toIso,
+  toIsoSlow,
+} from './values/convert-value.js';
+export { type RelationCoercion, relationTargets } from './values/relation-targets.js';

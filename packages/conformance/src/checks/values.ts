@@ -1,5 +1,18 @@
+import {
+  type Coercion,
+  conversionOf,
+  convertValue,
+  type RelationCoercion,
+  relationTargets,
+} from '@weft/sync-engine';
 import { isPlainObject, show } from '../util.js';
 import type { FieldInfo } from './schema.js';
+
+// A row value against its field, read as the service reads it: by the same conversion the app
+// host stores it with (@weft/sync-engine's convertValue and relationTargets). A value the host
+// cannot read (it stores it empty) fails; one it takes only by coercing it (a number sent as
+// text, a many-to-many as a JSON string) warns, in the host's words. Date ranges keep a judgement
+// of their own (below): the kit takes an open range, which the host does not store yet.
 
 /** Why a row value does not fit its field: `fail` when the service would refuse or lose it. */
 export interface ValueFinding {
@@ -11,49 +24,70 @@ const fail = (reason: string): ValueFinding => ({ status: 'fail', reason });
 const RANGE_SUBTYPES = new Set(['date-range', 'date-time-range']);
 const RANGE_EXAMPLE = '"{\\"start\\":\\"2020-01-22\\",\\"end\\":\\"2020-08-19\\"}"';
 
+/** What each conversion needs, for the reason of a value it cannot read. */
+const NEEDS: Record<string, string> = {
+  int: 'a whole number',
+  decimal: 'a number',
+  bool: 'a boolean',
+  date: 'an ISO 8601 date',
+  'date-time': 'an ISO 8601 date',
+  location: '{latitude, longitude} or "lat, lon"',
+};
+
 /** How a value fits its field (type, subType, relation); undefined when it fits. */
 export function judgeValue(field: FieldInfo, value: unknown): ValueFinding | undefined {
   if (value === null || value === undefined) return undefined;
-  const scalarId = (v: unknown) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
-  if (field.relation) {
-    if (field.relation.cardinality === 'many-to-many') {
-      return Array.isArray(value) && value.every(scalarId)
-        ? undefined
-        : fail(`many-to-many relation needs an array of ids, got ${show(value, 60)}`);
-    }
-    return scalarId(value)
+  const coerced: string[] = [];
+  const note = (what: Coercion | RelationCoercion | string) => {
+    if (!coerced.includes(what)) coerced.push(what);
+  };
+  const taken = () =>
+    coerced.length === 0
       ? undefined
-      : fail(`${field.relation.cardinality} relation needs a single id, got ${show(value, 60)}`);
+      : ({
+          status: 'warn',
+          reason: `${coerced.join('; ')} (the service takes it so): ${show(value, 60)}`,
+        } as const);
+  if (field.relation) {
+    const many = field.relation.cardinality === 'many-to-many';
+    // What names no row: an object without an id (read as "[object Object]"), a nested list.
+    const ids = relationTargets(many, value, note);
+    if (ids.some((id) => id.startsWith('[object') || id.includes(',')))
+      return fail(`${field.relation.cardinality} relation needs ids, got ${show(value, 60)}`);
+    return taken();
   }
   if (field.subType && RANGE_SUBTYPES.has(field.subType)) return rangeFinding(field.subType, value);
-  switch (field.type) {
-    case 'id':
-      return scalarId(value) ? undefined : fail(`an id must be a string or number, got ${show(value, 60)}`);
-    case 'text': {
-      if (typeof value === 'string') return undefined;
-      if (field.subType === 'boolean' && typeof value === 'boolean') return undefined;
-      // `{longitude, latitude, fullAddress}`: the service also reads it as a JSON string; an
-      // object is left alone because nothing shows that the service refuses it.
-      if (field.subType === 'location' && isPlainObject(value)) return undefined;
-      return fail(`text needs a string, got ${show(value, 60)}`);
-    }
-    case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value))
-        return fail(`number needs a JSON number, got ${show(value, 60)}`);
-      if (field.subType === 'integer' && !Number.isInteger(value))
-        return fail(`integer needs a whole number, got ${value}`);
-      return undefined;
-    case 'date':
-      return isIsoDate(value) ? undefined : fail(`date needs an ISO 8601 string, got ${show(value, 60)}`);
-    case 'array[text]': {
-      if (!Array.isArray(value)) return fail(`array[text] needs an array, got ${show(value, 60)}`);
-      const files = field.subType === 'file' || field.subType === 'files';
-      const bad = value.find((v) => !(typeof v === 'string' || (files && isPlainObject(v))));
-      return bad === undefined ? undefined : fail(`array[text] needs strings, found ${show(bad, 60)}`);
-    }
-    default:
-      return undefined;
+  if (field.type === 'id') {
+    const id = typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+    return id ? undefined : fail(`an id must be a string or number, got ${show(value, 60)}`);
   }
+  const conversion = conversionOf({ type: field.type as never, subType: field.subType as never });
+  if (conversion === 'files') {
+    const list = Array.isArray(value) ? value : [value];
+    const bad = list.find((v) => !(typeof v === 'string' || isPlainObject(v)));
+    return bad === undefined ? undefined : fail(`files are URLs, found ${show(bad, 60)}`);
+  }
+  if (conversion === 'rich' || conversion === 'enum') {
+    if (typeof value === 'string') return undefined;
+    if (typeof value === 'number' || typeof value === 'boolean') {
+      note('number or boolean sent for text');
+      return taken();
+    }
+    return fail(`text needs a string, got ${show(value, 60)}`);
+  }
+  if (conversion === 'list') {
+    // array[text] (and multi-select text) is read as a list of texts: a lone value or a number in it
+    // is read as its text.
+    if (field.type === 'array[text]' && !Array.isArray(value)) note('a single value sent for array[text]');
+    if (Array.isArray(value) && value.some((v) => typeof v !== 'string' && !isPlainObject(v)))
+      note('array[text] holding values that are not text');
+    return taken();
+  }
+  if (convertValue(conversion, value, note) === undefined)
+    return fail(
+      `${field.type}${field.subType ? `/${field.subType}` : ''} needs ${NEEDS[conversion] ?? 'text'}, got ${show(value, 60)}: the service would store it empty`,
+    );
+  return taken();
 }
 
 /** The fail reason of `judgeValue`, or undefined when the value fits or only warns. */

@@ -1,4 +1,5 @@
 import type { SchemaField, SchemaResponse } from '@weft/core/protocol';
+import { type Conversion, conversionOf } from '@weft/sync-engine';
 import { USER_TYPE } from '../schema/builtins.js';
 import { entityId } from './entity-ids.js';
 
@@ -6,20 +7,6 @@ import { entityId } from './entity-ids.js';
 // field `<ns>/<field>`. The app's `name` field (or its text/title field) is the type's mandatory
 // title `<ns>/name`; `__syncAction` is never stored. Each type/subType pair maps as the service
 // maps it (see docs/dev.md for the table).
-
-export type Conversion =
-  | 'text'
-  | 'email'
-  | 'emoji'
-  | 'int'
-  | 'decimal'
-  | 'bool'
-  | 'date'
-  | 'date-time'
-  | 'date-range'
-  | 'date-time-range'
-  | 'location'
-  | 'list';
 
 export type MappedField =
   | {
@@ -98,50 +85,27 @@ export function namespaceFor(appName: string): string {
   );
 }
 
+/** The workspace's primitive type of each conversion. */
+const SVC_TYPES: Record<Conversion, string> = {
+  text: 'svc/text',
+  email: 'svc/email',
+  emoji: 'svc/emoji',
+  int: 'svc/int',
+  decimal: 'svc/decimal',
+  bool: 'svc/bool',
+  date: 'svc/date',
+  'date-time': 'svc/date-time',
+  'date-range': 'svc/date-range',
+  'date-time-range': 'svc/date-time-range',
+  location: 'svc/location',
+  list: 'svc/text',
+};
+
 function primitive(field: SchemaField): { svcType: string; convert: Conversion } | 'rich' | 'enum' | 'files' {
-  const sub = field.subType;
-  if ((field.type === 'array[text]' || field.type === 'text') && (sub === 'file' || sub === 'files'))
-    return 'files';
-  switch (field.type) {
-    case 'id':
-      return { svcType: 'svc/text', convert: 'text' };
-    case 'number':
-      return sub === 'integer'
-        ? { svcType: 'svc/int', convert: 'int' }
-        : { svcType: 'svc/decimal', convert: 'decimal' };
-    case 'date':
-      if (sub === 'day') return { svcType: 'svc/date', convert: 'date' };
-      if (sub === 'date-range') return { svcType: 'svc/date-range', convert: 'date-range' };
-      if (sub === 'date-time-range') return { svcType: 'svc/date-time-range', convert: 'date-time-range' };
-      return { svcType: 'svc/date-time', convert: 'date-time' };
-    case 'array[text]':
-      return { svcType: 'svc/text', convert: 'list' };
-    default:
-      switch (sub) {
-        case 'email':
-          return { svcType: 'svc/email', convert: 'email' };
-        case 'boolean':
-          return { svcType: 'svc/bool', convert: 'bool' };
-        case 'icon':
-          return { svcType: 'svc/emoji', convert: 'emoji' };
-        case 'md':
-        case 'html':
-          return 'rich';
-        case 'single-select':
-        case 'workflow':
-          return 'enum';
-        case 'multi-select':
-          return { svcType: 'svc/text', convert: 'list' };
-        case 'date-range':
-          return { svcType: 'svc/date-range', convert: 'date-range' };
-        case 'date-time-range':
-          return { svcType: 'svc/date-time-range', convert: 'date-time-range' };
-        case 'location':
-          return { svcType: 'svc/location', convert: 'location' };
-        default:
-          return { svcType: 'svc/text', convert: 'text' };
-      }
-  }
+  const convert = conversionOf(field);
+  return convert === 'rich' || convert === 'enum' || convert === 'files'
+    ? convert
+    : { svcType: SVC_TYPES[convert], convert };
 }
 
 function numberMeta(field: SchemaField): Record<string, unknown> {

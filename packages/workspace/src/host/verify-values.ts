@@ -1,6 +1,6 @@
 import { optionId } from './apply-schema.js';
-import { convertValue } from './convert-value.js';
-import type { Conversion, MappedType } from './schema-mapping.js';
+import { type Conversion, convertValue } from '@weft/sync-engine';
+import type { MappedType } from './schema-mapping.js';
 
 type Json = Record<string, unknown>;
 

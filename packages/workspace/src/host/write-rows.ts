@@ -3,7 +3,7 @@ import { type CreateRows, createRowsCommand } from '../entities/create-rows.js';
 import { MAX_RUN_MESSAGE } from './run-record-limits.js';
 import type { Workspace } from '../workspace.js';
 import { optionId, run } from './apply-schema.js';
-import { type Coercion, convertValue } from './convert-value.js';
+import { type Coercion, convertValue, type RelationCoercion, relationTargets } from '@weft/sync-engine';
 import { collectionItems, replaceItemsCommands } from './collection-items.js';
 import { deleteRowFiles, type FileFieldValue, writeFileFields } from './download-files.js';
 import { entityId } from './entity-ids.js';
@@ -107,37 +107,6 @@ export interface WriteResult {
   coerced?: Record<string, number>;
   /** files downloaded, kept (same key as before), detached, and failed to download */
   files?: { downloaded: number; kept: number; removed: number; failed: number };
-}
-
-/** What a relation value was, when the service takes it only by coercing it. */
-type RelationCoercion =
-  | 'many-to-many value sent as a JSON string'
-  | 'to-one value sent as an array (first id kept)';
-
-/**
- * A relation value as the target values it names: an id, an array of ids, or (as the service
- * takes them) a JSON string of an array, and for a to-one relation an array of which the first
- * id counts.
- */
-export function relationTargets(many: boolean, raw: unknown, note?: (c: RelationCoercion) => void): string[] {
-  let value = raw;
-  if (typeof value === 'string' && value.trimStart().startsWith('[')) {
-    try {
-      const parsed: unknown = JSON.parse(value);
-      if (Array.isArray(parsed)) {
-        value = parsed;
-        note?.('many-to-many value sent as a JSON string');
-      }
-    } catch {
-      // not JSON: an id that happens to start with "["
-    }
-  }
-  const list = (Array.isArray(value) ? value : [value])
-    .filter((v) => v !== null && v !== undefined && v !== '')
-    .map((v) => String(typeof v === 'object' && v !== null && 'id' in v ? (v as Json).id : v));
-  if (many || !Array.isArray(raw)) return list;
-  note?.('to-one value sent as an array (first id kept)');
-  return list.slice(0, 1);
 }
 
 /** A row's value, and its name when the row has names of its own. */

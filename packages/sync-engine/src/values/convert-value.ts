@@ -1,17 +1,92 @@
-import type { Conversion } from './schema-mapping.js';
+import type { SchemaField } from '@weft/core/protocol';
 
-// App values to workspace values, as the service converts them: decimals from numbers or numeric
-// strings, booleans from text (true/yes/on/1/checked), dates without zero padding (2024-3-5),
-// ranges and locations from objects or JSON strings, lists joined with ", ". A value that cannot
-// be converted is stored empty (null) and counted, rather than failing the run. A value the
-// service takes only by coercing it (a number sent as text) is converted and reported through
-// `note`, so a run can count what its app sends loosely.
+// App values as the service reads them, one reading for the app host (which stores them) and the
+// conformance kit (which judges them): decimals from numbers or numeric strings, booleans from text
+// (true/yes/on/1/checked), dates without zero padding (2024-3-5), ranges and locations from objects
+// or JSON strings, lists joined with ", ". A value that cannot be converted is stored empty (null)
+// and counted, rather than failing the run. A value the service takes only by coercing it (a
+// number sent as text) is converted and reported through `note`, so a run can count what its app
+// sends loosely, and the kit can warn of it.
+
+/** How a field's values are read: its primitive conversion, or what the host makes of it instead. */
+export type Conversion =
+  | 'text'
+  | 'email'
+  | 'emoji'
+  | 'int'
+  | 'decimal'
+  | 'bool'
+  | 'date'
+  | 'date-time'
+  | 'date-range'
+  | 'date-time-range'
+  | 'location'
+  | 'list';
 
 /** What a coercion was, as a run's warning names it. */
-export type Coercion = 'number sent as text' | 'boolean sent as a number' | 'date without zero padding';
+export type Coercion =
+  | 'number sent as text'
+  | 'boolean sent as a number'
+  | 'date without zero padding'
+  | 'number or boolean sent for text'
+  | 'object sent for text'
+  | 'date range sent as an object, not the JSON string the service takes'
+  | 'date sent as a number'
+  | 'date not in ISO 8601 form'
+  | 'fraction sent for a whole number (rounded)';
+
+/**
+ * How a field of the app's schema is read: a primitive conversion, or rich text, a select option
+ * (enum) or files (URLs), which the host stores its own way. Relations are read by relationTargets.
+ */
+export function conversionOf(
+  field: Pick<SchemaField, 'type' | 'subType'>,
+): Conversion | 'rich' | 'enum' | 'files' {
+  const sub = field.subType;
+  if ((field.type === 'array[text]' || field.type === 'text') && (sub === 'file' || sub === 'files'))
+    return 'files';
+  switch (field.type) {
+    case 'id':
+      return 'text';
+    case 'number':
+      return sub === 'integer' ? 'int' : 'decimal';
+    case 'date':
+      if (sub === 'day') return 'date';
+      if (sub === 'date-range' || sub === 'date-time-range') return sub;
+      return 'date-time';
+    case 'array[text]':
+      return 'list';
+    default:
+      switch (sub) {
+        case 'email':
+          return 'email';
+        case 'boolean':
+          return 'bool';
+        case 'icon':
+          return 'emoji';
+        case 'md':
+        case 'html':
+          return 'rich';
+        case 'single-select':
+        case 'workflow':
+          return 'enum';
+        case 'multi-select':
+          return 'list';
+        case 'date-range':
+        case 'date-time-range':
+          return sub;
+        case 'location':
+          return 'location';
+        default:
+          return 'text';
+      }
+  }
+}
 
 const TRUE_WORDS = new Set(['true', 'yes', 'on', '1', 'checked']);
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+/** An ISO 8601 date or date-time (`2024-03-05`, `2024-03-05T…`), in whatever precision. */
+const ISO_START = /^[+-]?\d{4,6}-\d{2}-\d{2}(?:$|T)/;
 
 const parseJson = (v: unknown): unknown => {
   if (typeof v !== 'string') return v;
@@ -90,14 +165,23 @@ function toDay(v: unknown, note?: (c: Coercion) => void): string | undefined {
     if (day !== undefined) note?.('date without zero padding');
     return day;
   }
-  return toIso(v)?.slice(0, 10);
+  return looseDate(v, note)?.slice(0, 10);
+}
+
+/** A date-time the slow path reads (epoch milliseconds, another text form), noted as such. */
+function looseDate(v: unknown, note?: (c: Coercion) => void): string | undefined {
+  const iso = toIsoSlow(v);
+  if (iso !== undefined)
+    if (typeof v === 'number') note?.('date sent as a number');
+    else if (!ISO_START.test(v as string)) note?.('date not in ISO 8601 form');
+  return iso;
 }
 
 function toDateTime(v: unknown, note?: (c: Coercion) => void): string | undefined {
   // What apps mostly send, checked before the padding's regex: it needs no padding.
   if (typeof v === 'string' && canonicalIso(v)) return v;
   const padded = padDate(v);
-  if (padded === undefined) return toIso(v);
+  if (padded === undefined) return looseDate(v, note);
   // A day alone is that day at midnight UTC, as `2024-03-05` is, not midnight where weft runs.
   const iso = toIso(padded);
   if (iso !== undefined) note?.('date without zero padding');
@@ -115,13 +199,15 @@ export function convertValue(
     case 'text':
     case 'email':
     case 'emoji':
-      return typeof value === 'string'
-        ? value
-        : typeof value === 'object'
-          ? JSON.stringify(value)
-          : String(value);
+      if (typeof value === 'string') return value;
+      note?.(typeof value === 'object' ? 'object sent for text' : 'number or boolean sent for text');
+      return typeof value === 'object' ? JSON.stringify(value) : String(value);
     case 'int': {
-      if (typeof value === 'number') return Number.isFinite(value) ? Math.round(value) : undefined;
+      if (typeof value === 'number') {
+        if (!Number.isFinite(value)) return undefined;
+        if (!Number.isInteger(value)) note?.('fraction sent for a whole number (rounded)');
+        return Math.round(value);
+      }
       if (typeof value !== 'string' || value.trim() === '') return undefined;
       const n = Number(value);
       if (!Number.isFinite(n)) return undefined;
@@ -150,6 +236,7 @@ export function convertValue(
     case 'date-time-range': {
       const o = parseJson(value);
       if (!isObject(o)) return undefined;
+      if (o === value) note?.('date range sent as an object, not the JSON string the service takes');
       const conv = conversion === 'date-range' ? toDay : toDateTime;
       const start = conv(o.start, note);
       const end = conv(o.end, note);
