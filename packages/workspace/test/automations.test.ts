@@ -191,6 +191,45 @@ describeEachDatabase('automations', (target) => {
     ]);
   });
 
+  it("a script's batch methods write many entities in one command each, as the service's do", async () => {
+    const button = await addAutomation({
+      name: 'Batches',
+      trigger: 'button',
+      type: BOOK,
+      action: {
+        kind: 'script',
+        code: `
+          const svc = context.getService('svc');
+          const book = args.currentEntities[0];
+          const made = await svc.createEntityBatch('bookshelf/author', [{ Name: 'Batch A' }, { Name: 'Batch B' }]);
+          const ids = made.map((a) => a['svc/id']);
+          await svc.updateEntityBatch('bookshelf/author', [{ id: ids[0], Name: 'Batch A2' }, { Id: ids[1], Name: 'Batch B2' }]);
+          await svc.addCollectionItemBatch('bookshelf/author', 'bookshelf/books', [{ id: ids[0], itemId: book.Id }]);
+          const linked = await svc.getEntityById('bookshelf/author', ids[0], ['Name', 'bookshelf/books']);
+          await svc.removeCollectionItemBatch('bookshelf/author', 'bookshelf/books', [{ id: ids[0], itemId: book.Id }]);
+          const names = (await svc.getEntitiesByIds('bookshelf/author', ids, ['Name'])).map((a) => a.Name).sort();
+          await svc.deleteEntityBatch('bookshelf/author', ids);
+          const left = await svc.getEntitiesByIds('bookshelf/author', ids, ['Name']);
+          let refused;
+          try { await svc.executeAction('x'); } catch (e) { refused = e.message; }
+          const schema = await svc.getSchema();
+          return { names, linked: linked['bookshelf/books'].length, left: left.length, refused,
+            typed: schema['svc/types'].some((t) => t['svc/name'] === 'bookshelf/author') };
+        `,
+      },
+    });
+    await h.request('POST', `/api/automations/${button.id}/run`, { entityIds: [seeded.books[0]] });
+    const [run] = await finished(button.id);
+    expect(run!.message).toBeNull();
+    expect(run!.answer).toEqual({
+      names: ['Batch A2', 'Batch B2'],
+      linked: 1,
+      left: 0,
+      refused: expect.stringContaining('actions'),
+      typed: true,
+    });
+  });
+
   it('an automation takes any type name the schema takes, spaces included', async () => {
     const type = `Orders ${randomUUID().slice(0, 6)}/Customer order`;
     await h.run('schema.type/create', typeArgs(type));

@@ -111,10 +111,15 @@ describeEachDatabase('the workflow mixin', (target) => {
         code: `
           const svc = context.getService('svc');
           const e = args.currentEntities[0];
+          // As the service's scripts read and write it: State, Name, a state by its name.
+          const seen = { name: e.Name, state: e.State.Name };
+          await svc.updateEntity(e.type, e.Id, { State: 'Done' });
+          const done = await svc.getEntityById(e.type, e.Id, [{ 'workflow/state': ['enum/name'] }]);
           await svc.setState(e.type, e.Id, 'In Progress');
-          const mid = await svc.getEntityById(e.type, e.Id, ['workflow/state']);
+          let unknown;
+          try { await svc.updateEntity(e.type, e.Id, { State: 'Nope' }); } catch (x) { unknown = x.message; }
           await svc.setStateToFinal(e.type, e.Id);
-          return mid;
+          return { seen, done: done['workflow/state']['enum/name'], unknown };
         `,
       },
     });
@@ -129,6 +134,11 @@ describeEachDatabase('the workflow mixin', (target) => {
       return runs.some((r) => r.state === 'done' || r.state === 'failed') ? runs : undefined;
     });
     expect(run.message).toBeNull();
+    expect(run.answer).toEqual({
+      seen: { name: 'after', state: 'Open' },
+      done: 'Done',
+      unknown: 'workflow/state has no option "Nope"',
+    });
     expect(await tasks()).toEqual(['before:Done!', 'after:Done!']);
   });
 });

@@ -17,8 +17,9 @@ type Row = Record<string, unknown>;
 // field's label (the `ui/label` meta the app host sets from the app's schema, e.g. `Updated At`)
 // when it has one, else its name without the `<app>/` part (`bookshelf/pages` is `pages`); the
 // system fields use the service's spelling (`Id`, `Public Id`, `Creation Date`, `Modification
-// Date`, `Created By`); a to-one relation is {Id, Name}; `type` holds the type name; collections
-// are left out. The name without the prefix still works where a label replaced it: in templates,
+// Date`, `Created By`), and so do its extensions' (`Rank`, `State`, `Assignees`, `Files`,
+// `Comments`); the title is also `Name`; a to-one relation is {Id, Name}; `type` holds the type
+// name; collections are left out. The name without the prefix still works where a label replaced it: in templates,
 // and in scripts as a hidden alias of the labelled key (not listed by Object.keys or JSON).
 
 const SYSTEM_KEYS: Record<string, string> = {
@@ -28,6 +29,20 @@ const SYSTEM_KEYS: Record<string, string> = {
   'svc/modification-date': 'Modification Date',
   'svc/created-by': 'Created By',
 };
+
+/**
+ * The service's keys of its extensions' fields (`State` of the workflow, `Rank`, ...): the key,
+ * with the name without the prefix (`state`, `rank`) as a hidden alias.
+ */
+const EXTENSION_KEYS: Record<string, string> = {
+  'svc/rank': 'Rank',
+  'workflow/state': 'State',
+  'assignments/assignees': 'Assignees',
+  'Files/Files': 'Files',
+  'comments/comments': 'Comments',
+};
+/** The key the service's UI gives a type's title field. */
+const TITLE_KEY = 'Name';
 
 export const shortName = (name: string) => SYSTEM_KEYS[name] ?? name.slice(name.indexOf('/') + 1);
 
@@ -57,7 +72,7 @@ export function fieldKeys(t: TypeDef): Map<string, string> {
     keys.set(f.name, key);
     taken.add(key);
   };
-  for (const f of t.fields) if (SYSTEM_KEYS[f.name]) claim(f, SYSTEM_KEYS[f.name]);
+  for (const f of t.fields) claim(f, SYSTEM_KEYS[f.name] ?? EXTENSION_KEYS[f.name]);
   for (const f of t.fields) claim(f, labelOf(f));
   for (const f of t.fields) claim(f, shortName(f.name));
   for (const f of t.fields) claim(f, f.name);
@@ -129,6 +144,11 @@ export function scriptEntity(catalog: Catalog, type: TypeDef, row: Row): Row {
           : null;
     } else out[key] = v;
   }
+  // The title as the service's scripts read it (`entity.Name`), where its key is another.
+  const title = titleField(type);
+  const titleKey = title ? keys.get(title.name) : undefined;
+  if (titleKey !== undefined && titleKey !== TITLE_KEY && !used.has(TITLE_KEY) && title!.name in row)
+    aliases[TITLE_KEY] = titleKey;
   out.type = type.name;
   if (Object.keys(aliases).length > 0) out[ALIASES_KEY] = aliases;
   return out;
@@ -142,7 +162,7 @@ export function fieldByKey(t: TypeDef, key: string): FieldDef | undefined {
   const byName = t.byName.get(key);
   if (byName) return byName;
   for (const [name, k] of fieldKeys(t)) if (k === key) return t.byName.get(name);
-  return t.fields.find((f) => shortName(f.name) === key);
+  return t.fields.find((f) => shortName(f.name) === key) ?? (key === TITLE_KEY ? titleField(t) : undefined);
 }
 
 const norm = (s: string) =>

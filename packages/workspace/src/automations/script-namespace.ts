@@ -12,7 +12,7 @@ import type { ServiceImpl, SVC_METHODS } from './script-runner.js';
 
 type Method = (typeof SVC_METHODS)[number];
 /** What each positional parameter of a method holds, where it holds a name. */
-type Param = 'type' | 'field' | 'select' | 'values' | 'command' | undefined;
+type Param = 'type' | 'field' | 'select' | 'values' | 'valuesList' | 'command' | undefined;
 
 const PARAMS: Record<Method, Param[]> = {
   getEntityById: ['type', undefined, 'select'],
@@ -33,6 +33,13 @@ const PARAMS: Record<Method, Param[]> = {
   executeSingleCommand: ['command'],
   addFileFromUrl: [undefined, undefined, 'type'],
   graphql: [],
+  executeAction: [],
+  createEntityBatch: ['type', 'valuesList'],
+  updateEntityBatch: ['type', 'valuesList'],
+  deleteEntityBatch: ['type'],
+  addCollectionItemBatch: ['type', 'field'],
+  removeCollectionItemBatch: ['type', 'field'],
+  getSchema: [],
 };
 
 /** The svc type of the entity (or entities) a method answers, from its svc-spelled params. */
@@ -43,6 +50,8 @@ const ANSWER_TYPE: Partial<Record<Method, (params: unknown[]) => string | undefi
   updateEntity: (p) => str(p[0]),
   addComment: () => 'comments/comment',
   addFileFromUrl: () => 'svc/file',
+  createEntityBatch: (p) => str(p[0]),
+  updateEntityBatch: (p) => str(p[0]),
 };
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -62,8 +71,9 @@ export function scriptServiceIn(namespace: Namespace, svc: ServiceImpl, q: Query
       const renamed = given.map((value, i) => renameParam(into, params[i], value, given));
       try {
         const answer = await inner(...renamed);
-        if (method === 'executeSingleCommand') {
-          const outcome = back.results(renamed[0], { success: true, result: answer });
+        if (method === 'executeSingleCommand' || method === 'getSchema') {
+          const command = method === 'getSchema' ? { command: 'svc.schema/query', args: {} } : renamed[0];
+          const outcome = back.results(command, { success: true, result: answer });
           return (outcome as { result: unknown }).result;
         }
         const typeOf = ANSWER_TYPE[method];
@@ -88,6 +98,8 @@ function renameParam(into: NamespaceCodec, kind: Param, value: unknown, all: unk
       return into.name(value);
     case 'values':
       return into.entity(str(into.name(all[0])), value);
+    case 'valuesList':
+      return Array.isArray(value) ? value.map((v) => into.entity(str(into.name(all[0])), v)) : value;
     case 'select': {
       // a field list is a query's q/select: renamed by the codec's query rules, on a query of its own
       const query = { 'q/from': all[0], 'q/select': value };

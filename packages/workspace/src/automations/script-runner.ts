@@ -29,6 +29,13 @@ export const SVC_METHODS = [
   'executeSingleCommand',
   'addFileFromUrl',
   'graphql',
+  'executeAction',
+  'createEntityBatch',
+  'updateEntityBatch',
+  'deleteEntityBatch',
+  'addCollectionItemBatch',
+  'removeCollectionItemBatch',
+  'getSchema',
 ] as const;
 
 export type ServiceImpl = Record<string, (...params: unknown[]) => Promise<unknown>>;

@@ -6,7 +6,7 @@ import type { Driver } from '../db/driver.js';
 import { assertDocumentAccess } from '../documents/document-access.js';
 import { appendDocument, parseFormat, readDocument, writeDocument } from '../documents/document-store.js';
 import { ChunkWriter, createFileEntity } from '../files/file-store.js';
-import { loadCatalog } from '../schema/catalog.js';
+import { type FieldDef, loadCatalog } from '../schema/catalog.js';
 import { FINAL_FIELD, STATE_FIELD } from '../schema/workflow.js';
 import { fieldByKey } from './entity-shapes.js';
 import { isUuid } from '../schema/values.js';
@@ -51,9 +51,32 @@ export function scriptServices(
     const t = await typeOf(type);
     if (!t || typeof given !== 'object' || given === null || Array.isArray(given))
       return (given as Row) ?? {};
-    return Object.fromEntries(
-      Object.entries(given).map(([key, value]) => [fieldByKey(t, key)?.name ?? key, value]),
-    );
+    const out: Row = {};
+    for (const [key, value] of Object.entries(given)) {
+      const f = fieldByKey(t, key);
+      out[f?.name ?? key] = f ? await optionByName(f, value) : value;
+    }
+    return out;
+  };
+  /**
+   * A select's (or workflow's) option named by its name, as scripts written for the service set
+   * `{State: 'Done'}`: its `{svc/id}`. Any other value is left as it is.
+   */
+  const optionByName = async (f: FieldDef, value: unknown): Promise<unknown> => {
+    if (f.kind !== 'one' || typeof value !== 'string' || isUuid(value)) return value;
+    const target = (await loadCatalog(driver)).target(f);
+    if (!target.byName.has('enum/name')) return value;
+    const [found] = (await run('svc.entity/query', {
+      query: {
+        'q/from': target.name,
+        'q/select': ['svc/id'],
+        'q/where': ['=', ['enum/name'], '$n'],
+        'q/limit': 1,
+      },
+      params: { $n: value },
+    })) as Row[];
+    if (!found) throw new Error(`${f.name} has no option ${JSON.stringify(value)}`);
+    return { 'svc/id': found['svc/id'] };
   };
   const fieldName = async (type: unknown, field: unknown) => {
     const t = await typeOf(type);
@@ -101,6 +124,31 @@ export function scriptServices(
     throw new Error(`${type.name} has no state (select) field`);
   };
   const fmt = (v: unknown) => parseFormat(v ?? 'md');
+  const list = (v: unknown, what: string): unknown[] => {
+    if (!Array.isArray(v)) throw new Error(`${what} must be an array`);
+    return v;
+  };
+  /** `{id, itemId}` pairs as add- or remove-collection-items commands. */
+  const collectionCommands = async (
+    mode: 'add' | 'remove',
+    type: unknown,
+    field: unknown,
+    items: unknown,
+  ) => {
+    const name = await fieldName(type, field);
+    return list(items, 'items').map((item) => {
+      const { id, itemId } = (item ?? {}) as Row;
+      return {
+        command: `svc.entity/${mode}-collection-items`,
+        args: {
+          type,
+          field: name,
+          entity: { 'svc/id': str(id, 'id') },
+          items: [{ 'svc/id': str(itemId, 'itemId') }],
+        },
+      };
+    });
+  };
 
   const svc: ServiceImpl = {
     async getEntityById(type, id, fields) {
@@ -272,6 +320,39 @@ export function scriptServices(
     },
     async graphql() {
       throw new Error('The local workspace has no GraphQL interface');
+    },
+    async executeAction() {
+      throw new Error("The local workspace runs no other automation's actions from a script");
+    },
+    // The service's batch forms, each one command (one transaction): all or nothing.
+    async createEntityBatch(type, entities) {
+      return run('svc.entity.batch/create', {
+        type,
+        entities: await Promise.all(list(entities, 'entities').map((e) => values(type, e))),
+      });
+    },
+    async updateEntityBatch(type, entities) {
+      const commands = await Promise.all(
+        list(entities, 'entities').map(async (e) => {
+          const { id, Id, ...given } = (e ?? {}) as Row;
+          const entity = { ...(await values(type, given)), 'svc/id': str(id ?? Id, 'id') };
+          return { command: 'svc.entity/update', args: { type, entity } };
+        }),
+      );
+      return run('svc.command/batch', { commands });
+    },
+    async deleteEntityBatch(type, ids) {
+      const entities = list(ids, 'ids').map((id) => ({ 'svc/id': str(id, 'id') }));
+      await run('svc.entity.batch/delete', { type, entities });
+    },
+    async addCollectionItemBatch(type, field, items) {
+      await run('svc.command/batch', { commands: await collectionCommands('add', type, field, items) });
+    },
+    async removeCollectionItemBatch(type, field, items) {
+      await run('svc.command/batch', { commands: await collectionCommands('remove', type, field, items) });
+    },
+    async getSchema() {
+      return run('svc.schema/query', {});
     },
   };
 
