@@ -19,6 +19,8 @@ export const NEW_PGLITE_DATABASE: NewCluster = {
   sql: systemTablesSql() + jobQueueTablesSql() + hostTablesSql(),
   async prepare(driver: Driver) {
     await createSystemTables(driver);
+    // Built-in types, second form (users' rank and avatars, comments' parent): this line names it
+    // so that the template, keyed by this function's text, is made again with them.
     await driver.transaction((tx) => ensureBuiltinTypes(tx));
     const jobs = await JobQueue.open(driver);
     try {

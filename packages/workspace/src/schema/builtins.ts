@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/driver.js';
 import { DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog, USER_TYPE } from './catalog.js';
-import { addMissingCreators, createType, setFieldMeta, setTypeMeta } from './schema-store.js';
+import { addMissingCreators, createField, createType, setFieldMeta, setTypeMeta } from './schema-store.js';
 
 // Types the service itself owns: users, files, rich-text documents, and comments (made when the
 // comments mixin is first installed). They are ordinary typed tables, so queries treat them alike.
@@ -22,12 +22,17 @@ export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([
   'files',
   'assignments',
   'workflow',
+  'avatar',
   'collaboration~documents',
 ]);
 
 export { USER_TYPE };
 export const FILE_TYPE = 'svc/file';
 export const COMMENT_TYPE = 'comments/comment';
+/** The comment a reply answers. */
+export const COMMENT_PARENT = 'comments/parent';
+export const AVATAR_MIXIN = 'avatar/avatar-mixin';
+export const AVATARS = 'avatar/avatars';
 
 const field = (name: string, type: string, meta: Record<string, unknown> = {}) => ({
   'svc/name': name,
@@ -78,8 +83,34 @@ export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
       fields: [field(DOCUMENT_SECRET, 'svc/uuid')],
     });
   }
+  await addServiceFields(tx);
   // The catalog as it was is enough: the types made above are built-in ones, which take none.
   await addMissingCreators(tx, catalog);
+}
+
+/**
+ * Fields the service's own types have that clients select, made on a new workspace and added to
+ * an older one at its next start: a user's rank and avatars (the rank and avatar mixins, which the
+ * service installs on users), a comment's parent (the comment a reply answers).
+ */
+async function addServiceFields(tx: Queryable): Promise<void> {
+  let catalog = await loadCatalog(tx);
+  const users = catalog.type(USER_TYPE);
+  const wanted: Array<[string, string, string, Record<string, unknown>]> = [
+    [USER_TYPE, 'svc/rank', 'svc/rank', {}],
+    [USER_TYPE, AVATARS, FILE_TYPE, { 'svc/collection?': true }],
+  ];
+  if (catalog.findType(COMMENT_TYPE)) wanted.push([COMMENT_TYPE, COMMENT_PARENT, COMMENT_TYPE, {}]);
+  for (const [holder, name, type, meta] of wanted) {
+    if (catalog.type(holder).byName.has(name)) continue;
+    await createField(tx, catalog, { holderType: holder, name, type, meta });
+    catalog = await loadCatalog(tx);
+  }
+  const mixins = (users.meta['app/mixins'] as Record<string, boolean> | undefined) ?? {};
+  if (!mixins['svc/rank-mixin'] || !mixins[AVATAR_MIXIN])
+    await setTypeMeta(tx, users.id, {
+      'app/mixins': { ...mixins, 'svc/rank-mixin': true, [AVATAR_MIXIN]: true },
+    });
 }
 
 export async function ensureCommentType(tx: Queryable): Promise<void> {
@@ -93,5 +124,11 @@ export async function ensureCommentType(tx: Queryable): Promise<void> {
       field('comment/content', 'svc/text'),
       field('comment/author', USER_TYPE),
     ],
+  });
+  await createField(tx, await loadCatalog(tx), {
+    holderType: COMMENT_TYPE,
+    name: COMMENT_PARENT,
+    type: COMMENT_TYPE,
+    meta: {},
   });
 }

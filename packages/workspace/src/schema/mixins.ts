@@ -1,6 +1,6 @@
 import type { CommandContext } from '../commands/context.js';
 import { badRequest } from '../errors.js';
-import { COMMENT_TYPE, ensureCommentType, FILE_TYPE, USER_TYPE } from './builtins.js';
+import { AVATAR_MIXIN, AVATARS, COMMENT_TYPE, ensureCommentType, FILE_TYPE, USER_TYPE } from './builtins.js';
 import { loadCatalog } from './catalog.js';
 import { createField, setTypeMeta } from './schema-store.js';
 import { installWorkflow, WORKFLOW_MIXIN } from './workflow.js';
@@ -14,6 +14,7 @@ const MIXIN_FIELDS: Record<string, { name: string; type: string; meta: Record<st
     type: COMMENT_TYPE,
     meta: { 'svc/collection?': true },
   },
+  [AVATAR_MIXIN]: { name: AVATARS, type: FILE_TYPE, meta: { 'svc/collection?': true } },
   'assignments/assignments-mixin': {
     name: 'assignments/assignees',
     type: USER_TYPE,

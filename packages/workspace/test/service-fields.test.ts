@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, expect, it } from 'vitest';
+import { ensureBuiltinTypes } from '../src/schema/builtins.js';
+import { touchSchema } from '../src/schema/schema-store.js';
+import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
+
+// Fields the service's own types have and clients select: a user's rank and avatars (the rank and
+// avatar mixins the service installs on users), a comment's parent (the comment a reply answers).
+
+const T = 'sf/task';
+
+describeEachDatabase("the service's own fields", (target) => {
+  const h = useWorkspace(target);
+
+  beforeAll(async () => {
+    await h.run('schema.type/create', typeArgs(T));
+    await h.run('svc.app/install-mixins', {
+      types: { [T]: ['assignments/assignments-mixin', 'comments/comments-mixin', 'avatar/avatar-mixin'] },
+    });
+  });
+
+  it('users have a rank and avatars, and an assignee query selecting them works', async () => {
+    const schema = await h.run('svc.schema/query');
+    const users = schema['svc/types'].find((t: any) => t['svc/name'] === 'svc/user');
+    expect(users['svc/meta']['app/mixins']).toMatchObject({
+      'svc/rank-mixin': true,
+      'avatar/avatar-mixin': true,
+    });
+    const fields = Object.fromEntries(users['svc/fields'].map((f: any) => [f['svc/name'], f]));
+    expect(fields['svc/rank']['svc/type']).toBe('svc/rank');
+    expect(fields['avatar/avatars']).toMatchObject({
+      'svc/type': 'svc/file',
+      'svc/meta': { 'svc/collection?': true },
+    });
+    const task = schema['svc/types'].find((t: any) => t['svc/name'] === T);
+    expect(task['svc/fields'].map((f: any) => f['svc/name'])).toContain('avatar/avatars');
+
+    const [admin] = await h.run('svc.entity/query', {
+      query: { 'q/from': 'svc/user', 'q/select': ['svc/id'], 'q/limit': 1 },
+    });
+    const made = await h.run('svc.entity/create', { type: T, entity: { 'sf/name': 'assigned' } });
+    await h.run('svc.entity/add-collection-items', {
+      type: T,
+      field: 'assignments/assignees',
+      entity: { 'svc/id': made['svc/id'] },
+      items: [{ 'svc/id': admin['svc/id'] }],
+    });
+    const rows = await h.run('svc.entity/query', {
+      query: {
+        'q/from': T,
+        'q/select': {
+          name: 'sf/name',
+          assignees: {
+            'q/from': 'assignments/assignees',
+            'q/select': {
+              id: 'svc/id',
+              rank: 'svc/rank',
+              avatars: { 'q/from': 'avatar/avatars', 'q/select': ['svc/secret'], 'q/limit': 'q/no-limit' },
+            },
+            'q/limit': 'q/no-limit',
+          },
+        },
+        'q/where': ['=', ['svc/id'], '$id'],
+      },
+      params: { $id: made['svc/id'] },
+    });
+    expect(rows).toEqual([
+      { name: 'assigned', assignees: [{ id: admin['svc/id'], rank: null, avatars: [] }] },
+    ]);
+  });
+
+  it('a reply names the comment it answers', async () => {
+    const made = await h.run('svc.entity/create', { type: T, entity: { 'sf/name': 'discussed' } });
+    const [first, reply] = [randomUUID(), randomUUID()];
+    await h.run('svc.entity/create', { type: 'comments/comment', entity: { 'svc/id': first } });
+    await h.run('svc.entity/create', {
+      type: 'comments/comment',
+      entity: { 'svc/id': reply, 'comments/parent': { 'svc/id': first } },
+    });
+    await h.run('svc.entity/add-collection-items', {
+      type: T,
+      field: 'comments/comments',
+      entity: { 'svc/id': made['svc/id'] },
+      items: [{ 'svc/id': first }, { 'svc/id': reply }],
+    });
+    const [row] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': T,
+        'q/select': {
+          comments: {
+            'q/from': 'comments/comments',
+            'q/select': { id: 'svc/id', 'parent-id': ['comments/parent', 'svc/id'] },
+            'q/order-by': [[['svc/creation-date'], 'q/asc']],
+            'q/limit': 'q/no-limit',
+          },
+        },
+        'q/where': ['=', ['svc/id'], '$id'],
+      },
+      params: { $id: made['svc/id'] },
+    });
+    expect(row.comments).toEqual([
+      { id: first, 'parent-id': null },
+      { id: reply, 'parent-id': first },
+    ]);
+  });
+
+  it('a workspace made before they existed gets them at its next start, once', async () => {
+    await h.ws.driver.transaction(async (tx) => {
+      const { rows } = await tx.query<{ tbl: string }>(`SELECT tbl FROM svc_types WHERE name = 'svc/user'`);
+      const { rows: cols } = await tx.query<{ storage: { col: string } }>(
+        `SELECT storage FROM svc_fields WHERE name = 'svc/rank' AND type_id = (SELECT id FROM svc_types WHERE name = 'svc/user')`,
+      );
+      await tx.query(`ALTER TABLE ${rows[0]!.tbl} DROP COLUMN ${cols[0]!.storage.col}`);
+      await tx.query(
+        `DELETE FROM svc_fields WHERE name = 'svc/rank' AND type_id = (SELECT id FROM svc_types WHERE name = 'svc/user')`,
+      );
+      await touchSchema(tx);
+    });
+    const statements: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      statements.length = 0;
+      await h.ws.driver.transaction((tx) =>
+        ensureBuiltinTypes({
+          ...tx,
+          query: ((sql: string, params?: readonly unknown[]) => {
+            statements.push(sql);
+            return tx.query(sql, params);
+          }) as typeof tx.query,
+        }),
+      );
+      expect(statements.some((s) => s.startsWith('ALTER TABLE'))).toBe(i === 0);
+    }
+    const [user] = await h.run('svc.entity/query', {
+      query: { 'q/from': 'svc/user', 'q/select': ['svc/rank'], 'q/limit': 1 },
+    });
+    expect(user).toEqual({ 'svc/rank': null });
+  });
+});
