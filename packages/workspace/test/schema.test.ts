@@ -305,6 +305,25 @@ describeEachDatabase('schema commands', (target) => {
     expect(tasks['svc/meta']['svc/collection?']).toBe(true);
   });
 
+  it('deleting both fields of a relation in one batch deletes it once, as a client tearing down does', async () => {
+    const { app, holder, item } = await makePair(h);
+    const both = await h.attempt('svc.schema/batch', {
+      commands: [
+        { command: 'schema.field/delete', args: { 'holder-type': holder, name: `${app}/tasks` } },
+        { command: 'schema.field/delete', args: { 'holder-type': item, name: `${app}/project` } },
+      ],
+    });
+    expect(both).toMatchObject({ success: true, result: 'ok' });
+    const names = async (t: string) => (await schemaType(h, t))['svc/fields'].map((f: any) => f['svc/name']);
+    expect(await names(holder)).not.toContain(`${app}/tasks`);
+    expect(await names(item)).not.toContain(`${app}/project`);
+    // Outside that case an unknown field stays unknown, in the same batch too.
+    const again = await h.attempt('svc.schema/batch', {
+      commands: [{ command: 'schema.field/delete', args: { 'holder-type': item, name: `${app}/project` } }],
+    });
+    expect(again.error?.code).toBe('unknown-field');
+  });
+
   it('a collection created before its to-one partner keeps its links', async () => {
     const app = fresh('c');
     await h.run('schema.type/create', typeArgs(`${app}/p`));

@@ -22,6 +22,11 @@ export interface CommandContext {
   /** what listens to each type, as already looked up in this transaction (see listeners.ts) */
   listening?: Map<string, Listening>;
   /**
+   * Relation fields deleted with their partner in this transaction (`<holder> <name>`): deleting
+   * one of them again is done (schema.field/delete).
+   */
+  removedPartners?: Set<string>;
+  /**
    * Set for the last run of creates of a top-level svc.command/batch: after it the command only
    * checks its listeners (from `listening`) and commits, so a bulk create may commit with its
    * last statement when nothing listens.

@@ -72,7 +72,24 @@ export const SCHEMA_CHANGES: Record<string, Handler> = {
   },
   'schema.field/delete': async (ctx, a) => {
     adminOnly(ctx);
-    await deleteField(ctx.tx, await loadCatalog(ctx.tx), a['holder-type'], a.name, flag(a['delete-values?']));
+    const catalog = await loadCatalog(ctx.tx);
+    // A relation is one set of links: deleting one field of a pair deletes both. A client deleting
+    // both in one request (its second delete names the partner gone with the first) is done.
+    ctx.removedPartners ??= new Set();
+    const gone = ctx.removedPartners;
+    const holderName = a['holder-type'];
+    const holder = typeof holderName === 'string' ? catalog.findType(holderName) : undefined;
+    if (
+      holder &&
+      typeof a.name === 'string' &&
+      !holder.byName.has(a.name) &&
+      gone.has(`${holder.name} ${a.name}`)
+    )
+      return 'ok';
+    const field = holder ? catalog.field(holder, a.name) : undefined;
+    const partner = field ? catalog.partner(field) : undefined;
+    await deleteField(ctx.tx, catalog, a['holder-type'], a.name, flag(a['delete-values?']));
+    if (partner) gone.add(`${catalog.typeById(partner.typeId).name} ${partner.name}`);
     return 'ok';
   },
   'schema.field/set-meta': async (ctx, a) => {
