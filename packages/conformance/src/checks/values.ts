@@ -26,6 +26,7 @@ const RANGE_EXAMPLE = '"{\\"start\\":\\"2020-01-22\\",\\"end\\":\\"2020-08-19\\"
 
 /** What each conversion needs, for the reason of a value it cannot read. */
 const NEEDS: Record<string, string> = {
+  id: 'a string or number',
   int: 'a whole number',
   decimal: 'a number',
   bool: 'a boolean',
@@ -57,10 +58,6 @@ export function judgeValue(field: FieldInfo, value: unknown): ValueFinding | und
     return taken();
   }
   if (field.subType && RANGE_SUBTYPES.has(field.subType)) return rangeFinding(field.subType, value);
-  if (field.type === 'id') {
-    const id = typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-    return id ? undefined : fail(`an id must be a string or number, got ${show(value, 60)}`);
-  }
   const conversion = conversionOf({ type: field.type as never, subType: field.subType as never });
   if (conversion === 'files') {
     const list = Array.isArray(value) ? value : [value];

@@ -10,6 +10,7 @@ import type { SchemaField } from '@weft/core/protocol';
 
 /** How a field's values are read: its primitive conversion, or what the host makes of it instead. */
 export type Conversion =
+  | 'id'
   | 'text'
   | 'email'
   | 'emoji'
@@ -47,7 +48,7 @@ export function conversionOf(
     return 'files';
   switch (field.type) {
     case 'id':
-      return 'text';
+      return 'id';
     case 'number':
       return sub === 'integer' ? 'int' : 'decimal';
     case 'date':
@@ -196,6 +197,9 @@ export function convertValue(
 ): unknown {
   if (value === null || value === undefined || value === '') return null;
   switch (conversion) {
+    case 'id':
+      // Ids are numbers as often as text: either is the id, stored as its text.
+      return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
     case 'text':
     case 'email':
     case 'emoji':

@@ -30,6 +30,8 @@ it('reads relation values as ids, naming what it coerced', () => {
 it('reads primitive values as the service does, naming what it coerced', () => {
   const cases: Array<[Parameters<typeof conversionOf>[0], unknown, unknown, string[]]> = [
     [{ type: 'text' }, 'x', 'x', []],
+    [{ type: 'id' }, 42, '42', []],
+    [{ type: 'id' }, { id: 42 }, undefined, []],
     [{ type: 'text' }, 12, '12', ['number or boolean sent for text']],
     [{ type: 'text' }, { a: 1 }, '{"a":1}', ['object sent for text']],
     [{ type: 'number', subType: 'integer' }, '08', 8, ['number sent as text']],

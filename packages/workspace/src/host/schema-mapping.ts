@@ -87,6 +87,7 @@ export function namespaceFor(appName: string): string {
 
 /** The workspace's primitive type of each conversion. */
 const SVC_TYPES: Record<Conversion, string> = {
+  id: 'svc/text',
   text: 'svc/text',
   email: 'svc/email',
   emoji: 'svc/emoji',
