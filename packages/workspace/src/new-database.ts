@@ -4,7 +4,7 @@ import type { Driver } from './db/driver.js';
 import type { NewCluster } from './db/pglite-template.js';
 import { hostTablesSql } from './host/host-ddl.js';
 import { JobQueue, jobQueueTablesSql } from './jobs/job-queue.js';
-import { ensureBuiltinTypes } from './schema/builtins.js';
+import { BUILTIN_TYPES_VERSION, ensureBuiltinTypes } from './schema/builtins.js';
 
 // What a new PGlite database of the workspace starts with, made once per machine on the cached
 // template it is copied from (db/pglite-template.ts): the tables (workspace, automations, job
@@ -17,10 +17,9 @@ const IDENTITY_KEYS = `('schema_id', 'schema_version', 'schema_token')`;
 
 export const NEW_PGLITE_DATABASE: NewCluster = {
   sql: systemTablesSql() + jobQueueTablesSql() + hostTablesSql(),
+  prepareVersion: BUILTIN_TYPES_VERSION,
   async prepare(driver: Driver) {
     await createSystemTables(driver);
-    // Built-in types, second form (users' rank and avatars, comments' parent): this line names it
-    // so that the template, keyed by this function's text, is made again with them.
     await driver.transaction((tx) => ensureBuiltinTypes(tx));
     const jobs = await JobQueue.open(driver);
     try {

@@ -26,6 +26,11 @@ import { claimSpare, replenishSpareSoon } from './template-spare.js';
 export interface NewCluster {
   sql: string;
   prepare?: (driver: Driver) => Promise<void>;
+  /**
+   * What `prepare` makes, named: a new value makes a new prepared template where a change in what
+   * `prepare` calls (which its own text does not show) would otherwise leave the old one in use.
+   */
+  prepareVersion?: string;
 }
 
 /** Opens the cluster in a folder, runs `prepare` on it and closes it (given by the driver). */
@@ -116,12 +121,13 @@ async function ensureTemplate(sql: string, starting: () => void): Promise<string
 async function ensurePrepared(
   base: string,
   prepare: (driver: Driver) => Promise<void>,
+  version: string,
   prepareFolder: PrepareFolder,
   starting: () => void,
 ): Promise<string | undefined> {
   // Named by its code too: an edited `prepare` makes a new template. (What it calls may change
   // unseen: a start makes whatever is missing anyway, so such a template is slower, never wrong.)
-  const path = `${base}-${createHash('sha256').update(prepare.toString()).digest('hex').slice(0, 8)}`;
+  const path = `${base}-${createHash('sha256').update(prepare.toString()).update(version).digest('hex').slice(0, 8)}`;
   if (hasCluster(path)) return path;
   let build = building.get(path);
   if (!build) {
@@ -163,7 +169,8 @@ export async function initDataDir(
   const base = await ensureTemplate(cluster.sql, starting);
   if (!base) return false;
   const template = cluster.prepare
-    ? ((await ensurePrepared(base, cluster.prepare, prepareFolder, starting)) ?? base)
+    ? ((await ensurePrepared(base, cluster.prepare, cluster.prepareVersion ?? '', prepareFolder, starting)) ??
+      base)
     : base;
   try {
     if (!(await claimSpare(template, dataDir))) await copyTree(template, dataDir);

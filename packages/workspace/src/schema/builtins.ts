@@ -27,6 +27,11 @@ export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([
 ]);
 
 export { USER_TYPE };
+/**
+ * The form of the built-in types ensureBuiltinTypes makes: raised with every change to them, so
+ * that the prepared PGlite template is made again (db/pglite-template.ts).
+ */
+export const BUILTIN_TYPES_VERSION = '2';
 export const FILE_TYPE = 'svc/file';
 export const COMMENT_TYPE = 'comments/comment';
 /** The comment a reply answers. */
