@@ -51,12 +51,13 @@ export function scriptServices(
     const t = await typeOf(type);
     if (!t || typeof given !== 'object' || given === null || Array.isArray(given))
       return (given as Row) ?? {};
-    const out: Row = {};
+    // Own keys only, `__proto__` included (as Object.fromEntries makes them, never assigned).
+    const entries: Array<[string, unknown]> = [];
     for (const [key, value] of Object.entries(given)) {
       const f = fieldByKey(t, key);
-      out[f?.name ?? key] = f ? await optionByName(f, value) : value;
+      entries.push([f?.name ?? key, f ? await optionByName(f, value) : value]);
     }
-    return out;
+    return Object.fromEntries(entries);
   };
   /**
    * A select's (or workflow's) option named by its name, as scripts written for the service set
