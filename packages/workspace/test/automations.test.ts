@@ -5,9 +5,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createChatNotifyApp } from '../../../apps/chat-notify/src/app.js';
 import { type ChatServer, startChatServer } from '../../../apps/chat-notify/test/chat-server.js';
 import { createServer as createAppServer, silentLogger } from '@weft/core';
-import { AUTHOR, BOOK, type Seeded, seedBookshelf, waitFor } from './support/bookshelf-seed.js';
+import { AUTHOR, BOOK, type Seeded, seedBookshelf } from './support/bookshelf-seed.js';
 import { AUTOMATION_RUN } from '../src/automations/store.js';
 import { sendInTransaction } from '../src/jobs/job-queue.js';
+import { automationRuns } from './support/automation-runs.js';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
 
 // Automations end to end: the real chat-notify app over HTTP, a local chat receiver, the
@@ -36,24 +37,7 @@ describeEachDatabase('automations', (target) => {
     await new Promise((r) => app?.close(r));
   });
 
-  const addAutomation = async (body: unknown) => {
-    const res = await h.request('POST', '/api/automations', body);
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body as { id: string };
-  };
-  const runsOf = async (id: string) =>
-    (await h.request('GET', `/api/automations/runs?automation=${id}`)).body as Array<{
-      state: string;
-      message: string | null;
-      answer: unknown;
-      attempts: number;
-    }>;
-  const finished = (id: string, count = 1) =>
-    waitFor(`${count} finished run(s)`, async () => {
-      const runs = await runsOf(id);
-      const done = runs.filter((r) => r.state === 'done' || r.state === 'failed');
-      return done.length >= count ? done : undefined;
-    });
+  const { addAutomation, runsOf, finished } = automationRuns(h);
 
   it('a rule runs chat-notify with a filled template when a field of an entity changes', async () => {
     const rule = await addAutomation({

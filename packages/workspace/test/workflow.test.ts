@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { waitFor } from './support/bookshelf-seed.js';
+import { automationRuns } from './support/automation-runs.js';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
 
 // The workflow mixin as the service's schema has it: workflow/state onto a state type of the
@@ -10,6 +10,7 @@ const STATES = 'workflow/state_wf/task';
 
 describeEachDatabase('the workflow mixin', (target) => {
   const h = useWorkspace(target);
+  const { addAutomation, finished } = automationRuns(h);
   const tasks = async (where?: unknown, params?: Record<string, unknown>) =>
     (
       await h.run('svc.entity/query', {
@@ -102,7 +103,7 @@ describeEachDatabase('the workflow mixin', (target) => {
   });
 
   it("a script's setState and setStateToFinal move an entity through it", async () => {
-    const made = await h.request('POST', '/api/automations', {
+    const made = await addAutomation({
       name: 'Progress',
       trigger: 'button',
       type: T,
@@ -123,18 +124,14 @@ describeEachDatabase('the workflow mixin', (target) => {
         `,
       },
     });
-    expect(made.status).toBe(201);
     const [after] = await h.run('svc.entity/query', {
       query: { 'q/from': T, 'q/select': ['svc/id'], 'q/where': ['=', ['wf/name'], '$n'] },
       params: { $n: 'after' },
     });
-    await h.request('POST', `/api/automations/${made.body.id}/run`, { entityIds: [after['svc/id']] });
-    const [run] = await waitFor('the run', async () => {
-      const runs = (await h.request('GET', `/api/automations/runs?automation=${made.body.id}`)).body as any[];
-      return runs.some((r) => r.state === 'done' || r.state === 'failed') ? runs : undefined;
-    });
-    expect(run.message).toBeNull();
-    expect(run.answer).toEqual({
+    await h.request('POST', `/api/automations/${made.id}/run`, { entityIds: [after['svc/id']] });
+    const [run] = await finished(made.id);
+    expect(run!.message).toBeNull();
+    expect(run!.answer).toEqual({
       seen: { name: 'after', state: 'Open' },
       done: 'Done',
       unknown: 'workflow/state has no option "Nope"',

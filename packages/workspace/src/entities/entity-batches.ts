@@ -1,6 +1,6 @@
 import { entityQuery } from '../commands/entity-query.js';
 import type { CommandContext } from '../commands/context.js';
-import { badRequest, WorkspaceError } from '../errors.js';
+import { badRequest } from '../errors.js';
 import type { Catalog, TypeDef } from '../schema/catalog.js';
 import { deleteEntities } from './delete-entities.js';
 import { createEntities } from './entity-store.js';
@@ -65,14 +65,7 @@ export async function batchCreateOrUpdate(
 ): Promise<unknown[]> {
   const entities = entitiesOf(args);
   const type = catalog.type(args.type);
-  const fieldName = args['conflict-field'];
-  const field = typeof fieldName === 'string' ? type.byName.get(fieldName) : undefined;
-  if (!field)
-    throw new WorkspaceError(
-      400,
-      'unknown-field',
-      `Type ${type.name} has no field ${JSON.stringify(fieldName)}`,
-    );
+  const field = catalog.field(type, args['conflict-field']);
   if (field.kind !== 'primitive' || !CONFLICT_TYPES.has(field.fieldType))
     throw invalid(`conflict-field must be a text, int or date field; ${field.name} is not one`);
   const action = args['conflict-action'];
