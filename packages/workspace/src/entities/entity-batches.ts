@@ -124,11 +124,13 @@ export async function batchCreateOrUpdate(
     });
   }
   if (updates.length > 0) {
-    const changes = updates.map(({ i, duplicate }) => {
-      const change: Entity = { 'svc/id': duplicate['svc/id'] };
-      for (const [key, value] of Object.entries(entities[i]!)) if (!KEPT.has(key)) change[key] = value;
-      return change;
-    });
+    // Own keys only (Object.fromEntries): a key named __proto__ stays a key, as it was sent.
+    const changes = updates.map(({ i, duplicate }) =>
+      Object.fromEntries([
+        ...Object.entries(entities[i]!).filter(([key]) => !KEPT.has(key)),
+        ['svc/id', duplicate['svc/id']],
+      ]),
+    );
     const updated = await updateEntities(ctx, catalog, type.name, changes);
     updates.forEach(({ i, duplicate }, k) => {
       results[i] = { action, entity: entities[i], duplicate, updated: updated[k] };
