@@ -58,6 +58,9 @@ describe.runIf(CHROMIUM)('page in Chromium', () => {
     try {
       const page = await browser.newPage({ viewport: { width: 1100, height: 640 } });
       page.setDefaultTimeout(20_000);
+      // A committed, rendered empty document first: a page just opened may have no frame yet to
+      // capture, which a loaded machine showed once ("Unable to capture screenshot").
+      await page.setContent('<!doctype html><title>blank</title>');
       const blank = greyDeviation(await page.screenshot());
       expect(blank).toBe(0);
 
