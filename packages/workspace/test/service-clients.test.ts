@@ -73,6 +73,20 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     }
   });
 
+  /** The names of `type`'s entities matching `where`, in name order. */
+  const namesOf = async (type: string, where: unknown, params: Record<string, unknown>) =>
+    (
+      await h.run('svc.entity/query', {
+        query: {
+          'q/from': type,
+          'q/select': { n: 'rc/name' },
+          'q/where': where,
+          'q/order-by': [[['rc/name'], 'q/asc']],
+        },
+        params,
+      })
+    ).map((r: any) => r.n);
+
   it('a failed command carries its error under result (and under error)', async () => {
     const [failed] = await h.commands([
       { command: 'svc.entity/create', args: { type: 'rc/nope', entity: {} } },
@@ -500,18 +514,7 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
   });
 
   it('filters other clients write: a field named on its own, and `and`, `or`, `in` without q/', async () => {
-    const names = async (where: unknown, params: Record<string, unknown>) =>
-      (
-        await h.run('svc.entity/query', {
-          query: {
-            'q/from': PERSON,
-            'q/select': { n: 'rc/name' },
-            'q/where': where,
-            'q/order-by': [[['rc/name'], 'q/asc']],
-          },
-          params,
-        })
-      ).map((r: any) => r.n);
+    const names = (where: unknown, params: Record<string, unknown>) => namesOf(PERSON, where, params);
     expect(await names(['=', 'svc/id', '$id'], { $id: people[1] })).toEqual(['Bob']);
     expect(
       await names(['and', ['>=', 'rc/age', '$a'], ['=', ['rc/team', 'svc/id'], '$t']], { $a: 31, $t: team }),
@@ -526,18 +529,8 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
       'svc/id'
     ];
     // (Among these two: other tests make teams of their own.)
-    const teams = async (where: unknown, p: unknown) =>
-      (
-        await h.run('svc.entity/query', {
-          query: {
-            'q/from': TEAM,
-            'q/select': { n: 'rc/name' },
-            'q/where': ['q/and', ['q/in', ['rc/name'], '$two'], where],
-            'q/order-by': [[['rc/name'], 'q/asc']],
-          },
-          params: { $p: p, $two: ['Blue', 'Green'] },
-        })
-      ).map((r: any) => r.n);
+    const teams = (where: unknown, p: unknown) =>
+      namesOf(TEAM, ['q/and', ['q/in', ['rc/name'], '$two'], where], { $p: p, $two: ['Blue', 'Green'] });
     expect(await teams(['q/contains', ['rc/people', 'svc/id'], '$p'], people[0])).toEqual(['Blue']);
     expect(await teams(['q/not-contains', ['rc/people', 'svc/id'], '$p'], people[0])).toEqual(['Green']);
     expect(await teams(['q/does_not_contain', ['rc/people', 'svc/id'], '$p'], people[0])).toEqual(['Green']);
@@ -558,18 +551,7 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
   });
 
   it('filters the n8n node sends: text ignoring case, q/not-contains, [q/null?], [q/null-or-empty?], [q/count]', async () => {
-    const names = async (type: string, where: unknown, params: Record<string, unknown>) =>
-      (
-        await h.run('svc.entity/query', {
-          query: {
-            'q/from': type,
-            'q/select': { n: 'rc/name' },
-            'q/where': where,
-            'q/order-by': [[['rc/name'], 'q/asc']],
-          },
-          params,
-        })
-      ).map((r: any) => r.n);
+    const names = namesOf;
     const inBlue = (expr: unknown) => ['q/and', ['=', ['rc/team', 'svc/id'], '$team'], expr];
     const people = async (expr: unknown, p: unknown) => names(PERSON, inBlue(expr), { $team: team, $p: p });
     expect(await people(['q/equals-ignoring-case?', ['rc/name'], '$p'], 'aNN')).toEqual(['Ann']);

@@ -58,7 +58,7 @@ export function judgeValue(field: FieldInfo, value: unknown): ValueFinding | und
     return taken();
   }
   if (field.subType && RANGE_SUBTYPES.has(field.subType)) return rangeFinding(field.subType, value);
-  const conversion = conversionOf({ type: field.type as never, subType: field.subType as never });
+  const conversion = conversionOf(field);
   if (conversion === 'files') {
     const list = Array.isArray(value) ? value : [value];
     const bad = list.find((v) => !(typeof v === 'string' || isPlainObject(v)));

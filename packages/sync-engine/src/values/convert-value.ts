@@ -1,5 +1,3 @@
-import type { SchemaField } from '@weft/core/protocol';
-
 // App values as the service reads them, one reading for the app host (which stores them) and the
 // conformance kit (which judges them): decimals from numbers or numeric strings, booleans from text
 // (true/yes/on/1/checked), dates without zero padding (2024-3-5), ranges and locations from objects
@@ -40,9 +38,10 @@ export type Coercion =
  * How a field of the app's schema is read: a primitive conversion, or rich text, a select option
  * (enum) or files (URLs), which the host stores its own way. Relations are read by relationTargets.
  */
-export function conversionOf(
-  field: Pick<SchemaField, 'type' | 'subType'>,
-): Conversion | 'rich' | 'enum' | 'files' {
+export function conversionOf(field: {
+  type?: string | undefined;
+  subType?: string | undefined;
+}): Conversion | 'rich' | 'enum' | 'files' {
   const sub = field.subType;
   if ((field.type === 'array[text]' || field.type === 'text') && (sub === 'file' || sub === 'files'))
     return 'files';

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/driver.js';
-import { DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog, USER_TYPE } from './catalog.js';
+import { type Catalog, DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog, USER_TYPE } from './catalog.js';
 import { addMissingCreators, createField, createType, setFieldMeta, setTypeMeta } from './schema-store.js';
 
 // Types the service itself owns: users, files, rich-text documents, and comments (made when the
@@ -52,6 +52,8 @@ const SECURED = { 'svc/secured?': true };
 export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
   const catalog = await loadCatalog(tx);
   const users = catalog.findType(USER_TYPE);
+  // Whether a type was made below: only then is the catalog loaded again for the fields after.
+  const made = !users || !catalog.findType(FILE_TYPE) || !catalog.findType(DOCUMENT_TYPE);
   if (!users) {
     await createType(tx, {
       name: USER_TYPE,
@@ -88,7 +90,7 @@ export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
       fields: [field(DOCUMENT_SECRET, 'svc/uuid')],
     });
   }
-  await addServiceFields(tx);
+  await addServiceFields(tx, made ? await loadCatalog(tx) : catalog);
   // The catalog as it was is enough: the types made above are built-in ones, which take none.
   await addMissingCreators(tx, catalog);
 }
@@ -98,8 +100,8 @@ export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
  * an older one at its next start: a user's rank and avatars (the rank and avatar mixins, which the
  * service installs on users), a comment's parent (the comment a reply answers).
  */
-async function addServiceFields(tx: Queryable): Promise<void> {
-  let catalog = await loadCatalog(tx);
+async function addServiceFields(tx: Queryable, current: Catalog): Promise<void> {
+  let catalog = current;
   const users = catalog.type(USER_TYPE);
   const wanted: Array<[string, string, string, Record<string, unknown>]> = [
     [USER_TYPE, 'svc/rank', 'svc/rank', {}],
