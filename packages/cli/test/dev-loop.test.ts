@@ -35,29 +35,41 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 }, 120_000);
 
-/** An app whose first data request never answers (it leaves `marker` behind); later ones answer at once. */
+/**
+ * An app whose second data page, the first time it is asked for, never answers (it leaves `marker`
+ * behind); later asks answer at once. The second page, not the first: the first is asked for by
+ * the run's start job while it sets the run up, so a kill then could land before the page job is
+ * taken, and the next start would take that job over and finish the run. The second page is only
+ * ever asked for by a page job that is running, so the kill leaves a run whose job is in a dead
+ * process: the case this file tests.
+ */
 function slowApp(marker: string): string {
   return `import { existsSync, writeFileSync } from 'node:fs';
-import { auth, defineApp, field, startServer } from '@weft/core';
+import { auth, defineApp, field, resume, startServer } from '@weft/core';
 
 const app = defineApp({
   id: 'halt',
   name: 'Halt',
   version: '1.0.0',
-  description: 'its first data page never answers',
+  description: 'its second data page never answers the first time',
   website: 'http://127.0.0.1/',
   authentication: [auth.none({ name: 'None' })],
   sync: {
     types: {
       item: {
         name: 'Items',
+        pageSize: 1,
         fields: { id: field.id(), name: field.title({ name: 'Name' }) },
-        async *data() {
+        async *data({ cursor }) {
+          if (cursor === undefined) {
+            yield { id: 'a', name: 'A' };
+            yield resume(1);
+          }
           if (!existsSync(${JSON.stringify(marker)})) {
             writeFileSync(${JSON.stringify(marker)}, 'asked');
             await new Promise(() => {});
           }
-          yield { id: 'a', name: 'A' };
+          yield { id: 'b', name: 'B' };
         },
       },
     },
@@ -173,7 +185,7 @@ describe('weft dev in the dev loop', () => {
 
     const second = weftDev([file], folder, env);
     const url = await ready(second);
-    expect(second.out()).toMatch(/Synced 1 rows/);
+    expect(second.out()).toMatch(/Synced 2 rows/);
     const [source] = (await (await api(url, env.WEFT_ADMIN_TOKEN, '/api/host/sources')).json()) as {
       id: string;
     }[];
@@ -208,7 +220,7 @@ describe('weft dev in the dev loop', () => {
 
     const second = weftDev([file], folder, env);
     const url = await ready(second);
-    expect(second.out()).toMatch(/Synced 1 rows/);
+    expect(second.out()).toMatch(/Synced 2 rows/);
     const [source] = (await (await api(url, env.WEFT_ADMIN_TOKEN, '/api/host/sources')).json()) as {
       id: string;
     }[];
