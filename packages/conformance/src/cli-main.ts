@@ -1,6 +1,6 @@
 /**
  * weft-conformance <app-url> [--account <json|file>] [--filter <json|file>] [--actions <file>]
- *   [--auth <id>] [--max-pages N] [--timeout <ms>] [--concurrency N] [--now <iso>]
+ *   [--auth <id>] [--max-pages N] [--timeout <ms>] [--concurrency N] [--types <ids>] [--now <iso>]
  *   [--last-synchronized-at <iso>] [--drift] [--drift-wait <s>] [--strict] [--json] [--no-color]
  *
  * Exit status: 0 when no check failed (warnings allowed unless --strict), 1 when a check failed,
@@ -24,6 +24,7 @@ const usage = (program: string) => `usage: ${program} <app-url> [options]
   --max-pages <n>         page cap per type (default 1000)
   --timeout <ms>          time limit per request (default 10000)
   --concurrency <n>       types synced at the same time (default 4)
+  --types <ids>           sync only these types, comma-separated (default: all the app's)
   --now <iso>             the current time for date filters and lastSynchronizedAt
   --last-synchronized-at <iso>
                           lastSynchronizedAt of the delta sync (default: now minus one day)
@@ -196,6 +197,7 @@ export async function runConformanceCli(
         'max-pages': { type: 'string' },
         timeout: { type: 'string' },
         concurrency: { type: 'string' },
+        types: { type: 'string' },
         now: { type: 'string' },
         'last-synchronized-at': { type: 'string' },
         drift: { type: 'boolean', default: false },
@@ -228,6 +230,15 @@ export async function runConformanceCli(
     if (timeoutMs) options.timeoutMs = timeoutMs;
     const concurrency = readInt('concurrency', values.concurrency);
     if (concurrency) options.concurrency = concurrency;
+    if (values.types !== undefined) {
+      const types = values.types
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== '');
+      if (types.length === 0)
+        throw new UsageError('--types: name at least one type id (e.g. --types task,project)');
+      options.types = types;
+    }
     if (values.now !== undefined) {
       if (Number.isNaN(Date.parse(values.now)))
         throw new UsageError(`--now: not an ISO date: '${values.now}'`);

@@ -75,6 +75,24 @@ function toDate(name: string, value: Date | string): Date {
   return date;
 }
 
+/** The `types` option checked for shape (before the app is asked anything). */
+function chosenTypes(types: string[] | undefined): string[] | undefined {
+  if (types === undefined) return undefined;
+  if (!Array.isArray(types) || types.length === 0 || !types.every((t) => typeof t === 'string' && t !== ''))
+    throw new ConformanceOptionsError('types must be a non-empty list of type ids');
+  return types;
+}
+
+/** The app's types the run syncs: those chosen, in the app's order; each must be the app's. */
+function pickTypes(declared: string[], chosen: string[]): string[] {
+  const unknown = chosen.filter((t) => !declared.includes(t));
+  if (unknown.length > 0)
+    throw new ConformanceOptionsError(
+      `the app declares no type ${unknown.map((t) => `'${t}'`).join(', ')} (its types: ${declared.join(', ') || 'none'})`,
+    );
+  return declared.filter((t) => chosen.includes(t));
+}
+
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1)
@@ -95,6 +113,7 @@ export async function runConformance(
   const maxPages = positiveInt('maxPages', options.maxPages, DEFAULT_MAX_PAGES);
   const timeoutMs = positiveInt('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
   const concurrency = positiveInt('concurrency', options.concurrency, DEFAULT_CONCURRENCY);
+  const only = chosenTypes(options.types);
   const now = options.now ?? new Date();
   const nowMs = toDate('now', now).getTime();
   const lastSynchronizedAt = (
@@ -146,22 +165,23 @@ export async function runConformance(
       const config = await checkConfig(ctx, stored);
       await checkConfigProbes(ctx);
       if (config) {
-        syncTypes = config.types;
+        const types = only ? pickTypes(config.types, only) : config.types;
+        syncTypes = types;
         syncFilter = await resolveDateFilters(config.filters, options.filter, now);
         const requiredFilters = config.filters.filter((f) => !f.optional).map((f) => f.id);
         ctx.progress({ kind: 'group', group: 'schema' });
-        const schema = await checkSchema(ctx, config.types, syncFilter, stored);
-        await checkSchemaWithoutFilter(ctx, config.types, requiredFilters, stored);
+        const schema = await checkSchema(ctx, types, syncFilter, stored, config.types);
+        await checkSchemaWithoutFilter(ctx, types, requiredFilters, stored);
 
         ctx.progress({ kind: 'group', group: 'datalist' });
-        await checkDatalists(ctx, config.types, config.filters, syncFilter, stored);
-        await checkDatalistProbes(ctx, config.types, config.filters, stored);
+        await checkDatalists(ctx, types, config.filters, syncFilter, stored);
+        await checkDatalistProbes(ctx, types, config.filters, stored);
         ctx.progress({ kind: 'group', group: 'filter' });
-        await checkFilterValidate(ctx, config.types, config.filters, syncFilter, stored);
+        await checkFilterValidate(ctx, types, config.filters, syncFilter, stored);
 
         const env: SyncEnv = {
           ctx,
-          types: config.types,
+          types,
           schema,
           filter: syncFilter,
           account: stored,
@@ -169,17 +189,17 @@ export async function runConformance(
           operationId: randomUUID(),
         };
         // What the service would store per type, in bounded memory (ids hashed, a few sample rows).
-        const stores = new Map(config.types.map((t) => [t, new TypeStore(indexedFields(schema, t))]));
+        const stores = new Map(types.map((t) => [t, new TypeStore(indexedFields(schema, t))]));
         ctx.progress({ kind: 'group', group: 'data' });
         const full = new Map<string, PhaseResult>();
-        await mapLimit(config.types, concurrency, async (t) => {
+        await mapLimit(types, concurrency, async (t) => {
           const result = await syncType(env, t, 'data', stores.get(t)!, null);
           full.set(t, result);
           await checkResume(env, result);
           await checkAbsentKeys(env, t);
         });
         const coverage = schema ? checkRelations(ctx, schema, full) : new Map();
-        for (const t of config.types) {
+        for (const t of types) {
           const r = full.get(t)!;
           const report: TypeSyncReport = {
             count: r.rows.size,
@@ -194,10 +214,10 @@ export async function runConformance(
         ctx.progress({ kind: 'group', group: 'delta' });
         const deltaEnv: SyncEnv = { ...env, operationId: randomUUID() };
         const delta = new Map<string, PhaseResult>();
-        await mapLimit(config.types, concurrency, async (t) => {
+        await mapLimit(types, concurrency, async (t) => {
           delta.set(t, await syncType(deltaEnv, t, 'delta', stores.get(t)!, lastSynchronizedAt));
         });
-        for (const t of config.types) {
+        for (const t of types) {
           const r = delta.get(t)!;
           const report = sync[t]!;
           report.delta = { count: r.rows.size, pages: r.pages, set: r.set, removed: r.removed };
@@ -206,7 +226,7 @@ export async function runConformance(
         }
         if (schema) {
           const seen = (key: 'sawRemove' | 'sawAction') =>
-            new Set(config.types.filter((t) => full.get(t)?.[key] || delta.get(t)?.[key]));
+            new Set(types.filter((t) => full.get(t)?.[key] || delta.get(t)?.[key]));
           checkSyncActionField(ctx, schema, seen('sawRemove'), seen('sawAction'));
         }
         if (options.drift) {
@@ -218,7 +238,7 @@ export async function runConformance(
         }
         if (config.webhooks) {
           ctx.progress({ kind: 'group', group: 'webhooks' });
-          await checkWebhooks(ctx, config.types, syncFilter, stored);
+          await checkWebhooks(ctx, types, syncFilter, stored);
         }
       }
     }

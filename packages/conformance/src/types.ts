@@ -151,6 +151,13 @@ export interface ConformanceOptions {
   /** How many types are synced at the same time (default 4). */
   concurrency?: number;
   /**
+   * Sync only these of the app's types (ids, as in its `sync.types`), as a user who ticks only
+   * some of them in the service: schema, datalists, data, delta and webhooks are asked for these
+   * alone. Relations to a type left out are still valid (the service keeps them as text). Default:
+   * every type the app declares. An id the app does not declare is an options error.
+   */
+  types?: string[];
+  /**
    * Keep V8's heap near what the run holds (default true): old space grows by half the live heap
    * at most instead of up to four times, and the young generation stays at its first size.
    * Process-wide (and never over a `--heap-growing-percent` or semi-space setting the process was

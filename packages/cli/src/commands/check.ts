@@ -8,6 +8,7 @@ const EXAMPLES = `Examples:
   weft check http://localhost:3000
   weft check http://localhost:3000 --account '{"token":"demo-token"}'
   weft check http://localhost:3000 --account account.json --filter '{"due":"last 3 months"}'
+  weft check http://localhost:3000 --types task,project
   weft check https://my-app.example.com --json > report.json
 
 File arguments (--account, --filter, --actions) are read from the folder weft runs in.`;

@@ -33,11 +33,16 @@ function list(lines: string[]): string | undefined {
   return shown.join('; ');
 }
 
+/**
+ * The schema of `types` (those the run syncs). A relation may point at any of `configured` (every
+ * type the app declares): a type the user left out is still a valid target.
+ */
 export async function checkSchema(
   ctx: Context,
   types: string[],
   filter: Record<string, unknown>,
   account: Record<string, unknown> | undefined,
+  configured: string[] = types,
 ): Promise<SchemaInfo | undefined> {
   const ex = await ctx.send(appRequests.schema(types, filter, account ?? {}));
   const problem =
@@ -137,7 +142,7 @@ export async function checkSchema(
         relations.push({ typeId, fieldId: field.id, rel: field.relation });
   }
   const badTargets = relations
-    .filter(({ rel }) => !types.includes(rel.targetType))
+    .filter(({ rel }) => !configured.includes(rel.targetType))
     .map(
       ({ typeId, fieldId, rel }) => `${typeId}.${fieldId} -> '${rel.targetType}' is not a configured type`,
     );

@@ -581,7 +581,9 @@ export function checkRelations(
       const target = results.get(rel.targetType);
       const index = target?.complete ? indexOf(rel.targetType, rel.targetFieldId) : undefined;
       if (!index) {
-        skipped.push(`${fieldId} (target '${rel.targetType}' was not fully synced)`);
+        skipped.push(
+          `${fieldId} (target '${rel.targetType}' ${target ? 'was not fully synced' : 'is not among the synced types'})`,
+        );
         continue;
       }
       let dangling = 0;
