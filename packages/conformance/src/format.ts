@@ -72,6 +72,8 @@ export function formatReport(report: ConformanceReport, options: FormatOptions =
     lines.push('', paint(color, '1', 'sync'));
     for (const [typeId, s] of types) lines.push(formatSync(typeId, s));
   }
+  if (report.typesLeftOut)
+    lines.push(paint(color, '33', `  not synced (left out by --types): ${report.typesLeftOut.join(', ')}`));
   const { passed, failed, warned, skipped } = report.summary;
   const strict = report.strict ? ' (strict: warnings fail)' : '';
   const counts = `${passed} passed, ${failed} failed, ${warned} warned${skipped ? `, ${skipped} skipped` : ''}${strict}`;

@@ -126,6 +126,8 @@ export async function runConformance(
   if (!Number.isFinite(driftWait) || driftWait < 0)
     throw new ConformanceOptionsError(`driftWaitSeconds must be a number of seconds, got ${driftWait}`);
   let drift: TypeDrift[] | undefined;
+  /** the app's types the `types` option left out */
+  let leftOut: string[] = [];
 
   if (options.boundHeap !== false) boundHeap(KIT_HEAP_BOUNDS);
   const started = performance.now();
@@ -167,6 +169,7 @@ export async function runConformance(
       if (config) {
         const types = only ? pickTypes(config.types, only) : config.types;
         syncTypes = types;
+        leftOut = config.types.filter((t) => !types.includes(t));
         syncFilter = await resolveDateFilters(config.filters, options.filter, now);
         const requiredFilters = config.filters.filter((f) => !f.optional).map((f) => f.id);
         ctx.progress({ kind: 'group', group: 'schema' });
@@ -283,6 +286,7 @@ export async function runConformance(
   };
   if (info?.timeLimitMs !== undefined) report.appTimeLimitMs = info.timeLimitMs;
   if (drift) report.drift = drift;
+  if (leftOut.length > 0) report.typesLeftOut = leftOut;
   return report;
 }
 

@@ -102,6 +102,8 @@ export interface ConformanceReport {
   durationMs: number;
   /** Per type, with the `drift` option: what the delta lost (counts and a few rows of each kind). */
   drift?: TypeDrift[];
+  /** The app's types the `types` option left out: this run says nothing about them. */
+  typesLeftOut?: string[];
 }
 
 /** One entry of an actions fixture: an action to execute and what should happen. */

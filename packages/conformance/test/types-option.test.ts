@@ -6,7 +6,12 @@ import { auth, defineApp, field } from '@weft/core';
 import { testApp } from '@weft/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli-main.js';
-import { type ConformanceReport, ConformanceOptionsError, runConformance } from '../src/index.js';
+import {
+  type ConformanceReport,
+  ConformanceOptionsError,
+  formatReport,
+  runConformance,
+} from '../src/index.js';
 
 /** The types whose data handler ran, in the order asked. */
 const asked: string[] = [];
@@ -80,6 +85,7 @@ describe('the types option', () => {
   it('syncs every type by default, so the broken one fails', async () => {
     asked.length = 0;
     const report = await runConformance(url, { timeoutMs: 5000 });
+    expect(report.typesLeftOut).toBeUndefined();
     expect(new Set(asked)).toEqual(new Set(['task', 'project', 'broken']));
     expect(failed(report.checks)).toContain('data.response (broken)');
     expect(typesSent(report.checks)).toContainEqual(['task', 'project', 'broken']);
@@ -90,6 +96,11 @@ describe('the types option', () => {
     const report = await runConformance(url, { timeoutMs: 5000, types: ['task'] });
     expect(new Set(asked)).toEqual(new Set(['task']));
     expect(Object.keys(report.sync)).toEqual(['task']);
+    // The report says what it does not cover, in its data and in its text.
+    expect(report.typesLeftOut).toEqual(['project', 'broken']);
+    expect(formatReport(report, { color: false })).toContain(
+      'not synced (left out by --types): project, broken',
+    );
     expect(failed(report.checks)).toEqual([]);
     // Every request that names types names the chosen one alone, as the service sends them.
     const sent = typesSent(report.checks);
