@@ -382,7 +382,7 @@ const quirks: QuirkCase[] = [
   {
     quirk: 'date-range-objects',
     warns: ['data.value-types', 'delta.value-types'],
-    says: ['data.value-types', 'the service takes a JSON string'],
+    says: ['data.value-types', 'not the JSON string the service takes'],
   },
   {
     quirk: 'loose-answers',

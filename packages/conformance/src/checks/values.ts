@@ -11,8 +11,8 @@ import type { FieldInfo } from './schema.js';
 // A row value against its field, read as the service reads it: by the same conversion the app
 // host stores it with (@weft/sync-engine's convertValue and relationTargets). A value the host
 // cannot read (it stores it empty) fails; one it takes only by coercing it (a number sent as
-// text, a many-to-many as a JSON string) warns, in the host's words. Date ranges keep a judgement
-// of their own (below): the kit takes an open range, which the host does not store yet.
+// text, a many-to-many as a JSON string, a date range as an object or open on one side) warns, in
+// the host's words.
 
 /** Why a row value does not fit its field: `fail` when the service would refuse or lose it. */
 export interface ValueFinding {
@@ -21,7 +21,6 @@ export interface ValueFinding {
 }
 
 const fail = (reason: string): ValueFinding => ({ status: 'fail', reason });
-const RANGE_SUBTYPES = new Set(['date-range', 'date-time-range']);
 const RANGE_EXAMPLE = '"{\\"start\\":\\"2020-01-22\\",\\"end\\":\\"2020-08-19\\"}"';
 
 /** What each conversion needs, for the reason of a value it cannot read. */
@@ -33,6 +32,8 @@ const NEEDS: Record<string, string> = {
   date: 'an ISO 8601 date',
   'date-time': 'an ISO 8601 date',
   location: '{latitude, longitude} or "lat, lon"',
+  'date-range': `a JSON string of {start, end} ISO 8601 dates such as ${RANGE_EXAMPLE}`,
+  'date-time-range': `a JSON string of {start, end} ISO 8601 dates such as ${RANGE_EXAMPLE}`,
 };
 
 /** How a value fits its field (type, subType, relation); undefined when it fits. */
@@ -57,7 +58,6 @@ export function judgeValue(field: FieldInfo, value: unknown): ValueFinding | und
       return fail(`${field.relation.cardinality} relation needs ids, got ${show(value, 60)}`);
     return taken();
   }
-  if (field.subType && RANGE_SUBTYPES.has(field.subType)) return rangeFinding(field.subType, value);
   const conversion = conversionOf(field);
   if (conversion === 'files') {
     const list = Array.isArray(value) ? value : [value];
@@ -91,40 +91,4 @@ export function judgeValue(field: FieldInfo, value: unknown): ValueFinding | und
 export function valueProblem(field: FieldInfo, value: unknown): string | undefined {
   const finding = judgeValue(field, value);
   return finding?.status === 'fail' ? finding.reason : undefined;
-}
-
-/**
- * Date ranges go on the wire as a JSON *string* holding `{start, end}` (ISO 8601). An object
- * `{start, end}` only warns: it is what apps built on older weft versions send, and it holds the
- * same information; anything else fails.
- */
-function rangeFinding(subType: string, value: unknown): ValueFinding | undefined {
-  if (typeof value === 'string') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      return fail(`${subType} needs a JSON string such as ${RANGE_EXAMPLE}, got ${show(value, 60)}`);
-    }
-    return isRange(parsed)
-      ? undefined
-      : fail(`${subType} needs a JSON string of {start, end} ISO 8601 dates, got ${show(value, 60)}`);
-  }
-  if (isRange(value))
-    return {
-      status: 'warn',
-      reason: `${subType} value is an object ${show(value, 60)}; the service takes a JSON string such as ${RANGE_EXAMPLE}`,
-    };
-  return fail(`${subType} needs {start, end} ISO 8601 dates as a JSON string, got ${show(value, 60)}`);
-}
-
-/** `{start, end}` with ISO dates; one side may be missing or null (an open range), not both. */
-function isRange(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
-  const sides = [value.start, value.end];
-  return sides.every((v) => v === undefined || v === null || isIsoDate(v)) && sides.some((v) => isIsoDate(v));
-}
-
-export function isIsoDate(value: unknown): boolean {
-  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value));
 }

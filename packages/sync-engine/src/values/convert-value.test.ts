@@ -90,3 +90,24 @@ it('keeps a canonical date-time as sent, with no coercion noted, and still pads 
   );
   expect(notes).toEqual(['date without zero padding']);
 });
+
+it('stores a range open on one side as the one day (or time) it names, and says so', () => {
+  for (const [conversion, day] of [
+    ['date-range', '2026-05-01'],
+    ['date-time-range', '2026-05-01T10:00:00.000Z'],
+  ] as const) {
+    for (const open of [{ start: day, end: null }, { start: day }, { start: null, end: day }, { end: day }]) {
+      const notes: string[] = [];
+      expect(convertValue(conversion, JSON.stringify(open), (c) => notes.push(c))).toEqual({
+        start: day,
+        end: day,
+      });
+      expect(notes).toEqual(['open date range (one side missing), stored as the one day or time it names']);
+    }
+    // Open on both sides, or a side that is not a date: nothing to store.
+    expect(convertValue(conversion, JSON.stringify({ start: null, end: null }))).toBeUndefined();
+    expect(convertValue(conversion, '{}')).toBeUndefined();
+    expect(convertValue(conversion, JSON.stringify({ start: day, end: 'soon' }))).toBeUndefined();
+    expect(convertValue(conversion, JSON.stringify({ start: 'soon', end: null }))).toBeUndefined();
+  }
+});

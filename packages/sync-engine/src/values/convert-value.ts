@@ -32,7 +32,8 @@ export type Coercion =
   | 'date range sent as an object, not the JSON string the service takes'
   | 'date sent as a number'
   | 'date not in ISO 8601 form'
-  | 'fraction sent for a whole number (rounded)';
+  | 'fraction sent for a whole number (rounded)'
+  | 'open date range (one side missing), stored as the one day or time it names';
 
 /**
  * How a field of the app's schema is read: a primitive conversion, or rich text, a select option
@@ -241,9 +242,17 @@ export function convertValue(
       if (!isObject(o)) return undefined;
       if (o === value) note?.('date range sent as an object, not the JSON string the service takes');
       const conv = conversion === 'date-range' ? toDay : toDateTime;
-      const start = conv(o.start, note);
-      const end = conv(o.end, note);
-      return start && end ? { start, end } : undefined;
+      const open = (side: unknown) => side === undefined || side === null;
+      const start = open(o.start) ? null : conv(o.start, note);
+      const end = open(o.end) ? null : conv(o.end, note);
+      // A side that is not a date, or no date at all: nothing to store.
+      if (start === undefined || end === undefined || (start === null && end === null)) return undefined;
+      if (start !== null && end !== null) return { start, end };
+      // The service takes a range open on one side; a stored range has both, so it is the one
+      // day (or instant) it names, rather than nothing.
+      note?.('open date range (one side missing), stored as the one day or time it names');
+      const day = (start ?? end) as string;
+      return { start: day, end: day };
     }
     case 'location': {
       if (typeof value === 'string') {

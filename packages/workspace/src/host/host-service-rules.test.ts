@@ -92,6 +92,8 @@ for (const target of databaseTargets()) {
           open: 1,
           opened: '2024-3-5',
           since: '2024-3-5',
+          // a range open on one side: the one day it names
+          season: '{"start":"2024-06-01","end":null}',
         },
       ];
       state.members = [
@@ -113,7 +115,7 @@ for (const target of databaseTargets()) {
 
       const [venue] = await query({
         'q/from': 'club/venue',
-        'q/select': ['club/capacity', 'club/rent', 'club/open', 'club/opened', 'club/since'],
+        'q/select': ['club/capacity', 'club/rent', 'club/open', 'club/opened', 'club/since', 'club/season'],
       });
       expect(venue).toEqual({
         'club/capacity': 120,
@@ -121,6 +123,7 @@ for (const target of databaseTargets()) {
         'club/open': true,
         'club/opened': '2024-03-05',
         'club/since': '2024-03-05T00:00:00.000Z',
+        'club/season': { start: '2024-06-01', end: '2024-06-01' },
       });
       const events = await query({
         'q/from': 'club/event',
@@ -157,7 +160,7 @@ for (const target of databaseTargets()) {
       expect(names(events[0]!['club/guests'])).toEqual(['Grace']);
 
       expect(run.error).toContain(
-        'club/venue: 5 values coerced as the service does (1 × club/capacity: number sent as text, 1 × club/open: boolean sent as a number, 1 × club/opened: date without zero padding, 1 × club/rent: number sent as text, 1 × club/since: date without zero padding)',
+        'club/venue: 6 values coerced as the service does (1 × club/capacity: number sent as text, 1 × club/open: boolean sent as a number, 1 × club/opened: date without zero padding, 1 × club/rent: number sent as text, 1 × club/season: open date range (one side missing), stored as the one day or time it names, 1 × club/since: date without zero padding)',
       );
       expect(run.error).toContain(
         'club/event: 2 values coerced as the service does (1 × club/guests: many-to-many value sent as a JSON string, 1 × club/venue: to-one value sent as an array (first id kept))',
