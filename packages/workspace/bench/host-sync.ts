@@ -260,11 +260,11 @@ if (mode === 'app') {
     return JSON.parse(line) as Measured;
   };
   // On a shared machine the load moves while the bench runs: the two are measured in turns,
-  // REPEAT times (WEFT_BENCH_HOST_REPEAT, default 3), the order swapped every turn (host first,
+  // REPEAT times (WEFT_BENCH_HOST_REPEAT, default 5), the order swapped every turn (host first,
   // then bulk first) so that a load rising or falling through a turn favours neither. The headline
   // ratio is the median of the turns' own ratios: each compares two runs minutes apart at most,
   // where a ratio of medians may pair a quiet host run with a busy bulk run.
-  const repeat = Math.max(1, Number(process.env.WEFT_BENCH_HOST_REPEAT ?? 3));
+  const repeat = Math.max(1, Number(process.env.WEFT_BENCH_HOST_REPEAT ?? 5));
   const median = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
     const m = s.length >> 1;
