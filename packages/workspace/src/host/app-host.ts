@@ -118,6 +118,15 @@ function requireFilters(
 }
 const notFound = (message: string) => new WorkspaceError(404, 'not-found', message);
 
+/** Types a source is to sync must be the app's: a 400 naming those that are not, and the app's. */
+function noUnknownTypes(types: string[], known: string[]): void {
+  const unknown = types.filter((t) => !known.includes(t));
+  if (unknown.length > 0)
+    throw badRequest(
+      `The app has no type ${unknown.map((t) => JSON.stringify(t)).join(', ')} (its types: ${known.join(', ') || 'none'})`,
+    );
+}
+
 const TICK = 'weft-sync-tick';
 /** Scheduled syncs: a recurring tick job, at most one waiting, whichever process runs it. */
 const TICK_QUEUE: QueueSpec = { name: TICK, expireSeconds: 60, retryLimit: 1, policy: 'short' };
@@ -387,8 +396,7 @@ export class AppHost {
       .filter((t) => (t as { default?: unknown }).default === true)
       .map((t) => t.id);
     const types = input.types ?? (preselected.length > 0 ? preselected : known);
-    const unknown = types.filter((t) => !known.includes(t));
-    if (unknown.length > 0) throw badRequest(`The app has no type ${unknown.join(', ')}`);
+    noUnknownTypes(types, known);
     if (types.length === 0) throw badRequest('Choose at least one type');
     const filter = await this.filterValues(config.filters ?? [], input.filter ?? {});
     requireFilters(config.filters ?? [], filter);
@@ -464,8 +472,10 @@ export class AppHost {
       throw appFailure(e);
     });
     const types = input.types ?? source.types;
-    const unknown = types.filter((t) => !config.types.some((c) => c.id === t));
-    if (unknown.length > 0) throw badRequest(`The app has no type ${unknown.join(', ')}`);
+    noUnknownTypes(
+      types,
+      config.types.map((t) => t.id),
+    );
     const filter = input.filter ? await this.filterValues(config.filters ?? [], input.filter) : source.filter;
     requireFilters(config.filters ?? [], filter);
     await this.checkFilter(client, types, filter, account);

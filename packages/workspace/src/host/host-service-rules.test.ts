@@ -80,6 +80,25 @@ for (const target of databaseTargets()) {
       const changed = await api('PATCH', `/api/host/sources/${sourceId}`, { filter: { note: 'y' } });
       expect(changed.status).toBe(400);
       expect(changed.body.message).toBe('Filter "region" (Region) is required');
+
+      // Types the app does not have are refused, on a new source and on a change, naming the app's.
+      const calls = state.calls.length;
+      const unknownType = await api('POST', '/api/host/sources', {
+        url: app.url,
+        authId: 'key',
+        fields: { key: 'good-key' },
+        filter: { region: 'north' },
+        types: ['venue', 'nope'],
+      });
+      expect(unknownType.status).toBe(400);
+      expect(unknownType.body.message).toBe('The app has no type "nope" (its types: venue, member, event)');
+      const retyped = await api('PATCH', `/api/host/sources/${sourceId}`, { types: ['hall'] });
+      expect(retyped.status).toBe(400);
+      expect(retyped.body.message).toBe('The app has no type "hall" (its types: venue, member, event)');
+      // Nothing was synced or asked for the refused types.
+      expect(
+        state.calls.slice(calls).some((c) => c.path.includes('/schema') || c.path.includes('/data')),
+      ).toBe(false);
     });
 
     it('labels relations, names reverse fields apart, coerces loose values and counts what it coerced', async () => {
