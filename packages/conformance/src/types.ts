@@ -155,7 +155,7 @@ export interface ConformanceOptions {
   /**
    * Sync only these of the app's types (ids, as in its `sync.types`), as a user who ticks only
    * some of them in the service: schema, datalists, data, delta and webhooks are asked for these
-   * alone. Relations to a type left out are still valid (the service keeps them as text). Default:
+   * alone. A relation to a type left out is not judged broken (a host keeps its value as text). Default:
    * every type the app declares. An id the app does not declare is an options error.
    */
   types?: string[];
