@@ -37,7 +37,7 @@ describeEachDatabase('automations', (target) => {
     await new Promise((r) => app?.close(r));
   });
 
-  const { addAutomation, runsOf, finished } = automationRuns(h);
+  const { addAutomation, addScriptButton, runsOf, finished } = automationRuns(h);
 
   it('a rule runs chat-notify with a filled template when a field of an entity changes', async () => {
     const rule = await addAutomation({
@@ -127,13 +127,10 @@ describeEachDatabase('automations', (target) => {
   });
 
   it('a script creates an entity and comments on the current one through context.getService("svc")', async () => {
-    const script = await addAutomation({
-      name: 'Script',
-      trigger: 'button',
-      type: BOOK,
-      action: {
-        kind: 'script',
-        code: `
+    const script = await addScriptButton(
+      'Script',
+      BOOK,
+      `
           const svc = context.getService('svc');
           const book = args.currentEntities[0];
           const author = await svc.createEntity('bookshelf/author', { 'bookshelf/name': 'Reviewer of ' + book.name });
@@ -143,8 +140,7 @@ describeEachDatabase('automations', (target) => {
           return { author: author['svc/id'], process: typeof process, require: typeof require, escaped,
             shape: { author: book.author, pages: book.pages, type: book.type, user: args.currentUser.type, role: args.currentUser.Role } };
         `,
-      },
-    });
+    );
     await h.request('POST', `/api/automations/${script.id}/run`, { entityIds: [seeded.books[0]] });
     const [run] = await finished(script.id);
     expect(run!.message).toBeNull();
@@ -176,13 +172,10 @@ describeEachDatabase('automations', (target) => {
   });
 
   it("a script's batch methods write many entities in one command each, as the service's do", async () => {
-    const button = await addAutomation({
-      name: 'Batches',
-      trigger: 'button',
-      type: BOOK,
-      action: {
-        kind: 'script',
-        code: `
+    const button = await addScriptButton(
+      'Batches',
+      BOOK,
+      `
           const svc = context.getService('svc');
           const book = args.currentEntities[0];
           const made = await svc.createEntityBatch('bookshelf/author', [{ Name: 'Batch A' }, { Name: 'Batch B' }]);
@@ -200,8 +193,7 @@ describeEachDatabase('automations', (target) => {
           return { names, linked: linked['bookshelf/books'].length, left: left.length, refused,
             typed: schema['svc/types'].some((t) => t['svc/name'] === 'bookshelf/author') };
         `,
-      },
-    });
+    );
     await h.request('POST', `/api/automations/${button.id}/run`, { entityIds: [seeded.books[0]] });
     const [run] = await finished(button.id);
     expect(run!.message).toBeNull();
@@ -221,16 +213,12 @@ describeEachDatabase('automations', (target) => {
       type,
       entity: { [`${type.split('/')[0]}/name`]: 'First' },
     });
-    const button = await addAutomation({
-      name: 'Name it',
-      trigger: 'button',
+    const button = await addScriptButton(
+      'Name it',
       type,
-      action: {
-        kind: 'script',
-        code: `const utils = context.getService('utils');
+      `const utils = context.getService('utils');
           return args.currentEntities.map((e) => [e.name, utils.getEntityUrl(e.type, e['Public Id'])]);`,
-      },
-    });
+    );
     await h.request('POST', `/api/automations/${button.id}/run`, { entityIds: [order['svc/id']] });
     const [run] = await finished(button.id);
     expect(run!.message).toBeNull();
@@ -267,19 +255,15 @@ describeEachDatabase('automations', (target) => {
     });
     const secret = row['s/body']['Collaboration~Documents/secret'] as string;
     await h.request('PUT', `/api/documents/${secret}`, { content: 'salary table' });
-    const reader = await addAutomation({
-      name: 'Reads a memo',
-      trigger: 'button',
-      type: BOOK,
-      action: {
-        kind: 'script',
-        code: `
+    const reader = await addScriptButton(
+      'Reads a memo',
+      BOOK,
+      `
           const svc = context.getService('svc');
           if (args.currentUser.Role.Id !== 'admin') await svc.appendDocumentContent(${JSON.stringify(secret)}, 'defaced', 'md');
           return { content: await svc.getDocumentContent(${JSON.stringify(secret)}, 'md') };
         `,
-      },
-    });
+    );
     const user = await h.ws.createUser({ name: 'Script runner' });
     const byUser = await h.request(
       'POST',
@@ -297,12 +281,7 @@ describeEachDatabase('automations', (target) => {
   });
 
   it('a run whose process died is run again, and given up after three starts', async () => {
-    const button = await addAutomation({
-      name: 'Recover',
-      trigger: 'button',
-      type: BOOK,
-      action: { kind: 'script', code: 'return args.currentEntities.length' },
-    });
+    const button = await addScriptButton('Recover', BOOK, 'return args.currentEntities.length');
     // What a process that died mid-run leaves behind: a started run whose job is handed out again
     // (once the job expires, the queue's maintenance fails it into a retry).
     await h.ws.driver.transaction(async (tx) => {
@@ -327,12 +306,7 @@ describeEachDatabase('automations', (target) => {
   });
 
   it('a script that loops forever is stopped by its time limit and recorded as failed', async () => {
-    const looping = await addAutomation({
-      name: 'Loop',
-      trigger: 'button',
-      type: BOOK,
-      action: { kind: 'script', code: 'while (true) {}', timeoutMs: 300 },
-    });
+    const looping = await addScriptButton('Loop', BOOK, 'while (true) {}', { timeoutMs: 300 });
     await h.request('POST', `/api/automations/${looping.id}/run`, { entityIds: [seeded.books[0]] });
     const [run] = await finished(looping.id);
     expect(run).toMatchObject({

@@ -10,7 +10,7 @@ const STATES = 'workflow/state_wf/task';
 
 describeEachDatabase('the workflow mixin', (target) => {
   const h = useWorkspace(target);
-  const { addAutomation, finished } = automationRuns(h);
+  const { addScriptButton, finished } = automationRuns(h);
   const tasks = async (where?: unknown, params?: Record<string, unknown>) =>
     (
       await h.run('svc.entity/query', {
@@ -103,13 +103,10 @@ describeEachDatabase('the workflow mixin', (target) => {
   });
 
   it("a script's setState and setStateToFinal move an entity through it", async () => {
-    const made = await addAutomation({
-      name: 'Progress',
-      trigger: 'button',
-      type: T,
-      action: {
-        kind: 'script',
-        code: `
+    const made = await addScriptButton(
+      'Progress',
+      T,
+      `
           const svc = context.getService('svc');
           const e = args.currentEntities[0];
           // As the service's scripts read and write it: State, Name, a state by its name.
@@ -122,8 +119,7 @@ describeEachDatabase('the workflow mixin', (target) => {
           await svc.setStateToFinal(e.type, e.Id);
           return { seen, done: done['workflow/state']['enum/name'], unknown };
         `,
-      },
-    });
+    );
     const [after] = await h.run('svc.entity/query', {
       query: { 'q/from': T, 'q/select': ['svc/id'], 'q/where': ['=', ['wf/name'], '$n'] },
       params: { $n: 'after' },

@@ -18,6 +18,9 @@ export function automationRuns(h: Harness) {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body as { id: string };
   };
+  /** Adds a button that runs a script on entities of `type` (options: the action's others, e.g. timeoutMs). */
+  const addScriptButton = (name: string, type: string, code: string, options: Record<string, unknown> = {}) =>
+    addAutomation({ name, trigger: 'button', type, action: { kind: 'script', code, ...options } });
   const runsOf = async (id: string) =>
     (await h.request('GET', `/api/automations/runs?automation=${id}`)).body as RunRecord[];
   /** The automation's runs once `count` of them are done or failed. */
@@ -27,5 +30,5 @@ export function automationRuns(h: Harness) {
       const done = runs.filter((r) => r.state === 'done' || r.state === 'failed');
       return done.length >= count ? done : undefined;
     });
-  return { addAutomation, runsOf, finished };
+  return { addAutomation, addScriptButton, runsOf, finished };
 }
