@@ -1,36 +1,10 @@
 import { beforeAll, expect, it } from 'vitest';
-import { waitFor } from './support/bookshelf-seed.js';
-import { describeEachDatabase, type Harness, typeArgs, useWorkspace } from './support/databases.js';
+import { automationRuns } from './support/automation-runs.js';
+import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
 
 // Scripts as they are written for the real service: `context.getService('fibery')` under the
 // fibery namespace setting, with `fibery/…` names going in and coming back, and fields named as
 // the UI shows them ({"Name": "New Task"}) next to full field names.
-
-type Run = { state: string; message: string | null; answer: any };
-
-/** Runs `code` as a button script on `entityId` and answers its finished run (pressed by `token`'s user). */
-async function runScript(
-  h: Harness,
-  type: string,
-  entityId: string,
-  code: string,
-  token?: string,
-): Promise<Run> {
-  const made = await h.request('POST', '/api/automations', {
-    name: 'Script',
-    trigger: 'button',
-    type,
-    action: { kind: 'script', code },
-  });
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
-  const { id } = made.body as { id: string };
-  const pressed = await h.request('POST', `/api/automations/${id}/run`, { entityIds: [entityId] }, token);
-  expect(pressed.status, JSON.stringify(pressed.body)).toBe(202);
-  return waitFor('the script run', async () => {
-    const runs = (await h.request('GET', `/api/automations/runs?automation=${id}`)).body as Run[];
-    return runs.find((r) => r.state === 'done' || r.state === 'failed');
-  });
-}
 
 const TASK_FIELDS: [string, string][] = [
   ['Tasks/Effort', 'svc/int'],
@@ -39,6 +13,7 @@ const TASK_FIELDS: [string, string][] = [
 
 describeEachDatabase('scripts in the real service’s words (namespace fibery)', (target) => {
   const h = useWorkspace(target, { namespace: 'fibery' });
+  const { runScript } = automationRuns(h);
   let taskId: string;
 
   beforeAll(async () => {
@@ -60,7 +35,6 @@ describeEachDatabase('scripts in the real service’s words (namespace fibery)',
 
   it('reaches the workspace through getService("fibery") and speaks fibery names both ways', async () => {
     const run = await runScript(
-      h,
       'Tasks/Task',
       taskId,
       `
@@ -82,14 +56,19 @@ describeEachDatabase('scripts in the real service’s words (namespace fibery)',
       try { context.getService('svc'); } catch (e) { wrongWord = e.message; }
       let unknownType;
       try { await fibery.getEntityById('fibery/nothing', made['fibery/id'], ['fibery/id']); } catch (e) { unknownType = e.message; }
-      return { made: Object.keys(made).filter((k) => k.startsWith('svc/') || k.startsWith('fibery/')), byKeys, byNames, queried, user: args.currentUser.type, wrongWord, unknownType };
+      const schema = await fibery.getSchema();
+      const type = schema.typeObjectsByName[task.type];
+      const owner = type.fieldObjects.find((f) => f.title === 'Owner');
+      const described = { idField: type.idField, owner: [owner.name, owner.type], raw: Array.isArray(schema['fibery/types']), id: task.id === task.Id };
+      return { made: Object.keys(made).filter((k) => k.startsWith('svc/') || k.startsWith('fibery/')), byKeys, byNames, queried, user: args.currentUser.type, wrongWord, unknownType, described };
       `,
     );
     expect(run.message).toBeNull();
-    const { made, byKeys, byNames, queried, user, wrongWord, unknownType } = run.answer;
+    const { made, byKeys, byNames, queried, user, wrongWord, unknownType, described } = run.answer;
     expect(made).toEqual(expect.arrayContaining(['fibery/id', 'fibery/public-id']));
     expect(made.some((k: string) => k.startsWith('svc'))).toBe(false);
-    expect(byKeys).toEqual({ name: 'Copy of Swim farthest', Effort: 4 });
+    // asked for by key: the entity's Id comes too, as the service answers it
+    expect(byKeys).toEqual({ Id: byNames['fibery/id'], name: 'Copy of Swim farthest', Effort: 4 });
     expect(byNames).toEqual({
       'fibery/id': expect.any(String),
       'Tasks/Owner': { 'fibery/id': h.ws.adminUserId },
@@ -100,11 +79,19 @@ describeEachDatabase('scripts in the real service’s words (namespace fibery)',
     expect(user).toBe('fibery/user');
     expect(wrongWord).toBe('Unknown service svc: this workspace names it fibery (its namespace setting)');
     expect(unknownType).toBe('Unknown type "fibery/nothing"');
+    // getSchema's typeObjects speak the script's word too
+    expect(described).toEqual({
+      idField: 'fibery/id',
+      owner: ['Tasks/Owner', 'fibery/user'],
+      raw: true,
+      id: true,
+    });
   });
 });
 
 describeEachDatabase('scripts naming fields as the UI does (namespace svc)', (target) => {
   const h = useWorkspace(target);
+  const { runScript } = automationRuns(h);
   let taskId: string;
 
   beforeAll(async () => {
@@ -120,7 +107,6 @@ describeEachDatabase('scripts naming fields as the UI does (namespace svc)', (ta
 
   it('takes a field by its key where a full name goes, and answers it under that key', async () => {
     const run = await runScript(
-      h,
       'Tasks/Task',
       taskId,
       `
@@ -154,7 +140,7 @@ describeEachDatabase('scripts naming fields as the UI does (namespace svc)', (ta
       `;
     const { token } = await h.ws.createUser({ name: 'Pat' });
     for (const who of [undefined, token]) {
-      const run = await runScript(h, 'Tasks/Task', taskId, code, who);
+      const run = await runScript('Tasks/Task', taskId, code, who);
       // Tasks/Owner is a user, whose e-mail only admins read: the entity is loaded with what the
       // user pressing the button may read.
       expect(run.message, who ? 'a user' : 'the admin').toBeNull();

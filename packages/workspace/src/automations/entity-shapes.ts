@@ -3,6 +3,7 @@ import { executeCommands } from '../commands/dispatcher.js';
 import type { Driver } from '../db/driver.js';
 import {
   type Catalog,
+  DOCUMENT_SECRET,
   DOCUMENT_TYPE,
   type FieldDef,
   loadCatalog,
@@ -18,9 +19,11 @@ type Row = Record<string, unknown>;
 // when it has one, else its name without the `<app>/` part (`bookshelf/pages` is `pages`); the
 // system fields use the service's spelling (`Id`, `Public Id`, `Creation Date`, `Modification
 // Date`, `Created By`), and so do its extensions' (`Rank`, `State`, `Assignees`, `Files`,
-// `Comments`); the title is also `Name`; a to-one relation is {Id, Name}; `type` holds the type
-// name; collections are left out. The name without the prefix still works where a label replaced it: in templates,
-// and in scripts as a hidden alias of the labelled key (not listed by Object.keys or JSON).
+// `Comments`); the title is also `Name`, and `Id` also `id` (the service's script template reads
+// `entity.id`); a to-one relation is {Id, Name}; `type` holds the type name; collections are left
+// out. The name without the prefix still works where a label replaced it: in templates, and in
+// scripts as a hidden alias of the labelled key (not listed by Object.keys or JSON), as `Name` and
+// `id` are.
 
 const SYSTEM_KEYS: Record<string, string> = {
   'svc/id': 'Id',
@@ -135,23 +138,55 @@ export function scriptEntity(catalog: Catalog, type: TypeDef, row: Row): Row {
     const key = keys.get(f.name) ?? f.name;
     const short = shortName(f.name);
     if (short !== key && !used.has(short)) aliases[short] = key;
-    if (f.kind === 'one') {
-      const target = catalog.target(f);
-      const title = titleField(target);
-      out[key] =
-        v && typeof v === 'object'
-          ? { Id: (v as Row)['svc/id'], Name: title ? ((v as Row)[title.name] ?? null) : null }
-          : null;
-    } else out[key] = v;
+    out[key] = f.kind === 'primitive' ? v : scriptValue(catalog, f, v);
   }
   // The title as the service's scripts read it (`entity.Name`), where its key is another.
   const title = titleField(type);
   const titleKey = title ? keys.get(title.name) : undefined;
   if (titleKey !== undefined && titleKey !== TITLE_KEY && !used.has(TITLE_KEY) && title!.name in row)
     aliases[TITLE_KEY] = titleKey;
+  // `entity.id`, as the service's own script template reads it.
+  const idKey = keys.get('svc/id');
+  if (idKey !== undefined && idKey !== 'id' && !used.has('id') && 'svc/id' in row) aliases.id = idKey;
   out.type = type.name;
   if (Object.keys(aliases).length > 0) out[ALIASES_KEY] = aliases;
   return out;
+}
+
+/** The fields of a relation's target that scripts see of it: its id and its title (or a document's secret). */
+function shownOf(catalog: Catalog, f: FieldDef, user?: Principal): string[] {
+  const target = catalog.target(f);
+  if (target.name === DOCUMENT_TYPE) return ['svc/id', DOCUMENT_SECRET];
+  const title = titleField(target);
+  return title && (!user || canAccessField(user, target, title)) ? ['svc/id', title.name] : ['svc/id'];
+}
+
+/**
+ * How a script's field list asks for a field (svc.entity/query's q/select entry): a relation with
+ * the target fields its script value shows (see scriptValue).
+ */
+export function scriptSelect(catalog: Catalog, f: FieldDef, user: Principal): unknown {
+  if (f.kind === 'primitive') return f.name;
+  const shown = shownOf(catalog, f, user);
+  return { [f.name]: f.kind === 'one' ? shown : { 'q/select': shown, 'q/limit': 'q/no-limit' } };
+}
+
+/**
+ * A field's value as the service's scripts read it: a to-one relation (a select, a user) is
+ * `{Id, Name}`, a rich-text field `{Id, Secret}`, a collection `[{Id, Name}]`; a primitive as it is.
+ */
+export function scriptValue(catalog: Catalog, f: FieldDef, v: unknown): unknown {
+  if (f.kind === 'primitive') return v;
+  const target = catalog.target(f);
+  const title = titleField(target);
+  const one = (x: unknown): Row | null => {
+    if (!x || typeof x !== 'object') return null;
+    const r = x as Row;
+    if (target.name === DOCUMENT_TYPE) return { Id: r['svc/id'], Secret: r[DOCUMENT_SECRET] ?? null };
+    return { Id: r['svc/id'], Name: title ? (r[title.name] ?? null) : null };
+  };
+  if (f.kind === 'one') return one(v);
+  return Array.isArray(v) ? v.map(one).filter((x) => x !== null) : [];
 }
 
 /**

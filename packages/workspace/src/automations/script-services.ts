@@ -8,12 +8,13 @@ import { appendDocument, parseFormat, readDocument, writeDocument } from '../doc
 import { ChunkWriter, createFileEntity } from '../files/file-store.js';
 import { type FieldDef, loadCatalog } from '../schema/catalog.js';
 import { FINAL_FIELD, STATE_FIELD } from '../schema/workflow.js';
-import { fieldByKey } from './entity-shapes.js';
+import { fieldByKey, scriptSelect, scriptValue } from './entity-shapes.js';
 import { isUuid } from '../schema/values.js';
 import { scriptFetch } from './script-fetch.js';
 import { scriptHttp } from './script-http.js';
 import type { ScriptServices, ServiceImpl } from './script-runner.js';
 import { scriptServiceIn } from './script-namespace.js';
+import { withTypeObjects } from './schema-objects.js';
 import type { Namespace } from '@weft/namespace';
 
 // `context.getService('svc')` (or `'fibery'`, as the workspace's namespace setting names it) and
@@ -83,21 +84,9 @@ export function scriptServices(
     const t = await typeOf(type);
     return t && typeof field === 'string' ? (fieldByKey(t, field)?.name ?? field) : field;
   };
-  /** The select of `fields`; keys other than full names are answered under the key as written. */
-  const selectOf = async (type: unknown, fields: unknown): Promise<unknown> => {
-    if (!Array.isArray(fields) || fields.length === 0) return ['svc/id'];
-    const t = await typeOf(type);
-    if (
-      !t ||
-      !fields.every((f): f is string => typeof f === 'string') ||
-      fields.every((f) => t.byName.has(f))
-    )
-      return fields;
-    return Object.fromEntries(fields.map((f) => [f, fieldByKey(t, f)?.name ?? f]));
-  };
-  const query = async (type: unknown, ids: unknown[], fields: unknown) => {
-    const select = await selectOf(type, fields);
-    return (await run('svc.entity/query', {
+  /** The rows of `type` with these ids, as svc.entity/query answers `select`. */
+  const find = async (type: unknown, ids: unknown[], select: unknown) =>
+    (await run('svc.entity/query', {
       query: {
         'q/from': type,
         'q/select': select,
@@ -106,6 +95,31 @@ export function scriptServices(
       },
       params: { $ids: ids },
     })) as Row[];
+  /**
+   * getEntityById's and getEntitiesByIds' rows. A list of full names (or one holding a nested
+   * select) is a q/select as written, answered as the query answers it. A list naming fields by
+   * key, as the service's scripts do, is answered as the service's are: each field under the key
+   * as written, relations as scripts read them (scriptValue: `{Id, Name}`, `[{Id, Name}]`,
+   * `{Id, Secret}`), and the entity's `Id` always, asked for or not.
+   */
+  const query = async (type: unknown, ids: unknown[], fields: unknown): Promise<Row[]> => {
+    const t = await typeOf(type);
+    const keys =
+      Array.isArray(fields) && fields.every((f): f is string => typeof f === 'string') ? fields : undefined;
+    if (!Array.isArray(fields) || fields.length === 0) return find(type, ids, ['svc/id']);
+    if (!t || !keys || keys.every((k) => t.byName.has(k))) return find(type, ids, fields);
+    const catalog = await loadCatalog(driver);
+    const wanted = keys.map((key) => [key, fieldByKey(t, key)] as const);
+    const select = new Map<string, unknown>([['svc/id', 'svc/id']]);
+    // A key that names no field goes to the query as it is, which says what is wrong with it.
+    for (const [key, f] of wanted) select.set(f?.name ?? key, f ? scriptSelect(catalog, f, user) : key);
+    const rows = await find(type, ids, [...select.values()]);
+    return rows.map((row) => {
+      const out: Row = {};
+      if (!wanted.some(([, f]) => f?.name === 'svc/id')) out.Id = row['svc/id'];
+      for (const [key, f] of wanted) out[key] = f ? scriptValue(catalog, f, row[f.name]) : row[key];
+      return out;
+    });
   };
   /**
    * The type's workflow state field: `workflow/state` (the workflow mixin's), else its first to-one
@@ -357,9 +371,14 @@ export function scriptServices(
     },
   };
 
+  const spoken = scriptServiceIn(namespace, svc, driver);
+  const schema = spoken.getSchema;
+  // The schema's typeObjects are read from the answer in the script's own words (schema-objects.ts).
+  if (schema)
+    spoken.getSchema = async () => withTypeObjects(await schema(), await loadCatalog(driver), namespace);
   return {
     name: namespace,
-    svc: scriptServiceIn(namespace, svc, driver),
+    svc: spoken,
     http: scriptHttp(outbound),
     origin,
   };

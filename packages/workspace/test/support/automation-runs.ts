@@ -30,5 +30,13 @@ export function automationRuns(h: Harness) {
       const done = runs.filter((r) => r.state === 'done' || r.state === 'failed');
       return done.length >= count ? done : undefined;
     });
-  return { addAutomation, addScriptButton, runsOf, finished };
+  /** Runs `code` as a button script on one entity, pressed by `token`'s user (the admin's without), and answers its finished run. */
+  const runScript = async (type: string, entityId: string, code: string, token?: string) => {
+    const { id } = await addScriptButton('Script', type, code);
+    const pressed = await h.request('POST', `/api/automations/${id}/run`, { entityIds: [entityId] }, token);
+    expect(pressed.status, JSON.stringify(pressed.body)).toBe(202);
+    const [run] = await finished(id);
+    return run as RunRecord & { answer: any };
+  };
+  return { addAutomation, addScriptButton, runsOf, finished, runScript };
 }

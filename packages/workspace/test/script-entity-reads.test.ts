@@ -1,0 +1,151 @@
+import { beforeAll, expect, it } from 'vitest';
+import { automationRuns } from './support/automation-runs.js';
+import { AUTHOR, BOOK, type Seeded, seedBookshelf } from './support/bookshelf-seed.js';
+import { describeEachDatabase, useWorkspace } from './support/databases.js';
+
+// What scripts written for the real service read back, as they read it there: `entity.id` of its
+// script template, relations asked for by key as `{Id, Name}` and `[{Id, Name}]`, a rich-text
+// field's `Secret`, the entity's `Id` with any fields asked for, and getSchema()'s typeObjects.
+
+describeEachDatabase('scripts reading entities as the service answers them', (target) => {
+  const h = useWorkspace(target);
+  const { runScript } = automationRuns(h);
+  let s: Seeded;
+
+  beforeAll(async () => {
+    s = await seedBookshelf(h);
+  });
+
+  it('reads entity.id and entity.type as the service’s script template does', async () => {
+    // The service's template, as a new script action starts: collections are asked for by key.
+    const run = await runScript(
+      BOOK,
+      s.books[0]!,
+      `
+      const svc = context.getService('svc');
+      const entity = args.currentEntities[0];
+      const withExtraFields = await svc.getEntityById(entity.type, entity.id, ['author', 'Comments']);
+      return { id: entity.id, withExtraFields, listed: Object.keys(entity).includes('id'), json: JSON.parse(JSON.stringify(entity)).id };
+      `,
+    );
+    expect(run.message).toBeNull();
+    expect(run.answer).toEqual({
+      id: s.books[0],
+      withExtraFields: {
+        Id: s.books[0],
+        author: { Id: s.authors[0], Name: 'Ursula K. Le Guin' },
+        Comments: [],
+      },
+      // a hidden alias, as `Name` is: not listed, not in JSON
+      listed: false,
+    });
+  });
+
+  it('answers relations asked for by key as {Id, Name}, collections as [{Id, Name}], rich text as {Id, Secret}', async () => {
+    const run = await runScript(
+      AUTHOR,
+      s.authors[0]!,
+      `
+      const svc = context.getService('svc');
+      const author = args.currentEntities[0];
+      const withBooks = await svc.getEntityById(author.type, author.Id, ['Name', 'books']);
+      const first = await svc.getEntityById('${BOOK}', '${s.books[0]}', ['summary', 'pages']);
+      const text = await svc.getDocumentContent(first.summary.Secret, 'md');
+      const byNames = await svc.getEntityById(author.type, author.Id, ['bookshelf/books']);
+      return { withBooks, first, text: text.split('\\n')[0], byNames };
+      `,
+    );
+    expect(run.message).toBeNull();
+    const { withBooks, first, text, byNames } = run.answer;
+    expect(withBooks).toEqual({ Id: s.authors[0], Name: 'Ursula K. Le Guin', books: expect.any(Array) });
+    expect(withBooks.books).toHaveLength(2);
+    expect(withBooks.books).toEqual(
+      expect.arrayContaining([
+        { Id: s.books[0], Name: 'The Dispossessed' },
+        { Id: s.books[2], Name: 'Book <2>' },
+      ]),
+    );
+    expect(first).toEqual({
+      Id: s.books[0],
+      summary: { Id: expect.any(String), Secret: expect.any(String) },
+      pages: 100,
+    });
+    expect(text).toBe('# An ambiguous utopia');
+    // A list of full names is a q/select as written: answered as svc.entity/query answers it.
+    expect(Object.keys(byNames)).toEqual(['bookshelf/books']);
+    expect(byNames['bookshelf/books']).toEqual(
+      expect.arrayContaining([{ 'svc/id': s.books[0] }, { 'svc/id': s.books[2] }]),
+    );
+  });
+
+  it('answers getEntitiesByIds with each entity’s Id beside the fields asked for by key', async () => {
+    const run = await runScript(
+      AUTHOR,
+      s.authors[0]!,
+      `
+      const svc = context.getService('svc');
+      const found = await svc.getEntitiesByIds('${AUTHOR}', ${JSON.stringify(s.authors)}, ['country']);
+      let unknown;
+      try { await svc.getEntitiesByIds('${AUTHOR}', ${JSON.stringify(s.authors)}, ['country', 'Birthplace']); } catch (e) { unknown = e.message; }
+      return { found, unknown };
+      `,
+    );
+    expect(run.message).toBeNull();
+    expect(run.answer.found).toEqual([
+      { Id: s.authors[0], country: 'US' },
+      { Id: s.authors[1], country: 'PL' },
+    ]);
+    expect(run.answer.unknown).toMatch(/Birthplace/);
+  });
+
+  it('answers getSchema() with typeObjects whose fields are found by their title', async () => {
+    const run = await runScript(
+      BOOK,
+      s.books[0]!,
+      `
+      const svc = context.getService('svc');
+      const schema = await svc.getSchema();
+      const book = schema.typeObjectsByName[args.currentEntities[0].type];
+      const author = book.fieldObjects.find((f) => f.title === 'author');
+      const pick = (f) => ({ name: f.name, title: f.title, type: f.type, holderType: f.holderType, isRelation: f.isRelation, isCollection: f.isCollection, relation: f.relation });
+      return {
+        types: schema.typeObjects.map((t) => t.name),
+        fields: { idField: book.idField, titleField: book.titleField, publicIdField: book.publicIdField },
+        author: pick(author),
+        books: pick(schema.typeObjectsByName['${AUTHOR}'].fieldObjectsByName['bookshelf/books']),
+        pages: pick(book.fieldObjects.find((f) => f.title === 'pages')),
+        created: book.fieldObjects.find((f) => f.title === 'Creation Date').name,
+        raw: Array.isArray(schema['svc/types']),
+      };
+      `,
+    );
+    expect(run.message).toBeNull();
+    const a = run.answer;
+    expect(a.types).toEqual(expect.arrayContaining([BOOK, AUTHOR, 'svc/user', 'svc/int']));
+    expect(a.fields).toEqual({
+      idField: 'svc/id',
+      titleField: 'bookshelf/name',
+      publicIdField: 'svc/public-id',
+    });
+    expect(a.author).toEqual({
+      name: 'bookshelf/author',
+      title: 'author',
+      type: AUTHOR,
+      holderType: BOOK,
+      isRelation: true,
+      isCollection: false,
+      relation: expect.any(String),
+    });
+    expect(a.books).toEqual({
+      ...a.author,
+      name: 'bookshelf/books',
+      title: 'books',
+      type: BOOK,
+      holderType: AUTHOR,
+      isCollection: true,
+    });
+    expect(a.pages).toMatchObject({ type: 'svc/int', isRelation: false, relation: null });
+    expect(a.created).toBe('svc/creation-date');
+    expect(a.raw).toBe(true);
+  });
+});
