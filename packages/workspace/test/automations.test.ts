@@ -49,7 +49,10 @@ describeEachDatabase('automations', (target) => {
         kind: 'app',
         url: appUrl,
         action: 'send-message',
-        args: { text: '{{Name}} by {{Author.Name}} ({{Author.country}}) now has {{Pages}} pages' },
+        // A rich-text field is its document's id and secret underneath: a template shows neither.
+        args: {
+          text: '{{Name}} by {{Author.Name}} ({{Author.country}}) now has {{Pages}} pages{{Summary}}{{Summary.secret}}',
+        },
         account: { webhookUrl: `${chat.url}/hooks/secret-path` },
       },
     });

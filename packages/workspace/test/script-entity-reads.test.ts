@@ -4,7 +4,7 @@ import { AUTHOR, BOOK, type Seeded, seedBookshelf } from './support/bookshelf-se
 import { describeEachDatabase, useWorkspace } from './support/databases.js';
 
 // What scripts written for the real service read back, as they read it there: `entity.id` of its
-// script template, relations asked for by key as `{Id, Name}` and `[{Id, Name}]`, a rich-text
+// script template, a rich-text field's `Secret` in the entity, relations asked for by key as `{Id, Name}` and `[{Id, Name}]`, a rich-text
 // field's `Secret`, the entity's `Id` with any fields asked for, and getSchema()'s typeObjects.
 
 describeEachDatabase('scripts reading entities as the service answers them', (target) => {
@@ -25,7 +25,9 @@ describeEachDatabase('scripts reading entities as the service answers them', (ta
       const svc = context.getService('svc');
       const entity = args.currentEntities[0];
       const withExtraFields = await svc.getEntityById(entity.type, entity.id, ['author', 'Comments']);
-      return { id: entity.id, withExtraFields, listed: Object.keys(entity).includes('id'), json: JSON.parse(JSON.stringify(entity)).id };
+      // a rich-text field is there as its document's secret, as the service's scripts read it
+      const summary = await svc.getDocumentContent(entity.summary.Secret, 'md');
+      return { id: entity.id, withExtraFields, listed: Object.keys(entity).includes('id'), json: JSON.parse(JSON.stringify(entity)).id, summary: summary.split('\\n')[0], summaryKeys: Object.keys(entity.summary) };
       `,
     );
     expect(run.message).toBeNull();
@@ -38,6 +40,8 @@ describeEachDatabase('scripts reading entities as the service answers them', (ta
       },
       // a hidden alias, as `Name` is: not listed, not in JSON
       listed: false,
+      summary: '# An ambiguous utopia',
+      summaryKeys: ['Id', 'Secret'],
     });
   });
 

@@ -23,7 +23,7 @@ type Row = Record<string, unknown>;
 // `entity.id`); a to-one relation is {Id, Name}; `type` holds the type name; collections are left
 // out. The name without the prefix still works where a label replaced it: in templates, and in
 // scripts as a hidden alias of the labelled key (not listed by Object.keys or JSON), as `Name` and
-// `id` are.
+// `id` are. A rich-text field is {Id, Secret}, the secret getDocumentContent takes.
 
 const SYSTEM_KEYS: Record<string, string> = {
   'svc/id': 'Id',
@@ -94,7 +94,9 @@ export async function loadEntities(driver: Driver, user: Principal, typeName: st
   const select: unknown[] = [];
   for (const f of type.fields) {
     if (f.kind === 'primitive') select.push(f.name);
-    else if (f.kind === 'one' && !isDocument(catalog, f)) {
+    // A rich-text field as scripts read it: its document's secret (scriptValue).
+    else if (f.kind === 'one' && isDocument(catalog, f)) select.push(scriptSelect(catalog, f, user));
+    else if (f.kind === 'one') {
       const target = catalog.target(f);
       // Only what this user may read of it (a user's e-mail is for admins).
       const readable = target.fields.filter((x) => x.kind === 'primitive' && canAccessField(user, target, x));
@@ -232,6 +234,8 @@ export function fillTemplate(template: string, catalog: Catalog, type: TypeDef, 
     const [head, ...rest] = path.split('.');
     const f = findField(type, head!);
     if (!f) return whole;
+    // A rich-text field's value is its document's id and secret: a template never shows them.
+    if (isDocument(catalog, f)) return '';
     const v = row[f.name];
     if (rest.length === 0) {
       if (f.kind === 'one' && v && typeof v === 'object') {
