@@ -120,6 +120,11 @@ describeEachDatabase('scripts reading entities as the service answers them', (ta
         pages: pick(book.fieldObjects.find((f) => f.title === 'pages')),
         created: book.fieldObjects.find((f) => f.title === 'Creation Date').name,
         raw: Array.isArray(schema['svc/types']),
+        // linked as the service's schema objects are, without making JSON of it fail
+        related: author.relatedFieldObject.name,
+        target: [author.typeObject.name, author.holderTypeObject.name, author.typeObject.isEnum],
+        byName: book.fieldObjectsByName['bookshelf/author'] === author,
+        printed: JSON.parse(JSON.stringify(schema)).typeObjects.length === schema.typeObjects.length,
       };
       `,
     );
@@ -151,5 +156,9 @@ describeEachDatabase('scripts reading entities as the service answers them', (ta
     expect(a.pages).toMatchObject({ type: 'svc/int', isRelation: false, relation: null });
     expect(a.created).toBe('svc/creation-date');
     expect(a.raw).toBe(true);
+    expect(a.related).toBe('bookshelf/books');
+    expect(a.target).toEqual([AUTHOR, BOOK, false]);
+    expect(a.byName).toBe(true);
+    expect(a.printed).toBe(true);
   });
 });

@@ -2,12 +2,13 @@ import type { Catalog } from '../schema/catalog.js';
 import { fieldKeys } from './entity-shapes.js';
 
 // A script's `getSchema()` answers the schema object as svc.schema/query does, and with it the
-// objects the service's scripts walk: `typeObjects` and `typeObjectsByName`, each type with its
-// `fieldObjects` (and `fieldObjectsByName`), a field found by its `title` as the UI shows it
-// (`schema.typeObjectsByName[type].fieldObjects.find((f) => f.title === 'Is Template')`), a
-// type's `idField`, `titleField` and `rankField` named for queries. They are read from the answer
-// as the script receives it, so their names are in the script's namespace word (`fibery/id`
-// under the fibery setting); titles come from the catalog by field id, as entities' keys do.
+// objects the service's scripts walk: `typeObjects`, each type with its `fieldObjects`, a field
+// found by its `title` as the UI shows it (`fieldObjects.find((f) => f.title === 'Is
+// Template')`), a type's `idField`, `titleField` and `rankField` named for queries. They are read
+// from the answer as the script receives it, so their names are in the script's namespace word
+// (`fibery/id` under the fibery setting); titles come from the catalog by field id, as entities'
+// keys do. Inside the script they are linked (script-guest.ts): `typeObjectsByName`,
+// `fieldObjectsByName`, a field's `typeObject`, `holderTypeObject` and `relatedFieldObject`.
 
 type Row = Record<string, unknown>;
 
@@ -15,7 +16,7 @@ const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !
 /** The part of a name after its `<app>/` prefix. */
 const afterPrefix = (name: string) => name.slice(name.indexOf('/') + 1);
 
-/** `schema` (svc.schema/query's answer in the namespace `word`) with typeObjects and typeObjectsByName. */
+/** `schema` (svc.schema/query's answer in the namespace `word`) with its typeObjects. */
 export function withTypeObjects(schema: unknown, catalog: Catalog, word: string): unknown {
   if (!isRow(schema) || !Array.isArray(schema[`${word}/types`])) return schema;
   const n = (name: string) => `${word}/${name}`;
@@ -51,6 +52,7 @@ export function withTypeObjects(schema: unknown, catalog: Catalog, word: string)
           isReadOnly: fieldMeta[n('readonly?')] === true,
           isId: name === n('id'),
           isPublicId: name === n('public-id'),
+          isDeleted: false,
           relation: fieldMeta[n('relation')] ?? null,
           linkRule: null,
           rawMeta: fieldMeta,
@@ -72,12 +74,7 @@ export function withTypeObjects(schema: unknown, catalog: Catalog, word: string)
       modificationDateField: has(n('modification-date')),
       rawMeta: meta,
       fieldObjects,
-      fieldObjectsByName: Object.fromEntries(fieldObjects.map((f) => [f.name, f])),
     };
   });
-  return {
-    ...schema,
-    typeObjects,
-    typeObjectsByName: Object.fromEntries(typeObjects.map((t) => [t.name, t])),
-  };
+  return { ...schema, typeObjects };
 }

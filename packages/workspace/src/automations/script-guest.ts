@@ -39,9 +39,12 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
     pending[c.id] = c;
     send(c.text);
   };
-  const call = (service, method, params) => new Promise_((resolve, reject) => {
+  const isArray = Array.isArray;
+  // post: what the answer becomes before the script sees it
+  const call = (service, method, params, post) => new Promise_((resolve, reject) => {
     const c = record();
     c.id = ++next;
+    c.post = post;
     c.resolve = resolve;
     c.reject = reject;
     c.text = stringify({ id: c.id, service, method, params });
@@ -55,6 +58,34 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
   });
   const svc = {};
   for (const m of svcMethods.split(',')) svc[m] = (...params) => call('svc', m, params);
+  // getSchema's typeObjects linked as the service's schema objects are: found by name, and each
+  // field to its type's object, its holder's and the other side of its relation. The links are not
+  // enumerable, so the schema still prints and returns as JSON (they make cycles).
+  const hidden = (o, k, value) => defineProperty(o, k, { value, enumerable: false, configurable: true, writable: true });
+  const linkSchema = (schema) => {
+    if (!schema || !isArray(schema.typeObjects)) return schema;
+    const byName = record();
+    const byRelation = record();
+    for (const t of schema.typeObjects) {
+      byName[t.name] = t;
+      const fields = record();
+      for (const f of isArray(t.fieldObjects) ? t.fieldObjects : []) {
+        fields[f.name] = f;
+        if (typeof f.relation === 'string') (byRelation[f.relation] = byRelation[f.relation] || []).push(f);
+      }
+      hidden(t, 'fieldObjectsByName', fields);
+    }
+    hidden(schema, 'typeObjectsByName', byName);
+    for (const t of schema.typeObjects)
+      for (const f of isArray(t.fieldObjects) ? t.fieldObjects : []) {
+        hidden(f, 'typeObject', byName[f.type] || null);
+        hidden(f, 'holderTypeObject', t);
+        const pair = typeof f.relation === 'string' ? byRelation[f.relation] : [];
+        hidden(f, 'relatedFieldObject', pair.find((o) => o !== f) || null);
+      }
+    return schema;
+  };
+  if (hasOwn(svc, 'getSchema')) svc.getSchema = () => call('svc', 'getSchema', [], linkSchema);
   const http = {};
   for (const m of ['getAsync', 'postAsync', 'putAsync', 'deleteAsync'])
     http[m] = (url, options) => call('http', m, [url, options === undefined || options === null ? {} : options]);
@@ -104,7 +135,7 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
       const e = new Error_(m.error);
       if (m.innerError) e.innerError = m.innerError;
       p.reject(e);
-    } else p.resolve(m.result);
+    } else p.resolve(p.post ? p.post(m.result) : m.result);
   };
   let printed = 0;
   const show = (v) => {
