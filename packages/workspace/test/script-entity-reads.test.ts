@@ -27,7 +27,11 @@ describeEachDatabase('scripts reading entities as the service answers them', (ta
       const withExtraFields = await svc.getEntityById(entity.type, entity.id, ['author', 'Comments']);
       // a rich-text field is there as its document's secret, as the service's scripts read it
       const summary = await svc.getDocumentContent(entity.summary.Secret, 'md');
-      return { id: entity.id, withExtraFields, listed: Object.keys(entity).includes('id'), json: JSON.parse(JSON.stringify(entity)).id, summary: summary.split('\\n')[0], summaryKeys: Object.keys(entity.summary) };
+      // id beside Id on what is read back and on relation values too, as real scripts read them
+      const ids = [withExtraFields.id === entity.id, withExtraFields.author.id, entity.author.id, 'id' in JSON.parse(JSON.stringify(withExtraFields))];
+      // the service's own fields by the titles its UI gives them
+      const me = await svc.getEntityById('svc/user', args.currentUser.Id, ['Name', 'Email']);
+      return { id: entity.id, withExtraFields, listed: Object.keys(entity).includes('id'), json: JSON.parse(JSON.stringify(entity)).id, summary: summary.split('\\n')[0], summaryKeys: Object.keys(entity.summary), ids, me };
       `,
     );
     expect(run.message).toBeNull();
@@ -42,6 +46,9 @@ describeEachDatabase('scripts reading entities as the service answers them', (ta
       listed: false,
       summary: '# An ambiguous utopia',
       summaryKeys: ['Id', 'Secret'],
+      ids: [true, s.authors[0], s.authors[0], false],
+      // the workspace's first admin has no e-mail
+      me: { Id: h.ws.adminUserId, Name: 'Admin', Email: null },
     });
   });
 
@@ -124,6 +131,8 @@ describeEachDatabase('scripts reading entities as the service answers them', (ta
         related: author.relatedFieldObject.name,
         target: [author.typeObject.name, author.holderTypeObject.name, author.typeObject.isEnum],
         byName: book.fieldObjectsByName['bookshelf/author'] === author,
+        cardinality: [author.cardinality, author.relatedFieldObject.cardinality, book.fieldObjects.find((f) => f.title === 'Created By').cardinality, book.fieldObjects.find((f) => f.title === 'pages').cardinality],
+        userTitles: schema.typeObjectsByName['svc/user'].fieldObjects.map((f) => f.title),
         printed: JSON.parse(JSON.stringify(schema)).typeObjects.length === schema.typeObjects.length,
       };
       `,
@@ -159,6 +168,13 @@ describeEachDatabase('scripts reading entities as the service answers them', (ta
     expect(a.related).toBe('bookshelf/books');
     expect(a.target).toEqual([AUTHOR, BOOK, false]);
     expect(a.byName).toBe(true);
+    expect(a.cardinality).toEqual([
+      ':cardinality/many-to-one',
+      ':cardinality/one-to-many',
+      ':cardinality/many-to-one',
+      null, // a primitive field has none (undefined, which JSON makes null)
+    ]);
+    expect(a.userTitles).toEqual(expect.arrayContaining(['Id', 'Name', 'Email']));
     expect(a.printed).toBe(true);
   });
 });

@@ -19,11 +19,11 @@ type Row = Record<string, unknown>;
 // when it has one, else its name without the `<app>/` part (`bookshelf/pages` is `pages`); the
 // system fields use the service's spelling (`Id`, `Public Id`, `Creation Date`, `Modification
 // Date`, `Created By`), and so do its extensions' (`Rank`, `State`, `Assignees`, `Files`,
-// `Comments`); the title is also `Name`, and `Id` also `id` (the service's script template reads
-// `entity.id`); a to-one relation is {Id, Name}; `type` holds the type name; collections are left
-// out. The name without the prefix still works where a label replaced it: in templates, and in
-// scripts as a hidden alias of the labelled key (not listed by Object.keys or JSON), as `Name` and
-// `id` are. A rich-text field is {Id, Secret}, the secret getDocumentContent takes.
+// `Comments`); the title is also `Name`; a to-one relation is {Id, Name}; `type` holds the type
+// name; collections are left out. The name without the prefix still works where a label replaced
+// it: in templates, and in scripts as a hidden alias of the labelled key (not listed by
+// Object.keys or JSON), as `Name` is (and `id` of anything with an `Id`, see script-guest.ts). A
+// rich-text field is {Id, Secret}, the secret getDocumentContent takes.
 
 const SYSTEM_KEYS: Record<string, string> = {
   'svc/id': 'Id',
@@ -62,8 +62,33 @@ const labelOf = (f: FieldDef) => {
 const keysCache = new WeakMap<TypeDef, Map<string, string>>();
 
 /**
+ * How the service's UI titles its own fields: the name after the prefix, each word capitalised
+ * (`svc/content-type` is `Content Type`, `user/email` is `Email`, `Collaboration~Documents/secret`
+ * is `Secret`), as scripts read a file's `Secret` or a user's `Email`.
+ */
+/** The prefixes of the service's own fields (its extensions' included), which its UI titles itself. */
+const SERVICE_PREFIXES = new Set([
+  'svc',
+  'enum',
+  'user',
+  'workflow',
+  'comments',
+  'Files',
+  'assignments',
+  'Collaboration~Documents',
+]);
+const isServiceField = (name: string) => SERVICE_PREFIXES.has(name.slice(0, name.indexOf('/')));
+const serviceTitle = (name: string) =>
+  shortName(name)
+    .split(/[-\s]+/)
+    .filter((w) => w !== '')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ');
+
+/**
  * The key of each field of a type (field name → key): system fields in the service's spelling,
- * then labels (a label already taken is not used twice), then names without the app prefix.
+ * the service's own fields as its UI titles them, then labels (a label already taken is not used
+ * twice), then names without the app prefix.
  */
 export function fieldKeys(t: TypeDef): Map<string, string> {
   const cached = keysCache.get(t);
@@ -76,6 +101,7 @@ export function fieldKeys(t: TypeDef): Map<string, string> {
     taken.add(key);
   };
   for (const f of t.fields) claim(f, SYSTEM_KEYS[f.name] ?? EXTENSION_KEYS[f.name]);
+  for (const f of t.fields) if (t.builtin || isServiceField(f.name)) claim(f, serviceTitle(f.name));
   for (const f of t.fields) claim(f, labelOf(f));
   for (const f of t.fields) claim(f, shortName(f.name));
   for (const f of t.fields) claim(f, f.name);
@@ -147,9 +173,6 @@ export function scriptEntity(catalog: Catalog, type: TypeDef, row: Row): Row {
   const titleKey = title ? keys.get(title.name) : undefined;
   if (titleKey !== undefined && titleKey !== TITLE_KEY && !used.has(TITLE_KEY) && title!.name in row)
     aliases[TITLE_KEY] = titleKey;
-  // `entity.id`, as the service's own script template reads it.
-  const idKey = keys.get('svc/id');
-  if (idKey !== undefined && idKey !== 'id' && !used.has('id') && 'svc/id' in row) aliases.id = idKey;
   out.type = type.name;
   if (Object.keys(aliases).length > 0) out[ALIASES_KEY] = aliases;
   return out;

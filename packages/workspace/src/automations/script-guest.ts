@@ -59,8 +59,9 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
   const svc = {};
   for (const m of svcMethods.split(',')) svc[m] = (...params) => call('svc', m, params);
   // getSchema's typeObjects linked as the service's schema objects are: found by name, and each
-  // field to its type's object, its holder's and the other side of its relation. The links are not
-  // enumerable, so the schema still prints and returns as JSON (they make cycles).
+  // field to its type's object, its holder's and the other side of its relation, with its
+  // cardinality. The links are not enumerable, so the schema still prints and returns as JSON
+  // (they make cycles).
   const hidden = (o, k, value) => defineProperty(o, k, { value, enumerable: false, configurable: true, writable: true });
   const linkSchema = (schema) => {
     if (!schema || !isArray(schema.typeObjects)) return schema;
@@ -81,11 +82,44 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
         hidden(f, 'typeObject', byName[f.type] || null);
         hidden(f, 'holderTypeObject', t);
         const pair = typeof f.relation === 'string' ? byRelation[f.relation] : [];
-        hidden(f, 'relatedFieldObject', pair.find((o) => o !== f) || null);
+        const related = pair.find((o) => o !== f) || null;
+        hidden(f, 'relatedFieldObject', related);
+        // how many holders one target has, to how many targets one holder has (a select: many)
+        if (f.isRelation)
+          f.cardinality = ':cardinality/' + (related && !related.isCollection ? 'one' : 'many') + '-to-' +
+            (f.isCollection ? 'many' : 'one');
       }
     return schema;
   };
   if (hasOwn(svc, 'getSchema')) svc.getSchema = () => call('svc', 'getSchema', [], linkSchema);
+  // x.id beside x.Id, as the service's own script template reads an entity (entity.id) and real
+  // scripts its relation values: on entities, their relations' values and the entities read back.
+  // Hidden as the other aliases are (not listed, not in JSON); a field keyed id keeps its key.
+  const addId = (o) => {
+    if (!o || typeof o !== 'object' || isArray(o) || typeof o.Id !== 'string' || hasOwn(o, 'id')) return;
+    defineProperty(o, 'id', {
+      get() { return this.Id; },
+      set(v) { this.Id = v; },
+      enumerable: false,
+      configurable: true,
+    });
+  };
+  const withIds = (e) => {
+    if (isArray(e)) {
+      for (const x of e) withIds(x);
+      return e;
+    }
+    if (!e || typeof e !== 'object') return e;
+    addId(e);
+    for (const k of keys(e)) {
+      const v = e[k];
+      if (isArray(v)) for (const x of v) addId(x);
+      else addId(v);
+    }
+    return e;
+  };
+  for (const m of ['getEntityById', 'getEntitiesByIds'])
+    if (hasOwn(svc, m)) svc[m] = (...params) => call('svc', m, params, withIds);
   const http = {};
   for (const m of ['getAsync', 'postAsync', 'putAsync', 'deleteAsync'])
     http[m] = (url, options) => call('http', m, [url, options === undefined || options === null ? {} : options]);
@@ -175,6 +209,7 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
   // aliases of the labelled keys (not listed by Object.keys or JSON.stringify).
   const hideAliases = (args) => {
     const list = args && Array.isArray(args.currentEntities) ? args.currentEntities : [];
+    withIds(list);
     for (const e of list) {
       const aliases = e && e.${ALIASES_KEY};
       if (!aliases || typeof aliases !== 'object') continue;
