@@ -31,6 +31,9 @@ describeEachDatabase('scripts reading entities as the service answers them', (ta
       const ids = [withExtraFields.id === entity.id, withExtraFields.author.id, entity.author.id, 'id' in JSON.parse(JSON.stringify(withExtraFields))];
       // the service's own fields by the titles its UI gives them
       const me = await svc.getEntityById('svc/user', args.currentUser.Id, ['Name', 'Email']);
+      // an entity made answers in full names, and its Id (and id) read as well
+      const made = await svc.createEntity('${AUTHOR}', { Name: 'Ursula' });
+      ids.push(made.Id === made['svc/id'], made.id === made['svc/id'], Object.keys(made).includes('Id'));
       return { id: entity.id, withExtraFields, listed: Object.keys(entity).includes('id'), json: JSON.parse(JSON.stringify(entity)).id, summary: summary.split('\\n')[0], summaryKeys: Object.keys(entity.summary), ids, me };
       `,
     );
@@ -46,7 +49,7 @@ describeEachDatabase('scripts reading entities as the service answers them', (ta
       listed: false,
       summary: '# An ambiguous utopia',
       summaryKeys: ['Id', 'Secret'],
-      ids: [true, s.authors[0], s.authors[0], false],
+      ids: [true, s.authors[0], s.authors[0], false, true, true, false],
       // the workspace's first admin has no e-mail
       me: { Id: h.ws.adminUserId, Name: 'Admin', Email: null },
     });

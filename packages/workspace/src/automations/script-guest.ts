@@ -120,6 +120,20 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
   };
   for (const m of ['getEntityById', 'getEntitiesByIds'])
     if (hasOwn(svc, m)) svc[m] = (...params) => call('svc', m, params, withIds);
+  // An entity made or changed answers in full names (made['svc/id']); scripts also read its Id.
+  const fullId = svcName + '/id';
+  const withFullIds = (e) => {
+    if (isArray(e)) {
+      for (const x of e) withFullIds(x);
+      return e;
+    }
+    if (e && typeof e === 'object' && typeof e[fullId] === 'string' && !hasOwn(e, 'Id'))
+      defineProperty(e, 'Id', { get() { return this[fullId]; }, enumerable: false, configurable: true });
+    addId(e);
+    return e;
+  };
+  for (const m of ['createEntity', 'updateEntity', 'createEntityBatch', 'updateEntityBatch'])
+    if (hasOwn(svc, m)) svc[m] = (...params) => call('svc', m, params, withFullIds);
   const http = {};
   for (const m of ['getAsync', 'postAsync', 'putAsync', 'deleteAsync'])
     http[m] = (url, options) => call('http', m, [url, options === undefined || options === null ? {} : options]);
