@@ -34,6 +34,8 @@ describeEachDatabase('scripts reading entities as the service answers them', (ta
       // an entity made answers in full names, and its Id (and id) read as well
       const made = await svc.createEntity('${AUTHOR}', { Name: 'Ursula' });
       ids.push(made.Id === made['svc/id'], made.id === made['svc/id'], Object.keys(made).includes('Id'));
+      // entity.Type too, as real scripts read the type's name
+      ids.push(entity.Type === entity.type, Object.keys(entity).includes('Type'));
       return { id: entity.id, withExtraFields, listed: Object.keys(entity).includes('id'), json: JSON.parse(JSON.stringify(entity)).id, summary: summary.split('\\n')[0], summaryKeys: Object.keys(entity.summary), ids, me };
       `,
     );
@@ -49,7 +51,7 @@ describeEachDatabase('scripts reading entities as the service answers them', (ta
       listed: false,
       summary: '# An ambiguous utopia',
       summaryKeys: ['Id', 'Secret'],
-      ids: [true, s.authors[0], s.authors[0], false, true, true, false],
+      ids: [true, s.authors[0], s.authors[0], false, true, true, false, true, false],
       // the workspace's first admin has no e-mail
       me: { Id: h.ws.adminUserId, Name: 'Admin', Email: null },
     });

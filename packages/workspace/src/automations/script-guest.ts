@@ -111,6 +111,9 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
     }
     if (!e || typeof e !== 'object') return e;
     addId(e);
+    // entity.Type beside entity.type, as real scripts read it (a field keyed Type keeps its key)
+    if (typeof e.type === 'string' && !hasOwn(e, 'Type'))
+      defineProperty(e, 'Type', { get() { return this.type; }, enumerable: false, configurable: true });
     for (const k of keys(e)) {
       const v = e[k];
       if (isArray(v)) for (const x of v) addId(x);
