@@ -368,6 +368,36 @@ describeEachDatabase('authentication, tokens, users, permissions, views', (targe
       ).toEqual([]);
     });
 
+    it('query-views filters by isPrivate (My space: no svc/container-app) and container (entity views)', async () => {
+      const [inSpace, mine] = [randomUUID(), randomUUID()];
+      await rpc({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'create-views',
+        params: {
+          views: [
+            { 'svc/id': inSpace, 'svc/name': 'Team board', 'svc/container-app': { 'svc/id': space } },
+            { 'svc/id': mine, 'svc/name': 'My list', 'svc/type': 'list' },
+          ],
+        },
+      });
+      const query = async (filter: unknown) =>
+        (await rpc({ jsonrpc: '2.0', id: 2, method: 'query-views', params: { filter } })).result.map(
+          (v: any) => v['svc/id'],
+        );
+      const ids = [inSpace, mine];
+      expect(await query({ ids, isPrivate: true })).toEqual([mine]);
+      expect(await query({ ids, isPrivate: false })).toEqual([inSpace]);
+      expect((await query({ ids })).sort()).toEqual([...ids].sort());
+      // No view here is attached to an entity: a container filter matches none.
+      const container = { type: 'entity', typeId: randomUUID(), publicIds: ['1', '2'] };
+      expect(await query({ ids, container })).toEqual([]);
+      for (const filter of [{ isPrivate: 'yes' }, { container: { type: 'app' } }]) {
+        const res = await rpc({ jsonrpc: '2.0', id: 3, method: 'query-views', params: { filter } });
+        expect(res.error).toMatchObject({ code: -32602, message: expect.stringContaining('filter.') });
+      }
+    });
+
     it.each([
       ['{bad json', -32700],
       [{ id: 1, method: 'query-views' }, -32600],

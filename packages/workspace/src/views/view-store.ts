@@ -54,6 +54,21 @@ const strings = (v: unknown, what: string): string[] | undefined => {
   return v;
 };
 
+/** `filter.container` as the service takes it: `{type: "entity", typeId: <uuid>, publicIds: [...]}`. */
+function checkContainer(container: unknown): void {
+  const ok =
+    isObject(container) &&
+    container.type === 'entity' &&
+    isUuid(container.typeId) &&
+    Array.isArray(container.publicIds) &&
+    container.publicIds.every((p) => typeof p === 'string');
+  if (!ok)
+    throw new RpcError(
+      INVALID_PARAMS,
+      'filter.container must be {type: "entity", typeId: <uuid>, publicIds: [<public id>, ...]}',
+    );
+}
+
 /** SQL condition: the view is `user`'s to see and change (parameters `$1` admin, `$2` user id). */
 const MINE = `($1 OR created_by = $2::uuid)`;
 
@@ -66,10 +81,18 @@ export async function queryViews(
   if (!isObject(filter)) throw new RpcError(INVALID_PARAMS, 'filter must be an object');
   const ids = strings(filter.ids, 'filter.ids')?.filter(isUuid);
   const publicIds = strings(filter.publicIds, 'filter.publicIds');
+  const { isPrivate, container } = filter;
+  if (isPrivate !== undefined && typeof isPrivate !== 'boolean')
+    throw new RpcError(INVALID_PARAMS, 'filter.isPrivate must be true or false');
+  if (container !== undefined) checkContainer(container);
   const conds: string[] = [MINE];
   const values: unknown[] = [user.admin, user.id];
   if (ids) conds.push(`id = ANY($${values.push(ids)}::uuid[])`);
   if (publicIds) conds.push(`public_id::text = ANY($${values.push(publicIds)}::text[])`);
+  // "My space" is where a view made without a space (svc/container-app) is.
+  if (isPrivate !== undefined) conds.push(`container_app IS ${isPrivate ? '' : 'NOT '}NULL`);
+  // A view here belongs to a space or to no one's: none is attached to an entity.
+  if (container !== undefined) conds.push('FALSE');
   const { rows } = await q.query<Row>(`${SELECT} WHERE ${conds.join(' AND ')} ORDER BY public_id`, values);
   return rows.map(toView);
 }
