@@ -61,11 +61,6 @@ const labelOf = (f: FieldDef) => {
 
 const keysCache = new WeakMap<TypeDef, Map<string, string>>();
 
-/**
- * How the service's UI titles its own fields: the name after the prefix, each word capitalised
- * (`svc/content-type` is `Content Type`, `user/email` is `Email`, `Collaboration~Documents/secret`
- * is `Secret`), as scripts read a file's `Secret` or a user's `Email`.
- */
 /** The prefixes of the service's own fields (its extensions' included), which its UI titles itself. */
 const SERVICE_PREFIXES = new Set([
   'svc',
@@ -78,6 +73,11 @@ const SERVICE_PREFIXES = new Set([
   'Collaboration~Documents',
 ]);
 const isServiceField = (name: string) => SERVICE_PREFIXES.has(name.slice(0, name.indexOf('/')));
+/**
+ * How the service's UI titles its own fields: the name after the prefix, each word capitalised
+ * (`svc/content-type` is `Content Type`, `user/email` is `Email`, `Collaboration~Documents/secret`
+ * is `Secret`), as scripts read a file's `Secret` or a user's `Email`.
+ */
 const serviceTitle = (name: string) =>
   shortName(name)
     .split(/[-\s]+/)

@@ -226,7 +226,6 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
   // aliases of the labelled keys (not listed by Object.keys or JSON.stringify).
   const hideAliases = (args) => {
     const list = args && Array.isArray(args.currentEntities) ? args.currentEntities : [];
-    withIds(list);
     for (const e of list) {
       const aliases = e && e.${ALIASES_KEY};
       if (!aliases || typeof aliases !== 'object') continue;
@@ -242,6 +241,8 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
         });
       }
     }
+    // after the fields' own aliases, which an id or Type alias never hides
+    withIds(list);
     return args;
   };
   const run = (fn, argsJson) => {
