@@ -368,6 +368,17 @@ describeEachDatabase('entities and the query object', (target) => {
     ).toEqual(['Bob']);
   });
 
+  it('an inline null compares as a parameter holding null (= is empty, != is set)', async () => {
+    for (const op of ['=', '!=']) {
+      for (const path of [['x/team'], ['x/age'], ['x/team', 'x/name']]) {
+        const inline = await q({ ...base, 'q/where': [op, path, null] });
+        const param = await q({ ...base, 'q/where': [op, path, '$p'] }, { $p: null });
+        expect(names(inline), `${op} ${path.join('.')}`).toEqual(names(param));
+      }
+    }
+    // Only null: an inline value is still refused (below).
+  });
+
   it.each([
     [['=', ['x/age'], 30], 'inline'],
     [['=', ['x/age'], '$missing'], 'missing'],

@@ -323,6 +323,9 @@ export class Compiler {
   // ---- where ----
 
   param(ref: unknown): unknown {
+    // An inline null reads as a parameter holding null: scripts in the service compare
+    // `[=, [field], null]` to find what is empty. Any other value goes through params.
+    if (ref === null) return null;
     if (typeof ref !== 'string' || !ref.startsWith('$')) {
       throw invalid(
         `Comparison values must be passed through params: use a "$name" reference, not the inline value ${shown(ref)}`,
