@@ -131,7 +131,7 @@ describeEachDatabase('docs/automations.md examples', (target) => {
     expect(scripts.length).toBeGreaterThanOrEqual(2);
     for (const code of scripts) {
       const finished = await runScript(code, book);
-      expect(finished, code).toMatchObject({ state: 'done' });
+      expect(finished, `${code}\n(the run said: ${finished.message})`).toMatchObject({ state: 'done' });
     }
   }, 120_000);
 

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { automationRuns } from './support/automation-runs.js';
 import { AUTHOR, BOOK, type Seeded, seedBookshelf } from './support/bookshelf-seed.js';
-import { describeEachDatabase, useWorkspace } from './support/databases.js';
+import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
 
 // What scripts written for the real service read back, as they read it there: `entity.id` of its
 // script template, a rich-text field's `Secret` in the entity, relations asked for by key as `{Id, Name}` and `[{Id, Name}]`, a rich-text
@@ -54,6 +54,34 @@ describeEachDatabase('scripts reading entities as the service answers them', (ta
       ids: [true, s.authors[0], s.authors[0], false, true, true, false, true, false],
       // the workspace's first admin has no e-mail
       me: { Id: h.ws.adminUserId, Name: 'Admin', Email: null },
+    });
+  });
+
+  it('keeps entity.id the entity’s own where a synced type has an id field of its own', async () => {
+    await h.run('svc.schema/batch', {
+      commands: [{ command: 'schema.type/create', args: typeArgs('shop/item', [['shop/id', 'svc/text']]) }],
+    });
+    const item = await h.run('svc.entity/create', {
+      type: 'shop/item',
+      entity: { 'shop/name': 'Kettle', 'shop/id': 'sku-17' },
+    });
+    const run = await runScript(
+      'shop/item',
+      item['svc/id'],
+      `
+      const svc = context.getService('svc');
+      const entity = args.currentEntities[0];
+      const read = await svc.getEntityById(entity.type, entity.id, ['Name', 'shop/id']);
+      return { id: entity.id, own: entity['shop/id'], keys: Object.keys(entity).filter((k) => /id$/i.test(k)), read };
+      `,
+    );
+    expect(run.message).toBeNull();
+    expect(run.answer).toEqual({
+      id: item['svc/id'],
+      own: 'sku-17',
+      // the app's own id is keyed by its full name: id is the entity's
+      keys: ['Id', 'Public Id', 'shop/id'],
+      read: { Id: item['svc/id'], Name: 'Kettle', 'shop/id': 'sku-17' },
     });
   });
 

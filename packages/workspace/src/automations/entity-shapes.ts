@@ -61,6 +61,13 @@ const labelOf = (f: FieldDef) => {
 
 const keysCache = new WeakMap<TypeDef, Map<string, string>>();
 
+/**
+ * Keys no field takes: `type` holds the type's name, and `id` is the entity's `Id` (a hidden
+ * alias, see script-guest.ts), as the service's script template reads `entity.id` on any type.
+ * A synced type's own `<app>/id` field is keyed by its full name.
+ */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['type', 'id']);
+
 /** The prefixes of the service's own fields (its extensions' included), which its UI titles itself. */
 const SERVICE_PREFIXES = new Set([
   'svc',
@@ -94,7 +101,7 @@ export function fieldKeys(t: TypeDef): Map<string, string> {
   const cached = keysCache.get(t);
   if (cached) return cached;
   const keys = new Map<string, string>();
-  const taken = new Set<string>(['type']);
+  const taken = new Set<string>(RESERVED_KEYS);
   const claim = (f: FieldDef, key: string | undefined) => {
     if (key === undefined || taken.has(key) || keys.has(f.name)) return;
     keys.set(f.name, key);
@@ -107,6 +114,15 @@ export function fieldKeys(t: TypeDef): Map<string, string> {
   for (const f of t.fields) claim(f, f.name);
   keysCache.set(t, keys);
   return keys;
+}
+
+/**
+ * The field's name as the UI shows it: its key, except where scripts key it by its full name (a
+ * synced `<app>/id`, since `id` is the entity's own), which is shown without the prefix.
+ */
+export function fieldTitle(t: TypeDef, f: FieldDef): string {
+  const key = fieldKeys(t).get(f.name);
+  return key === undefined || key === f.name ? shortName(f.name) : key;
 }
 
 function isDocument(catalog: Catalog, f: FieldDef) {
@@ -165,7 +181,7 @@ export function scriptEntity(catalog: Catalog, type: TypeDef, row: Row): Row {
     const v = row[f.name];
     const key = keys.get(f.name) ?? f.name;
     const short = shortName(f.name);
-    if (short !== key && !used.has(short)) aliases[short] = key;
+    if (short !== key && !used.has(short) && !RESERVED_KEYS.has(short)) aliases[short] = key;
     out[key] = f.kind === 'primitive' ? v : scriptValue(catalog, f, v);
   }
   // The title as the service's scripts read it (`entity.Name`), where its key is another.

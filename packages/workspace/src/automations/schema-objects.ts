@@ -1,13 +1,13 @@
 import type { Catalog } from '../schema/catalog.js';
-import { fieldKeys } from './entity-shapes.js';
+import { fieldTitle } from './entity-shapes.js';
 
 // A script's `getSchema()` answers the schema object as svc.schema/query does, and with it the
 // objects the service's scripts walk: `typeObjects`, each type with its `fieldObjects`, a field
 // found by its `title` as the UI shows it (`fieldObjects.find((f) => f.title === 'Is
 // Template')`), a type's `idField`, `titleField` and `rankField` named for queries. They are read
 // from the answer as the script receives it, so their names are in the script's namespace word
-// (`fibery/id` under the fibery setting); titles come from the catalog by field id, as entities'
-// keys do. Inside the script they are linked (script-guest.ts): `typeObjectsByName`,
+// (`fibery/id` under the fibery setting); titles come from the catalog by field id, as the UI shows
+// them (fieldTitle). Inside the script they are linked (script-guest.ts): `typeObjectsByName`,
 // `fieldObjectsByName`, a field's `typeObject`, `holderTypeObject` and `relatedFieldObject`.
 
 type Row = Record<string, unknown>;
@@ -30,19 +30,19 @@ export function withTypeObjects(schema: unknown, catalog: Catalog, word: string)
     const typeName = String(type[n('name')]);
     const meta = metaOf(type);
     const def = catalog.types.find((t) => t.id === type[n('id')]);
-    const keys = def ? fieldKeys(def) : undefined;
+
     const fieldObjects = (Array.isArray(type[n('fields')]) ? (type[n('fields')] as unknown[]) : [])
       .filter(isRow)
       .map((field) => {
         const name = String(field[n('name')]);
         const fieldType = String(field[n('type')]);
         const fieldMeta = metaOf(field);
-        const svcName = def?.fields.find((f) => f.id === field[n('id')])?.name;
+        const svcField = def?.fields.find((f) => f.id === field[n('id')]);
         const primitive = primitives.has(fieldType);
         return {
           id: field[n('id')],
           name,
-          title: (svcName && keys?.get(svcName)) ?? afterPrefix(name),
+          title: def && svcField ? fieldTitle(def, svcField) : afterPrefix(name),
           type: fieldType,
           holderType: typeName,
           isPrimitive: primitive,

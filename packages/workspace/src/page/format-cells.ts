@@ -1,4 +1,4 @@
-import { fieldKeys } from '../automations/entity-shapes.js';
+import { fieldTitle } from '../automations/entity-shapes.js';
 import type { FieldDef, TypeDef } from '../schema/catalog.js';
 import { titleField } from './entity-queries.js';
 import { type Html, html } from './html.js';
@@ -9,8 +9,8 @@ import { type Html, html } from './html.js';
 // the ISO value in a <time> element and /ui/format.js rewrites its text in the browser; the ISO
 // value stays on hover (title) and in `datetime`.
 
-/** The field's name as users see it: its label, else its name without the `<app>/` part. */
-export const fieldLabel = (t: TypeDef, f: FieldDef): string => fieldKeys(t).get(f.name) ?? f.name;
+/** The field's name as users see it (entity-shapes.ts' fieldTitle). */
+export const fieldLabel = fieldTitle;
 
 const DATE_TYPES = new Set(['svc/date', 'svc/date-time']);
 
