@@ -91,7 +91,7 @@ export async function queryViews(
   if (publicIds) conds.push(`public_id::text = ANY($${values.push(publicIds)}::text[])`);
   // "My space" is where a view made without a space (svc/container-app) is.
   if (isPrivate !== undefined) conds.push(`container_app IS ${isPrivate ? '' : 'NOT '}NULL`);
-  // A view here belongs to a space or to no one's: none is attached to an entity.
+  // A view here is in a space or in My space: none is attached to an entity.
   if (container !== undefined) conds.push('FALSE');
   const { rows } = await q.query<Row>(`${SELECT} WHERE ${conds.join(' AND ')} ORDER BY public_id`, values);
   return rows.map(toView);
