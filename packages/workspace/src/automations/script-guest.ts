@@ -186,7 +186,19 @@ export const SCRIPT_GUEST_PRELUDE = `(function (send, print, done, fail, svcMeth
       const e = new Error_(m.error);
       if (m.innerError) e.innerError = m.innerError;
       p.reject(e);
-    } else p.resolve(p.post ? p.post(m.result) : m.result);
+    } else if (!p.post) p.resolve(m.result);
+    else {
+      // A script that replaced what the shaping uses (Array.prototype.find, ...) fails its own
+      // call, not the delivery of every later answer.
+      let shaped;
+      try {
+        shaped = p.post(m.result);
+      } catch (e) {
+        p.reject(e);
+        return;
+      }
+      p.resolve(shaped);
+    }
   };
   let printed = 0;
   const show = (v) => {

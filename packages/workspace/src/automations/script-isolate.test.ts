@@ -147,6 +147,31 @@ describe('script isolate', () => {
     expect(next).toMatchObject({ ok: true, result: [null, null, 'string', '{"a":1}'] });
   });
 
+  it('a script that breaks what its answers are shaped with fails that call, and later calls are answered', async () => {
+    const svc: ServiceImpl = {
+      async getSchema() {
+        return {
+          typeObjects: [{ name: 't/t', fieldObjects: [{ name: 't/a', relation: 'r', isRelation: true }] }],
+        };
+      },
+      async createEntity() {
+        return { 'svc/id': 'made' };
+      },
+    };
+    const outcome = await runScript(
+      `Array.prototype.find = () => { throw new Error('find is gone'); };
+       const svc = context.getService('svc');
+       let failed;
+       try { await svc.getSchema(); } catch (e) { failed = e.message; }
+       const made = await svc.createEntity('t/t', {});
+       return { failed, made: made.Id };`,
+      {},
+      { svc, http: {} },
+      5000,
+    );
+    expect(outcome).toMatchObject({ ok: true, result: { failed: 'find is gone', made: 'made' } });
+  });
+
   it('a script that loops forever, awaits forever in a loop or backtracks a regular expression forever is stopped at its time limit', async () => {
     for (const code of [
       "return /(a|b)*c/.test('ab'.repeat(100000));",
