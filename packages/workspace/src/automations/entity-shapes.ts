@@ -194,21 +194,21 @@ export function scriptEntity(catalog: Catalog, type: TypeDef, row: Row): Row {
   return out;
 }
 
-/** The fields of a relation's target that scripts see of it: its id and its title (or a document's secret). */
-function shownOf(catalog: Catalog, f: FieldDef, user?: Principal): string[] {
-  const target = catalog.target(f);
-  if (target.name === DOCUMENT_TYPE) return ['svc/id', DOCUMENT_SECRET];
-  const title = titleField(target);
-  return title && (!user || canAccessField(user, target, title)) ? ['svc/id', title.name] : ['svc/id'];
-}
-
 /**
  * How a script's field list asks for a field (svc.entity/query's q/select entry): a relation with
- * the target fields its script value shows (see scriptValue).
+ * what its script value shows of the target (see scriptValue): its id and its title where `user`
+ * may read it, or a document's secret.
  */
 export function scriptSelect(catalog: Catalog, f: FieldDef, user: Principal): unknown {
   if (f.kind === 'primitive') return f.name;
-  const shown = shownOf(catalog, f, user);
+  const target = catalog.target(f);
+  const title = titleField(target);
+  const shown =
+    target.name === DOCUMENT_TYPE
+      ? ['svc/id', DOCUMENT_SECRET]
+      : title && canAccessField(user, target, title)
+        ? ['svc/id', title.name]
+        : ['svc/id'];
   return { [f.name]: f.kind === 'one' ? shown : { 'q/select': shown, 'q/limit': 'q/no-limit' } };
 }
 

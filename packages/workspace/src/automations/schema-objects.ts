@@ -26,10 +26,12 @@ export function withTypeObjects(schema: unknown, catalog: Catalog, word: string)
   const primitives = new Set(
     types.filter((t) => metaOf(t)[n('primitive?')] === true).map((t) => t[n('name')]),
   );
+  const defs = new Map(catalog.types.map((t) => [t.id, t]));
   const typeObjects = types.map((type) => {
     const typeName = String(type[n('name')]);
     const meta = metaOf(type);
-    const def = catalog.types.find((t) => t.id === type[n('id')]);
+    const def = defs.get(String(type[n('id')]));
+    const fieldDefs = new Map(def?.fields.map((f) => [f.id, f]));
 
     const fieldObjects = (Array.isArray(type[n('fields')]) ? (type[n('fields')] as unknown[]) : [])
       .filter(isRow)
@@ -37,7 +39,7 @@ export function withTypeObjects(schema: unknown, catalog: Catalog, word: string)
         const name = String(field[n('name')]);
         const fieldType = String(field[n('type')]);
         const fieldMeta = metaOf(field);
-        const svcField = def?.fields.find((f) => f.id === field[n('id')]);
+        const svcField = fieldDefs.get(String(field[n('id')]));
         const primitive = primitives.has(fieldType);
         return {
           id: field[n('id')],

@@ -103,10 +103,9 @@ export function scriptServices(
    * `{Id, Secret}`), and the entity's `Id` always, asked for or not.
    */
   const query = async (type: unknown, ids: unknown[], fields: unknown): Promise<Row[]> => {
-    const t = await typeOf(type);
-    const keys =
-      Array.isArray(fields) && fields.every((f): f is string => typeof f === 'string') ? fields : undefined;
     if (!Array.isArray(fields) || fields.length === 0) return find(type, ids, ['svc/id']);
+    const t = await typeOf(type);
+    const keys = fields.every((f): f is string => typeof f === 'string') ? fields : undefined;
     if (!t || !keys || keys.every((k) => t.byName.has(k))) return find(type, ids, fields);
     const catalog = await loadCatalog(driver);
     const wanted = keys.map((key) => [key, fieldByKey(t, key)] as const);

@@ -1,6 +1,7 @@
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
 import { type EntityDetail, isRichText, PAGE_SIZE, type TableRequest, titleField } from './entity-queries.js';
-import { fieldLabel, isDateField, timeElement } from './format-cells.js';
+import { fieldTitle } from '../automations/entity-shapes.js';
+import { isDateField, timeElement } from './format-cells.js';
 import { type Html, html } from './html.js';
 import { renderRichText } from './rich-text.js';
 
@@ -48,7 +49,7 @@ export function tableView(
   const head = cols.map((f) => {
     const desc = r.sort === f.name && !r.desc ? 1 : undefined;
     const arrow = r.sort === f.name ? (r.desc ? ' ▼' : ' ▲') : '';
-    return html`<th title="${f.name}"><a href="${typeHref(t.name, { ...state, sort: f.name, desc, page: undefined })}">${fieldLabel(t, f)}${arrow}</a></th>`;
+    return html`<th title="${f.name}"><a href="${typeHref(t.name, { ...state, sort: f.name, desc, page: undefined })}">${fieldTitle(t, f)}${arrow}</a></th>`;
   });
   // With buttons, each row has a box to choose it; the boxes belong to the buttons' form.
   const choose = (row: Row) =>
@@ -65,7 +66,7 @@ export function tableView(
   );
   const options = cols.map(
     (f) =>
-      html`<option value="${f.name}" ${f.name === r.filterField ? 'selected' : ''}>${fieldLabel(t, f)}</option>`,
+      html`<option value="${f.name}" ${f.name === r.filterField ? 'selected' : ''}>${fieldTitle(t, f)}</option>`,
   );
   const runForm = buttons.length
     ? html`<form method="post" action="/ui/automations/run" id="run-buttons">Run on the chosen rows:
@@ -86,9 +87,9 @@ export function entityView(catalog: Catalog, t: TypeDef, detail: EntityDetail, b
   const rows = t.fields.map((f) => {
     if (isRichText(catalog, f)) {
       const md = detail.richText.get(f.name);
-      return html`<tr><th title="${f.name}">${fieldLabel(t, f)}</th><td><div class="rich">${md ? renderRichText(md) : ''}</div></td></tr>`;
+      return html`<tr><th title="${f.name}">${fieldTitle(t, f)}</th><td><div class="rich">${md ? renderRichText(md) : ''}</div></td></tr>`;
     }
-    return html`<tr><th title="${f.name}">${fieldLabel(t, f)}</th><td>${cell(catalog, f, detail.entity[f.name])}</td></tr>`;
+    return html`<tr><th title="${f.name}">${fieldTitle(t, f)}</th><td>${cell(catalog, f, detail.entity[f.name])}</td></tr>`;
   });
   return html`<p>Type <a href="${typeHref(t.name)}">${t.name}</a></p>${buttons}
 <div class="scroll"><table id="entity">${rows}</table></div>`;

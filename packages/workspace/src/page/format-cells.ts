@@ -1,16 +1,12 @@
-import { fieldTitle } from '../automations/entity-shapes.js';
 import type { FieldDef, TypeDef } from '../schema/catalog.js';
 import { titleField } from './entity-queries.js';
 import { type Html, html } from './html.js';
 
-// How the page names and shows values the way the service's UI does: a field by its label (the
-// app's name for it, as automations' templates and scripts spell it), an entity by its title, a
+// How the page shows values the way the service's UI does (a field's own name is fieldTitle of
+// entity-shapes.ts, which scripts' keys follow too): an entity by its title, a
 // date or time in the viewer's own locale. The server cannot know the viewer's locale, so it sends
 // the ISO value in a <time> element and /ui/format.js rewrites its text in the browser; the ISO
 // value stays on hover (title) and in `datetime`.
-
-/** The field's name as users see it (entity-shapes.ts' fieldTitle). */
-export const fieldLabel = fieldTitle;
 
 const DATE_TYPES = new Set(['svc/date', 'svc/date-time']);
 
