@@ -84,6 +84,7 @@ export async function checkDrift(app: DriftTarget, options: CheckDriftOptions = 
       types: Object.fromEntries(typeIds.map((t) => [t, driftFields(schema[t])])),
       account,
       filter,
+      schema,
       between: async () => {
         await options.change?.();
       },

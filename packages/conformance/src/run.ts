@@ -173,7 +173,8 @@ export async function runConformance(
         syncFilter = await resolveDateFilters(config.filters, options.filter, now);
         const requiredFilters = config.filters.filter((f) => !f.optional).map((f) => f.id);
         ctx.progress({ kind: 'group', group: 'schema' });
-        const schema = await checkSchema(ctx, types, syncFilter, stored, config.types);
+        const checked = await checkSchema(ctx, types, syncFilter, stored, config.types);
+        const schema = checked?.info;
         await checkSchemaWithoutFilter(ctx, types, requiredFilters, stored);
 
         ctx.progress({ kind: 'group', group: 'datalist' });
@@ -186,6 +187,7 @@ export async function runConformance(
           ctx,
           types,
           schema,
+          ...(checked ? { schemaAnswer: checked.answer } : {}),
           filter: syncFilter,
           account: stored,
           maxPages,

@@ -32,7 +32,7 @@ describe('the reference app', () => {
     });
   });
 
-  it('sends the requests the service sends: paging from null, the same operationId per run, lastSynchronizedAt on delta', async () => {
+  it('sends the requests the service sends: paging from null, the same operationId per run, lastSynchronizedAt on delta, the schema', async () => {
     const report = await runAgainst({}, { now: '2026-11-22T12:00:00Z' });
     const data = report.requests.filter(
       (r) =>
@@ -58,6 +58,17 @@ describe('the reference app', () => {
     const delta = bodies.find((b) => b.lastSynchronizedAt);
     expect(delta).toMatchObject({ pagination: null, lastSynchronizedAt: '2026-11-21T12:00:00.000Z' });
     expect(delta?.operationId).not.toBe(bodies[0]?.operationId);
+    // Every data request carries the sync's schema as read from the app's answer: apps in
+    // production read their own field definitions back from it (`schema[requestedType]`).
+    for (const body of bodies) {
+      const schema = body.schema as Record<string, Record<string, unknown>>;
+      expect(Object.keys(schema).sort()).toEqual(['issue', 'project', 'user']);
+      expect(schema.user).toMatchObject({
+        id: { type: 'id', name: 'ID' },
+        email: { type: 'text', subType: 'email', name: 'Email' },
+        __syncAction: { type: 'text', name: 'Sync Action' },
+      });
+    }
   });
 
   it('sends the account as the service stores it: the fields, what /validate returned, and the system keys', async () => {

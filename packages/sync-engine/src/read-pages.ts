@@ -24,6 +24,8 @@ export interface ReadPagesInput {
   account: Json;
   lastSynchronizedAt: string | null;
   operationId?: string;
+  /** the sync's schema, sent with every request (see DataRequestBody) */
+  schema?: Json;
   retry?: RetryPolicy;
   /** resume a sync from a page already known: its number and the pagination that asks for it */
   resumeFrom?: { page: number; pagination: Json | null };
@@ -116,6 +118,7 @@ export async function* readPages(client: AppClient, input: ReadPagesInput): Asyn
       pagination,
       lastSynchronizedAt: input.lastSynchronizedAt,
       ...(input.operationId ? { operationId: input.operationId } : {}),
+      ...(input.schema ? { schema: input.schema } : {}),
     };
     const it = attempts(client, body, page, input.retry ?? {}, input.signal);
     let step = await it.next();

@@ -22,6 +22,12 @@ export interface DataRequestBody {
   pagination?: Json | null;
   lastSynchronizedAt?: string | null;
   operationId?: string;
+  /**
+   * The schema of the sync's types, keyed by type id and field id, as the service read the app's
+   * own schema answer. Apps in production read their field definitions back from it
+   * (`schema[requestedType]`) and refuse a data request without it.
+   */
+  schema?: Json;
 }
 
 export interface WebhookScope {

@@ -14,6 +14,7 @@ export async function checkAbsentKeys(env: SyncEnv, typeId: string): Promise<voi
     types: env.types,
     filter: env.filter ?? {},
     account: env.account,
+    ...(env.schemaAnswer ? { schema: env.schemaAnswer } : {}),
   };
   const absent = '`pagination`, `lastSynchronizedAt`';
   const { kind, exchange: ex } = await readPage(ctx.client, body, { retry: KIT_RETRY });

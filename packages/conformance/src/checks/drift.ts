@@ -34,6 +34,7 @@ export async function checkDrift(env: SyncEnv, options: DriftCheckOptions): Prom
       account: env.account,
       filter: env.filter,
       operationId: randomUUID(),
+      ...(env.schemaAnswer ? { schema: env.schemaAnswer } : {}),
       retry: KIT_RETRY,
       between: async () => {
         if (options.waitSeconds <= 0) return;

@@ -1,5 +1,5 @@
-import { SYNC_ACTION_FIELD } from '@weft/core/protocol';
-import { appRequests, formatWarning, type ReaderWarning, readSchema } from '@weft/sync-engine';
+import { type SchemaResponse, SYNC_ACTION_FIELD } from '@weft/core/protocol';
+import { appRequests, type Exchange, formatWarning, type ReaderWarning, readSchema } from '@weft/sync-engine';
 import { type Context, jsonAnswerProblem } from '../context.js';
 import { isPlainObject } from '../util.js';
 import { notesReason } from './read-verdict.js';
@@ -33,6 +33,13 @@ function list(lines: string[]): string | undefined {
   return shown.join('; ');
 }
 
+/** The schema as the kit read it: what the checks use, and what every data request carries. */
+export interface CheckedSchema {
+  info: SchemaInfo;
+  /** the types' schema as the engine read the app's answer (what the service sends back as `schema`) */
+  answer: SchemaResponse;
+}
+
 /**
  * The schema of `types` (those the run syncs). A relation may point at any of `configured` (every
  * type the app declares): a type the user left out is still a valid target.
@@ -43,14 +50,28 @@ export async function checkSchema(
   filter: Record<string, unknown>,
   account: Record<string, unknown> | undefined,
   configured: string[] = types,
-): Promise<SchemaInfo | undefined> {
+): Promise<CheckedSchema | undefined> {
   const ex = await ctx.send(appRequests.schema(types, filter, account ?? {}));
   const problem =
     jsonAnswerProblem(ex) ?? (isPlainObject(ex.json) ? undefined : 'the schema is not a JSON object');
   ctx.expect('schema.response', problem, { exchange: ex });
   if (problem || !isPlainObject(ex.json)) return undefined;
-  const raw = ex.json;
+  // Read with the engine's reader, as the host reads it: a field it cannot read is left out (and
+  // fails here, the service would not sync it); what it takes with a note passes.
+  const read = readSchema(ex.json, types);
+  const answer = read.ok ? read.value : {};
+  return { info: judgeSchema(ctx, ex, ex.json, read, answer, types, configured), answer };
+}
 
+function judgeSchema(
+  ctx: Context,
+  ex: Exchange,
+  raw: Record<string, unknown>,
+  read: ReturnType<typeof readSchema>,
+  schema: SchemaResponse,
+  types: string[],
+  configured: string[],
+): SchemaInfo {
   const missing = types.filter((t) => !(t in raw));
   const notObjects = types.filter((t) => t in raw && !isPlainObject(raw[t]));
   const extra = Object.keys(raw).filter((t) => !types.includes(t));
@@ -68,10 +89,6 @@ export async function checkSchema(
     ctx.pass('schema.types', { reason: `${types.length} type(s)` });
   }
 
-  // Read with the engine's reader, as the host reads it: a field it cannot read is left out (and
-  // fails here, the service would not sync it); what it takes with a note passes.
-  const read = readSchema(raw, types);
-  const schema = read.ok ? read.value : {};
   const dropped = read.warnings.filter((w) => w.dropped && !isTypeWarning(w, types));
   const relationDropped = dropped.filter(isRelationWarning);
   const optionDropped = dropped.filter((w) => !isRelationWarning(w) && isOptionWarning(w));

@@ -100,6 +100,8 @@ export interface SyncEnv {
   ctx: Context;
   types: string[];
   schema: SchemaInfo | undefined;
+  /** the schema as read, sent with every data request as the service does (`schema`) */
+  schemaAnswer?: Record<string, unknown>;
   filter: Record<string, unknown>;
   /** The account as the service sends it (system keys included). */
   account: Record<string, unknown>;
@@ -168,6 +170,7 @@ export function dataRequest(
     pagination,
     lastSynchronizedAt,
     operationId: env.operationId,
+    ...(env.schemaAnswer ? { schema: env.schemaAnswer } : {}),
   };
 }
 
@@ -495,6 +498,7 @@ export async function syncType(
       account: env.account,
       lastSynchronizedAt,
       operationId: env.operationId,
+      ...(env.schemaAnswer ? { schema: env.schemaAnswer } : {}),
       retry: KIT_RETRY,
       ...(from ? { resumeFrom: from } : {}),
     })) {

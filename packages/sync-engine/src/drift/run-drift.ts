@@ -18,6 +18,8 @@ export interface DriftRunInput {
   account: Json;
   filter: Json;
   operationId?: string;
+  /** the types' schema as read from the app, sent with every data request (see DataRequestBody) */
+  schema?: Json;
   retry?: RetryPolicy;
   signal?: AbortSignal;
   /** per type, a row as it would be stored; identity by default */
@@ -54,6 +56,7 @@ export async function runDrift(client: AppClient, input: DriftRunInput): Promise
     filter: input.filter,
     account: input.account,
     ...(input.operationId ? { operationId: input.operationId } : {}),
+    ...(input.schema ? { schema: input.schema } : {}),
     ...(input.retry ? { retry: input.retry } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   };

@@ -365,12 +365,11 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
     account,
     lastSynchronizedAt: since,
     operationId: run.id,
+    schema: schema as Json,
   });
   for (const type of relationOrder(source.types, named).slice(0, ctx.pageJobs)) {
     const request = requestOf(type, null);
-    firstPages.hold(run.id, type, JSON.stringify(request), ctx.signal, (signal) =>
-      askPage(client, request, signal),
-    );
+    firstPages.hold(run.id, type, heldAs(request), ctx.signal, (signal) => askPage(client, request, signal));
   }
   const started = await setUp(ctx, run, source, { read, fingerprint, offersNew, named }).catch(
     (error: unknown) => {
@@ -474,7 +473,14 @@ const pageRequests =
     pagination,
     lastSynchronizedAt: run.lastSynchronizedAt,
     operationId: run.operationId,
+    ...(run.schema ? { schema: run.schema } : {}),
   });
+
+/**
+ * What a held first page is matched by: the request without its schema. A run's schema is the one
+ * its plan holds; the start job sends it as read, a page job as stored (jsonb orders keys its own way).
+ */
+const heldAs = ({ schema: _, ...request }: PageRequest): string => JSON.stringify(request);
 
 /** Asks the app for one page. The outcome keeps its exchange, recorded with the run. */
 function askPage(client: AppClient, request: PageRequest, signal: AbortSignal): Fetched {
@@ -561,6 +567,7 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
     account,
     lastSynchronizedAt: sinceOf(run.last_synchronized_at),
     operationId: run.id,
+    schema: plan.schema as Json,
   });
   const request = (pagination: Json | null): PageRequest => requestOf(job.type, pagination);
   const fetchPage = (pagination: Json | null): Fetched => askPage(client, request(pagination), ctx.signal);
@@ -572,7 +579,7 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
   // The type's first page, asked for by the start job in this process (if it was, as asked here).
   let ahead: Fetched | undefined =
     at.page === 1 && at.pagination === null && attempts === 0
-      ? firstPages.take(run.id, job.type, JSON.stringify(request(null)))
+      ? firstPages.take(run.id, job.type, heldAs(request(null)))
       : undefined;
   /** the last page's record, under way: true once it is recorded, false when it was refused */
   let recording: Promise<boolean> | undefined;

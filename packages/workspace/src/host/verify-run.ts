@@ -123,6 +123,7 @@ async function compare(
       account,
       lastSynchronizedAt: null,
       operationId: runId,
+      schema,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     })) {
       if (event.kind !== 'page') continue;

@@ -1,0 +1,175 @@
+// What an app in production reads from each data request, and answers as a Go app's JSON encoder
+// writes it, over real HTTP. Apps written against the service refuse a data request without its
+// `operationId` or without `schema[requestedType]` (they read their own field definitions back
+// from it); the app here does the same, and answers with what Go's encoder writes for empty
+// values: `null` for the list of actions it never filled, `{}` for its webhooks settings (an empty
+// struct), `""` for a relation it has no target for.
+// Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseTargets } from '../../test/support/databases.js';
+import { startHostedOn } from './fixtures/hosted-on.js';
+import type { HostedWorkspace } from './start-hosted-workspace.js';
+
+type Json = Record<string, unknown>;
+
+const schema: Record<string, Record<string, Json>> = {
+  customer: {
+    id: { name: 'Id', type: 'id' },
+    name: { name: 'Name', type: 'text', subType: 'title' },
+    balance: {
+      name: 'Balance',
+      type: 'number',
+      format: { format: 'Money', currencyCode: 'USD', hasThousandSeperator: true, precision: 2 },
+    },
+    termId: {
+      name: 'Term ID',
+      type: 'text',
+      relation: {
+        cardinality: 'many-to-one',
+        name: 'Term',
+        targetName: 'Customers',
+        targetType: 'term',
+        targetFieldId: 'id',
+      },
+    },
+    __syncAction: { name: 'Sync Action', type: 'text' },
+  },
+  term: { id: { name: 'Id', type: 'id' }, name: { name: 'Name', type: 'text' } },
+  class: { id: { name: 'Id', type: 'id' }, name: { name: 'Name', type: 'text' } },
+};
+
+const items: Record<string, Json[]> = {
+  customer: [
+    { id: 'c1', name: 'Acme', balance: 12.5, termId: 't1', __syncAction: 'SET' },
+    { id: 'c2', name: 'Globex', balance: 0, termId: '', __syncAction: 'SET' },
+  ],
+  term: [{ id: 't1', name: 'Net 30' }],
+  class: [],
+};
+
+const answers: Record<string, Json> = {
+  '/': {
+    id: 'go-style',
+    name: 'Go style',
+    version: '1.0.0',
+    description: 'answers as a Go app encodes them',
+    authentication: [
+      {
+        id: 'token',
+        name: 'Token',
+        fields: [{ id: 'key', title: 'Key', type: 'password', description: '' }],
+      },
+    ],
+    sources: [],
+    responsibleFor: { dataSynchronization: true },
+    actions: null,
+  },
+  '/validate': { name: 'Go account' },
+  '/api/v1/synchronizer/config': {
+    types: Object.keys(schema).map((id) => ({ id, name: id })),
+    filters: [],
+    webhooks: {},
+  },
+  '/api/v1/synchronizer/schema': schema,
+};
+
+/** Every data request the app received, as sent. */
+const dataRequests: Json[] = [];
+
+function data(body: Json): { status: number; answer: Json } {
+  dataRequests.push(body);
+  const type = String(body.requestedType);
+  if (!body.operationId) return { status: 400, answer: { message: 'operationId is required' } };
+  const sent = (body.schema as Record<string, Json> | undefined)?.[type];
+  if (!sent) return { status: 400, answer: { message: `no schema for ${type} was provided on the request` } };
+  return {
+    status: 200,
+    answer: {
+      items: items[type] ?? [],
+      pagination: { hasNext: false, nextPageConfig: { startPosition: 0 } },
+      synchronizationType: 'full',
+    },
+  };
+}
+
+let server: Server;
+let appUrl: string;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (c: Buffer) => {
+      text += c.toString();
+    });
+    req.on('end', () => {
+      const path = (req.url ?? '').split('?')[0] ?? '';
+      const { status, answer } =
+        path === '/api/v1/synchronizer/data'
+          ? data(JSON.parse(text) as Json)
+          : answers[path]
+            ? { status: 200, answer: answers[path] }
+            : { status: 404, answer: { message: 'not found' } };
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+for (const target of databaseTargets()) {
+  describe(`an app that reads the schema back from each data request [${target.name}]`, () => {
+    let ws: HostedWorkspace;
+    let stopWorkspace: () => Promise<void> = async () => {};
+    beforeAll(async () => {
+      ({ ws, close: stopWorkspace } = await startHostedOn(target, 'data-request', {
+        jobs: { pollSeconds: 0.5 },
+      }));
+    });
+    afterAll(async () => {
+      await stopWorkspace();
+    });
+
+    it('gets the sync schema and operation with every page, and its answers sync', async () => {
+      dataRequests.length = 0;
+      const source = await ws.apps.addSource({ url: appUrl, fields: { key: 'k' } });
+      const run = await ws.apps.sync(source.id, { wait: true });
+      expect(run, run.error ?? '').toMatchObject({ status: 'succeeded', rowsSet: 3 });
+
+      expect(dataRequests.map((b) => b.requestedType).sort()).toEqual(['class', 'customer', 'term']);
+      for (const body of dataRequests) {
+        expect(body.operationId).toBe(run.id);
+        // The schema of every type of the sync, as the app declared it.
+        const sent = body.schema as Record<string, Record<string, Json>>;
+        expect(Object.keys(sent).sort()).toEqual(['class', 'customer', 'term']);
+        expect(sent.customer?.termId).toMatchObject(schema.customer?.termId as Json);
+        expect(sent.customer?.balance).toMatchObject({ name: 'Balance', type: 'number' });
+        expect(sent.term).toEqual(schema.term);
+      }
+
+      const [result] = await ws.execute([
+        {
+          command: 'svc.entity/query',
+          args: {
+            query: {
+              'q/from': `${source.namespace}/customer`,
+              'q/select': {
+                name: `${source.namespace}/name`,
+                term: [`${source.namespace}/termid`, `${source.namespace}/name`],
+              },
+              'q/order-by': [[[`${source.namespace}/name`], 'q/asc']],
+              'q/limit': 10,
+            },
+          },
+        },
+      ]);
+      // An empty relation value is no relation.
+      expect((result as { result: unknown }).result, JSON.stringify(result)).toEqual([
+        { name: 'Acme', term: 'Net 30' },
+        { name: 'Globex', term: null },
+      ]);
+    }, 60_000);
+  });
+}
