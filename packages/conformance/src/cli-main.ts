@@ -23,7 +23,7 @@ const usage = (program: string) => `usage: ${program} <app-url> [options]
   --actions <file>        JSON fixture: [{"action": "id", "args": {...}, "expect": "success"|"failure"}]
   --max-pages <n>         page cap per type (default 1000)
   --timeout <ms>          time limit per request (default 10000)
-  --concurrency <n>       types synced at the same time (default 4)
+  --concurrency <n>       types synced at the same time (default: all, as the service does)
   --types <ids>           sync only these types, comma-separated (default: all the app's)
   --now <iso>             the current time for date filters and lastSynchronizedAt
   --last-synchronized-at <iso>

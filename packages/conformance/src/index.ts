@@ -16,7 +16,6 @@ export { type CliIo, EXIT, runConformanceCli } from './cli-main.js';
 export { AppUnreachableError, ConformanceOptionsError } from './errors.js';
 export { type FormatOptions, formatReport } from './format.js';
 export {
-  DEFAULT_CONCURRENCY,
   DEFAULT_MAX_PAGES,
   DEFAULT_TIMEOUT_MS,
   effectiveTimeout,

@@ -150,7 +150,7 @@ export interface ConformanceOptions {
   /** Warnings fail the run too (`ok` is false when any check warned). For CI. */
   strict?: boolean;
   onProgress?: (event: ProgressEvent) => void;
-  /** How many types are synced at the same time (default 4). */
+  /** How many types are synced at the same time (default: every type at once, as the service asks them). */
   concurrency?: number;
   /**
    * Sync only these of the app's types (ids, as in its `sync.types`), as a user who ticks only

@@ -5,7 +5,8 @@ import { KIT_RETRY, pageProblem, type SyncEnv } from './sync.js';
 /**
  * `data.absent-keys`: the service may leave `pagination` and `lastSynchronizedAt` out instead of
  * sending null. A first page of each type is asked that way and must be an ordinary data page.
- * `filter` is always sent (`{}` when the user set none), as the service always sends it.
+ * `filter`, `operationId` and `schema` are always sent, as the service always sends them (`filter`
+ * is `{}` when the user set none).
  */
 export async function checkAbsentKeys(env: SyncEnv, typeId: string): Promise<void> {
   const { ctx } = env;
@@ -14,6 +15,7 @@ export async function checkAbsentKeys(env: SyncEnv, typeId: string): Promise<voi
     types: env.types,
     filter: env.filter ?? {},
     account: env.account,
+    operationId: env.operationId,
     ...(env.schemaAnswer ? { schema: env.schemaAnswer } : {}),
   };
   const absent = '`pagination`, `lastSynchronizedAt`';

@@ -47,7 +47,7 @@ export interface DriftRun {
 /**
  * The drift property, run against an app: a full sync, the delta since it (after `between`), and a
  * second full sync; per type, the state the delta leaves must equal the second full sync, per id
- * and per value. Memory holds digests of ids and values, and one page at a time.
+ * and per value. Memory holds digests of ids and values, and one page per type at a time.
  */
 export async function runDrift(client: AppClient, input: DriftRunInput): Promise<DriftRun> {
   const typeIds = Object.keys(input.types);
@@ -62,34 +62,44 @@ export async function runDrift(client: AppClient, input: DriftRunInput): Promise
   };
   const convert = (type: string) => input.convert?.(type) ?? ((row: Json) => row);
   const lastSynchronizedAt = (input.now?.() ?? new Date()).toISOString();
+  // Each sync reads every type at once, as the service does: apps that fetch all types upstream
+  // in one go answer a type's first page only once every type has asked for its own.
   const tables = new Map<string, DigestTable>();
-  for (const type of typeIds) {
-    const read = await syncInto(
-      client,
-      { ...common, type, lastSynchronizedAt: null },
-      new DigestTable(input.types[type] ?? []),
-      convert(type),
-    );
-    tables.set(type, read.table);
-  }
+  await Promise.all(
+    typeIds.map(async (type) => {
+      const read = await syncInto(
+        client,
+        { ...common, type, lastSynchronizedAt: null },
+        new DigestTable(input.types[type] ?? []),
+        convert(type),
+      );
+      tables.set(type, read.table);
+    }),
+  );
   await input.between?.();
   const delta: Record<string, DeltaSummary> = {};
-  for (const type of typeIds) {
-    const read = await syncInto(
-      client,
-      { ...common, type, lastSynchronizedAt },
-      tables.get(type) as DigestTable,
-      convert(type),
-    );
-    tables.set(type, read.table);
-    const { table: _, ...summary } = read;
-    delta[type] = summary;
-  }
-  const drift: TypeDrift[] = [];
-  for (const type of typeIds) {
-    const check = new DriftCheck(type, tables.get(type) as DigestTable);
-    await fullSyncInto(client, { ...common, type }, check, convert(type));
-    drift.push(check.finish());
-  }
+  const summaries = await Promise.all(
+    typeIds.map(async (type) => {
+      const read = await syncInto(
+        client,
+        { ...common, type, lastSynchronizedAt },
+        tables.get(type) as DigestTable,
+        convert(type),
+      );
+      tables.set(type, read.table);
+      const { table: _, ...summary } = read;
+      return summary;
+    }),
+  );
+  typeIds.forEach((type, i) => {
+    delta[type] = summaries[i] as DeltaSummary;
+  });
+  const drift = await Promise.all(
+    typeIds.map(async (type) => {
+      const check = new DriftCheck(type, tables.get(type) as DigestTable);
+      await fullSyncInto(client, { ...common, type }, check, convert(type));
+      return check.finish();
+    }),
+  );
   return { lastSynchronizedAt, delta, drift };
 }

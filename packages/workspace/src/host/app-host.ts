@@ -229,7 +229,7 @@ export class AppHost {
 
   private async startWorkers(): Promise<void> {
     const signal = this.stopping.signal;
-    const ctx: Omit<SyncContext, 'pageJobMs' | 'pageJobs'> = {
+    const ctx: Omit<SyncContext, 'pageJobMs'> = {
       workspace: this.workspace,
       queue: this.queue,
       client: (url) => this.client(url),

@@ -1,5 +1,5 @@
 // Answers asked for ahead of the job that reads them, held in this process for a while. A run's
-// start job asks the app for the first page of the types its page jobs take first while it
+// start job asks the app for the first page of every type at once (as the service does) while it
 // creates the run's tables: the app's first page (often an upstream call of its own) and the
 // workspace's DDL then take their time side by side instead of one after the other.
 //

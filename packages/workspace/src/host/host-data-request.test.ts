@@ -1,9 +1,11 @@
 // What an app in production reads from each data request, and answers as a Go app's JSON encoder
 // writes it, over real HTTP. Apps written against the service refuse a data request without its
 // `operationId` or without `schema[requestedType]` (they read their own field definitions back
-// from it); the app here does the same, and answers with what Go's encoder writes for empty
-// values: `null` for the list of actions it never filled, `{}` for its webhooks settings (an empty
-// struct), `""` for a relation it has no target for.
+// from it), and answer a type's first page only once every type of the sync has asked for its
+// own (they fetch all types upstream in one go): the service asks for them all at once. The app
+// here does the same, with more types than the workspace reads at a time, and answers with what
+// Go's encoder writes for empty values: `null` for the list of actions it never filled, `{}` for
+// its webhooks settings (an empty struct), `""` for a relation it has no target for.
 // Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,7 +40,11 @@ const schema: Record<string, Record<string, Json>> = {
   },
   term: { id: { name: 'Id', type: 'id' }, name: { name: 'Name', type: 'text' } },
   class: { id: { name: 'Id', type: 'id' }, name: { name: 'Name', type: 'text' } },
+  vendor: { id: { name: 'Id', type: 'id' }, name: { name: 'Name', type: 'text' } },
+  item: { id: { name: 'Id', type: 'id' }, name: { name: 'Name', type: 'text' } },
+  account: { id: { name: 'Id', type: 'id' }, name: { name: 'Name', type: 'text' } },
 };
+const TYPES = Object.keys(schema).sort();
 
 const items: Record<string, Json[]> = {
   customer: [
@@ -78,12 +84,39 @@ const answers: Record<string, Json> = {
 /** Every data request the app received, as sent. */
 const dataRequests: Json[] = [];
 
-function data(body: Json): { status: number; answer: Json } {
+/** Per operation, the types that asked for their first page, and the requests waiting for the rest. */
+const operations = new Map<string, { asked: Set<string>; waiting: (() => void)[] }>();
+
+/** Resolves true once every type of the request's sync has asked for its first page (false after 10 s). */
+function everyTypeAsked(body: Json): Promise<boolean> {
+  const id = String(body.operationId);
+  const op = operations.get(id) ?? { asked: new Set<string>(), waiting: [] };
+  operations.set(id, op);
+  op.asked.add(String(body.requestedType));
+  if (op.asked.size >= (body.types as string[]).length) {
+    for (const go of op.waiting.splice(0)) go();
+    return Promise.resolve(true);
+  }
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), 10_000);
+    op.waiting.push(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+async function data(body: Json): Promise<{ status: number; answer: Json }> {
   dataRequests.push(body);
   const type = String(body.requestedType);
   if (!body.operationId) return { status: 400, answer: { message: 'operationId is required' } };
   const sent = (body.schema as Record<string, Json> | undefined)?.[type];
   if (!sent) return { status: 400, answer: { message: `no schema for ${type} was provided on the request` } };
+  if (body.pagination == null && !(await everyTypeAsked(body)))
+    return {
+      status: 500,
+      answer: { message: `${type}: not every type of the sync asked for its first page` },
+    };
   return {
     status: 200,
     answer: {
@@ -102,11 +135,11 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => {
       text += c.toString();
     });
-    req.on('end', () => {
+    req.on('end', async () => {
       const path = (req.url ?? '').split('?')[0] ?? '';
       const { status, answer } =
         path === '/api/v1/synchronizer/data'
-          ? data(JSON.parse(text) as Json)
+          ? await data(JSON.parse(text) as Json)
           : answers[path]
             ? { status: 200, answer: answers[path] }
             : { status: 404, answer: { message: 'not found' } };
@@ -126,24 +159,27 @@ for (const target of databaseTargets()) {
     beforeAll(async () => {
       ({ ws, close: stopWorkspace } = await startHostedOn(target, 'data-request', {
         jobs: { pollSeconds: 0.5 },
+        // Fewer page jobs at a time than the app has types.
+        hostOptions: { concurrency: 4 },
       }));
     });
     afterAll(async () => {
       await stopWorkspace();
     });
 
-    it('gets the sync schema and operation with every page, and its answers sync', async () => {
+    it('asks every first page at once, with the sync schema and operation, and its answers sync', async () => {
       dataRequests.length = 0;
       const source = await ws.apps.addSource({ url: appUrl, fields: { key: 'k' } });
       const run = await ws.apps.sync(source.id, { wait: true });
       expect(run, run.error ?? '').toMatchObject({ status: 'succeeded', rowsSet: 3 });
 
-      expect(dataRequests.map((b) => b.requestedType).sort()).toEqual(['class', 'customer', 'term']);
+      // One request per type (each first page answered once every type had asked for its own).
+      expect(dataRequests.map((b) => b.requestedType).sort()).toEqual(TYPES);
       for (const body of dataRequests) {
         expect(body.operationId).toBe(run.id);
         // The schema of every type of the sync, as the app declared it.
         const sent = body.schema as Record<string, Record<string, Json>>;
-        expect(Object.keys(sent).sort()).toEqual(['class', 'customer', 'term']);
+        expect(Object.keys(sent).sort()).toEqual(TYPES);
         expect(sent.customer?.termId).toMatchObject(schema.customer?.termId as Json);
         expect(sent.customer?.balance).toMatchObject({ name: 'Balance', type: 'number' });
         expect(sent.term).toEqual(schema.term);

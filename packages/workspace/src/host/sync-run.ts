@@ -115,8 +115,6 @@ export interface SyncContext {
   ended?(runId: string): void;
   /** how long a page job goes on reading pages before it hands over to a new job (well under its expiry) */
   pageJobMs: number;
-  /** page jobs this process runs at once: the start job asks for the first page of as many types ahead */
-  pageJobs: number;
   /** how long a failing run waits for its other page jobs here to record their page; default STOP_WAIT_MS */
   stopWaitMs?: number;
 }
@@ -356,8 +354,11 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
   // The app offers something new since the last sync: every row is sent again (schema-fingerprint.ts).
   const offersNew = source.schema_fingerprint != null && source.schema_fingerprint !== fingerprint;
   const named = mapSchema(source.namespace, source.id, schema, source.types);
-  // The first pages of the types read first are asked for now, while the tables are made: the
-  // page jobs take them (see firstPages). They are asked exactly as those jobs would ask.
+  // The first page of every type is asked for now, all at once as the service asks them, while
+  // the tables are made: the page jobs take them (see firstPages), asked exactly as those jobs
+  // would ask. Apps written for the service answer one type's first page only once every type of
+  // the sync has asked for its own (they fetch everything upstream in one go): a page job per type,
+  // as many at a time as the process reads, would wait on them forever.
   const since = offersNew ? null : sinceOf(run.last_synchronized_at);
   const requestOf = pageRequests({
     types: source.types,
@@ -367,7 +368,7 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
     operationId: run.id,
     schema: schema as Json,
   });
-  for (const type of relationOrder(source.types, named).slice(0, ctx.pageJobs)) {
+  for (const type of relationOrder(source.types, named)) {
     const request = requestOf(type, null);
     firstPages.hold(run.id, type, heldAs(request), ctx.signal, (signal) => askPage(client, request, signal));
   }
@@ -499,10 +500,13 @@ const sinceOf = (at: RunRow['last_synchronized_at']): string | null =>
 
 /**
  * First pages the start jobs in this process asked for, by run and type, for the page jobs that
- * read them (see held-answers.ts). A page job comes within milliseconds when a worker is free; the
- * time held is for a busy process, and past it the page job asks again.
+ * read them (see held-answers.ts). The page job of a type the process reads first comes within
+ * milliseconds; the others come as workers free up, after the types before them, so an answer is
+ * held as long as a run's reading may take. The run's end, or its failure, drops what is left; past
+ * the hold (a run this process no longer carries) the page job asks again.
  */
-const firstPages = new HeldAnswers<Outcome>(30_000);
+const FIRST_PAGE_HOLD_MS = 30 * 60_000;
+const firstPages = new HeldAnswers<Outcome>(FIRST_PAGE_HOLD_MS);
 
 /**
  * The page job: reads the type's pages one after another, each written and then recorded in one
@@ -867,6 +871,8 @@ async function retryLater(
 
 /** The finish job: what needs every page (relations, removal of rows not sent), then the run's record. */
 export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void> {
+  // Every type was read: a first page still held here was asked again by a job elsewhere.
+  firstPages.drop(job.runId);
   const loaded = await load(ctx, job.runId);
   if (!loaded) return;
   const { run, source } = loaded;

@@ -105,8 +105,11 @@ async function compare(
   const account = ctx.account(source);
   const schema = await client.schema(source.types, source.filter, account, ctx.signal);
   const mapped = mapSchema(source.namespace, source.id, schema, source.types);
-  const types: TypeDrift[] = [];
   let pages = 0;
+  // Every type is read at once, as the service reads a sync's types: apps that fetch all types
+  // upstream in one go answer a type's first page only once every type has asked for its own.
+  // Each type's stored rows are digested first, so the reading waits on no database work.
+  const states = [];
   for (const type of mapped) {
     const compared = comparedType(type);
     const state = new DigestTable(compared.fields);
@@ -115,25 +118,32 @@ async function compare(
       const id = String(row['svc/id']);
       state.set(id, compared.fromWorkspace(row), false, title ? `${id} (${String(title).slice(0, 40)})` : id);
     });
-    const check = new DriftCheck(type.appType, state);
-    for await (const event of readType(client, {
-      type: type.appType,
-      types: source.types,
-      filter: source.filter,
-      account,
-      lastSynchronizedAt: null,
-      operationId: runId,
-      schema,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    })) {
-      if (event.kind !== 'page') continue;
-      pages++;
-      for (const item of event.items) {
-        const what = itemAction(item);
-        if (what.action !== 'set') continue;
-        check.see(entityId(source.id, type.appType, what.id), compared.fromApp(what.row), what.id);
+    states.push({ type, compared, check: new DriftCheck(type.appType, state) });
+  }
+  await Promise.all(
+    states.map(async ({ type, compared, check }) => {
+      for await (const event of readType(client, {
+        type: type.appType,
+        types: source.types,
+        filter: source.filter,
+        account,
+        lastSynchronizedAt: null,
+        operationId: runId,
+        schema,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      })) {
+        if (event.kind !== 'page') continue;
+        pages++;
+        for (const item of event.items) {
+          const what = itemAction(item);
+          if (what.action !== 'set') continue;
+          check.see(entityId(source.id, type.appType, what.id), compared.fromApp(what.row), what.id);
+        }
       }
-    }
+    }),
+  );
+  const types: TypeDrift[] = [];
+  for (const { type, compared, check } of states) {
     const drift = check.finish();
     // The workspace ids of the sampled changed rows, to look their stored values up.
     const uuids = new Map(drift.samples.changed.map((s) => [s.id, entityId(source.id, type.appType, s.id)]));

@@ -66,18 +66,17 @@ function transient(error: unknown): boolean {
 const PAGE_JOB_MS = 30_000;
 
 export async function registerSyncJobs(
-  base: Omit<SyncContext, 'pageJobMs' | 'pageJobs'>,
+  base: Omit<SyncContext, 'pageJobMs'>,
   options: SyncJobsOptions,
 ): Promise<void> {
   // The expiry the store gave the last of them (the queue options may override every queue's).
   let expires = 0;
   for (const spec of syncQueueSpecs(options)) expires = await base.queue.define(spec);
-  // A page job hands over long before it could count as abandoned (a quarter of its expiry).
   const concurrency = options.concurrency ?? 4;
+  // A page job hands over long before it could count as abandoned (a quarter of its expiry).
   const ctx: SyncContext = {
     ...base,
     pageJobMs: Math.min(PAGE_JOB_MS, (expires * 1000) / 4),
-    pageJobs: concurrency,
   };
 
   const guarded =
