@@ -22,7 +22,7 @@ import {
   readValidateAnswer,
   readWebhookAnswer,
 } from './reader/index.js';
-import { appRequests, type DataRequestBody } from './requests.js';
+import { appRequests, type DataRequestBody, type OAuth2Callback } from './requests.js';
 
 // The service's side of the app protocol: one method per endpoint, answers read leniently as the
 // service reads them (reader/), not with core's exact emit schemas. Bodies sent to the app carry accounts, so nothing here ever puts a request body
@@ -259,8 +259,12 @@ export class AppClient {
     return this.take(readOauth2AuthorizeAnswer(answer), PROTOCOL_PATHS.oauth2Authorize).redirect_uri;
   }
 
-  async oauth2AccessToken(callbackUri: string, code: string, signal?: AbortSignal): Promise<Json> {
-    const answer = await this.request(appRequests.oauth2AccessToken(callbackUri, code), signal);
+  async oauth2AccessToken(
+    callbackUri: string,
+    callback: OAuth2Callback,
+    signal?: AbortSignal,
+  ): Promise<Json> {
+    const answer = await this.request(appRequests.oauth2AccessToken(callbackUri, callback), signal);
     return this.take(readOauthAccountAnswer(answer), PROTOCOL_PATHS.oauth2AccessToken);
   }
 }

@@ -65,7 +65,7 @@ export {
   readValidateAnswer,
   readWebhookAnswer,
 } from './reader/index.js';
-export { appRequests, type DataRequestBody, type WebhookScope } from './requests.js';
+export { appRequests, type DataRequestBody, type OAuth2Callback, type WebhookScope } from './requests.js';
 export { type ItemAction, itemAction, splitItems } from './split-items.js';
 export * from './drift/index.js';
 export { HashMap64 } from './hashes/hash-map.js';

@@ -30,6 +30,14 @@ export interface DataRequestBody {
   schema?: Json;
 }
 
+/** What the provider's OAuth 2 callback brought back. */
+export interface OAuth2Callback {
+  code: string;
+  state?: string;
+  /** every query parameter of the callback (the code and state among them) */
+  params?: Record<string, string>;
+}
+
 export interface WebhookScope {
   types: string[];
   filter: Json;
@@ -107,11 +115,27 @@ export const appRequests = {
     path: PROTOCOL_PATHS.oauth2Authorize,
     body: { callback_uri: callbackUri, state },
   }),
-  oauth2AccessToken: (callbackUri: string, code: string): ExchangeRequest => ({
-    method: 'POST',
-    path: PROTOCOL_PATHS.oauth2AccessToken,
-    body: { fields: { callback_uri: callbackUri }, code },
-  }),
+  /**
+   * OAuth 2: the code, with the `state` and every other query parameter of the provider's callback
+   * at the top level, as the service forwards them: providers put what the account needs there
+   * (QuickBooks its `realmId`, Zoho its `accounts-server`). `state` is in `fields` too.
+   */
+  oauth2AccessToken: (callbackUri: string, callback: OAuth2Callback): ExchangeRequest => {
+    const { code, state, params = {} } = callback;
+    const forwarded = Object.fromEntries(
+      Object.entries(params).filter(([key]) => key !== 'fields' && key !== 'code' && key !== 'state'),
+    );
+    return {
+      method: 'POST',
+      path: PROTOCOL_PATHS.oauth2AccessToken,
+      body: {
+        fields: { callback_uri: callbackUri, ...(state ? { state } : {}) },
+        code,
+        ...(state ? { state } : {}),
+        ...forwarded,
+      },
+    };
+  },
   /** OAuth 1: the callback carries the state, as the service sends it. */
   oauth1Authorize: (callbackUri: string): ExchangeRequest => ({
     method: 'POST',

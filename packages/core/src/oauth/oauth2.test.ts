@@ -86,6 +86,19 @@ async function connect(auth = definition(), state = 'state-123', sendState = tru
 }
 
 describe('oauth2() definition', () => {
+  it('refuses callbackParams that are not names, or that would replace a token value', () => {
+    const base = { authorizeUrl: 'https://p.example/a', tokenUrl: 'https://p.example/t' };
+    expect(() => oauth2({ ...base, callbackParams: [''] })).toThrow(
+      'oauth2(): callbackParams[0] must be a non-empty string',
+    );
+    expect(() => oauth2({ ...base, callbackParams: ['realmId', 'access_token'] })).toThrow(
+      `oauth2(): callbackParams[1] "access_token" would replace the token step's own value`,
+    );
+    expect(() => oauth2({ ...base, callbackParams: 'realmId' as unknown as string[] })).toThrow(
+      'oauth2(): callbackParams must be an array of names',
+    );
+  });
+
   it('describes itself for the descriptor', () => {
     const auth = oauth2({ authorizeUrl: 'https://p.example/a', tokenUrl: 'https://p.example/t' });
     expect(auth.kind).toBe('oauth2');
@@ -149,6 +162,29 @@ describe('OAuth 2 against oidc-provider', () => {
     const res = await connect(definition(), 'st-cb', false);
     expect(res.status).toBe(200);
     expect(res.body.access_token).toEqual(expect.any(String));
+  });
+
+  it('keeps the callback parameters it names (as the service forwards them) with the tokens', async () => {
+    const app = hostApp(definition({ callbackParams: ['realmId'] }));
+    const authorize = await request(app)
+      .post('/oauth2/v1/authorize')
+      .send({ callback_uri: CALLBACK, state: 'st-realm' });
+    const code = (await approveInBrowser(authorize.body.redirect_uri)).searchParams.get('code');
+    const res = await request(app)
+      .post('/oauth2/v1/access_token')
+      .send({
+        fields: { callback_uri: CALLBACK, state: 'st-realm' },
+        code,
+        state: 'st-realm',
+        realmId: '9130-3561',
+        location: 'us',
+      });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ access_token: expect.any(String), realmId: '9130-3561' });
+    // Only the parameters it names: not `location`, not the code or the state.
+    expect(res.body).not.toHaveProperty('location');
+    expect(res.body).not.toHaveProperty('code');
+    expect(res.body).not.toHaveProperty('state');
   });
 
   it("with pkce: 'state', a token step without state fails PKCE with 401", async () => {

@@ -46,6 +46,13 @@ export interface OAuth2Options {
   pkce?: boolean | 'state' | 'callback_uri';
   /** Extra query parameters of the authorize address (e.g. `{ access_type: 'offline', prompt: 'consent' }`). */
   authorizeParams?: Record<string, string>;
+  /**
+   * Query parameters of the provider's callback to keep in the account, e.g. `['realmId']` for
+   * QuickBooks (the company the user chose), `['accounts-server']` for Zoho (the region). The
+   * service forwards the callback's parameters to the token step; those named here are stored with
+   * the tokens and come back with the account on every later call.
+   */
+  callbackParams?: string[];
   /** The client id; default: read from the environment variable `clientIdEnv` at request time. */
   clientId?: string;
   /** The client secret; default: read from the environment variable `clientSecretEnv` at request time. */
@@ -82,6 +89,8 @@ export interface OAuth2AccessTokenInput {
   code: string;
   /** The `state` of the authorize step, when the service sends it back. */
   state?: string | undefined;
+  /** The other query parameters of the provider's callback, as the service forwards them. */
+  params?: Record<string, string> | undefined;
 }
 
 /** Account data returned by the token step and, refreshed, by `/validate`. */
@@ -156,8 +165,26 @@ interface Boomish {
  *   account: async ({ accessToken, signal }) => ({ name: (await me(accessToken, signal)).login }),
  * })
  */
+/** Keys of the token data a kept callback parameter must not replace. */
+const TOKEN_KEYS = new Set(['access_token', 'refresh_token', 'token_type', 'expire_on', 'expires_on']);
+
+function keptParams(names: unknown): string[] {
+  if (names === undefined) return [];
+  if (!Array.isArray(names)) throw new TypeError('oauth2(): callbackParams must be an array of names');
+  names.forEach((name, i) => {
+    if (typeof name !== 'string' || name === '')
+      throw new TypeError(`oauth2(): callbackParams[${i}] must be a non-empty string`);
+    if (TOKEN_KEYS.has(name) || name === 'code' || name === 'state')
+      throw new TypeError(
+        `oauth2(): callbackParams[${i}] "${name}" would replace the token step's own value`,
+      );
+  });
+  return names as string[];
+}
+
 export function oauth2(options: OAuth2Options): OAuth2Authentication {
   const authorizeAt = splitUrl(options.authorizeUrl, 'authorizeUrl');
+  const kept = keptParams(options.callbackParams);
   const tokenAt = splitUrl(options.tokenUrl, 'tokenUrl');
   const pkceMode = options.pkce === undefined || options.pkce === true ? 'callback_uri' : options.pkce;
   const marginMs = (options.refreshMarginSeconds ?? 300) * 1000;
@@ -266,7 +293,7 @@ export function oauth2(options: OAuth2Options): OAuth2Authentication {
       return { redirect_uri: client(creds).authorizeURL(params) };
     },
 
-    async accessToken({ callback_uri, code, state }, ctx = {}) {
+    async accessToken({ callback_uri, code, state, params: callback }, ctx = {}) {
       const creds = clientCredentials();
       const params: Record<string, string> = { code, redirect_uri: callback_uri };
       const secrets = [creds.secret, code];
@@ -291,7 +318,12 @@ export function oauth2(options: OAuth2Options): OAuth2Authentication {
           (m) => new OAuthError(m),
         );
       }
-      return tokenData(token.token);
+      const out: OAuth2TokenData & Record<string, unknown> = { ...tokenData(token.token) };
+      for (const name of kept) {
+        const value = callback?.[name];
+        if (typeof value === 'string') out[name] = value;
+      }
+      return out;
     },
 
     async refresh(account, ctx = {}) {

@@ -98,8 +98,12 @@ export function createOAuthRouter(
     router.post(PROTOCOL_PATHS.oauth2AccessToken, async (req, res) => {
       const body = parseBody(oauth2AccessTokenRequest, req.body);
       const state = optionalString(body.state) ?? optionalString(body.fields.state);
+      // The service forwards the other parameters of the provider's callback at the top level.
+      const params: Record<string, string> = {};
+      for (const [key, value] of Object.entries(body))
+        if (typeof value === 'string' && key !== 'code' && key !== 'state') params[key] = value;
       const data = await v2.accessToken(
-        { callback_uri: body.fields.callback_uri, code: body.code, state },
+        { callback_uri: body.fields.callback_uri, code: body.code, state, params },
         { signal: requestSignal(req, res) },
       );
       res.json(data);

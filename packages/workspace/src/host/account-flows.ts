@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppCallError, type AppClient } from '@weft/sync-engine';
+import { AppCallError, type AppClient, type OAuth2Callback } from '@weft/sync-engine';
 import type { Driver } from '../db/driver.js';
 import { WorkspaceError } from '../errors.js';
 import { oauth1AccessToken, oauth1Authorize } from './oauth1-calls.js';
@@ -138,12 +138,12 @@ export class AccountFlows {
   }
 
   /** The OAuth 2 callback: the app exchanges the code; the source is created or its account replaced. */
-  async finishOAuth2(state: string, code: string): Promise<View> {
-    const pending = await takePending(this.ctx.driver, this.ctx.box, state, 'oauth2');
+  async finishOAuth2(callback: OAuth2Callback & { state: string }): Promise<View> {
+    const pending = await takePending(this.ctx.driver, this.ctx.box, callback.state, 'oauth2');
     const url = await this.urlOf(pending);
     const values = await this.ctx
       .client(url)
-      .oauth2AccessToken(this.oauth2CallbackUrl(), code)
+      .oauth2AccessToken(this.oauth2CallbackUrl(), callback)
       .catch((e) => {
         throw appFailure(e);
       });

@@ -5,6 +5,7 @@ import {
   AppClient,
   ExchangeThread,
   formatWarning,
+  type OAuth2Callback,
   type ReaderWarning,
   type RetryPolicy,
   type SyncEvent,
@@ -522,8 +523,8 @@ export class AppHost {
   }
 
   /** The provider's callback: the app exchanges the code for the account's tokens; the source is created (or re-authorised). */
-  async finishOAuth2(state: string, code: string) {
-    return this.oauthCallback(state, () => this.accounts.finishOAuth2(state, code));
+  async finishOAuth2(callback: OAuth2Callback & { state: string }) {
+    return this.oauthCallback(callback.state, () => this.accounts.finishOAuth2(callback));
   }
 
   /** First step of an OAuth 1 account: the app obtains a request token; it waits sealed for the callback. */

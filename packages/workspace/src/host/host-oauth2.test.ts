@@ -39,6 +39,8 @@ function oauthApp() {
         scopes: ['openid', 'profile'],
         clientId: CLIENT_ID,
         clientSecret: CLIENT_SECRET,
+        // As QuickBooks adds the company's `realmId` to its callback.
+        callbackParams: ['realmId'],
         account: async ({ accessToken, signal }) => {
           const me = await userinfo(accessToken, signal);
           return { name: me.name, accountId: me.sub };
@@ -162,5 +164,27 @@ describe('an OAuth 2 source', () => {
     expect(JSON.stringify(form.body)).not.toContain(after.access_token);
     const { body: run } = await api('POST', `/api/host/sources/${id}/syncs?wait=true`);
     expect(run).toMatchObject({ status: 'succeeded', rowsSet: 1 });
+  });
+
+  it("hands the provider's own callback parameters to the app, which keeps those it names in the account", async () => {
+    const start = await api('POST', '/api/host/oauth2/start', { url: appUrl });
+    const callback = new URL(await approve(start.body.redirectUri, ws.apps.oauthCallbackUrl()));
+    // The provider sends the browser back with a parameter of its own.
+    callback.searchParams.set('realmId', '9130-3561');
+    const done = await fetch(callback);
+    expect(done.status).toBe(200);
+    const { source } = (await done.json()) as { source: { id: string } };
+    const stored = async () => {
+      const { rows } = await ws.driver.query<{ account_enc: string }>(
+        `SELECT account_enc FROM weft_host_sources WHERE id = $1`,
+        [source.id],
+      );
+      return box.open<Record<string, unknown>>(rows[0]?.account_enc as string);
+    };
+    expect(await stored()).toMatchObject({ realmId: '9130-3561' });
+    // /validate's refreshed tokens are added to the account: the kept parameter stays.
+    const { body: run } = await api('POST', `/api/host/sources/${source.id}/syncs?wait=true`);
+    expect(run).toMatchObject({ status: 'succeeded' });
+    expect(await stored()).toMatchObject({ realmId: '9130-3561' });
   });
 });

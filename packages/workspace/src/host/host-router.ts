@@ -142,7 +142,11 @@ export function hostRouter(host: AppHost): Router {
       const error = query(req, 'error').slice(0, 100) || 'no code';
       throw new WorkspaceError(400, 'bad-request', `The authorization did not complete (${error})`);
     }
-    finished(req, res, await host.finishOAuth2(state, code));
+    // Every other parameter goes to the app too (a provider's `realmId`, `accounts-server`, …).
+    const params = Object.fromEntries(
+      Object.entries(req.query).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
+    finished(req, res, await host.finishOAuth2({ state, code, params }));
   });
   router.get('/hooks/oauth1/callback', async (req, res) => {
     const state = query(req, 'state');
