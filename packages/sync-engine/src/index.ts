@@ -32,6 +32,7 @@ export {
   retryDelay,
   type SyncEvent,
 } from './read-type.js';
+export { isMissingEndpoint } from './missing-endpoint.js';
 export { type ReadTypesInput, readTypes } from './read-types.js';
 export {
   checkSchemaSize,

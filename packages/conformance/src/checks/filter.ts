@@ -1,4 +1,4 @@
-import { appRequests } from '@weft/sync-engine';
+import { appRequests, isMissingEndpoint } from '@weft/sync-engine';
 import { type Context, errorAnswerProblem } from '../context.js';
 import { describeAnswer } from '../http.js';
 import { isPlainObject, show } from '../util.js';
@@ -20,8 +20,6 @@ export function invalidValue(type: string): unknown {
   }
 }
 
-const NOT_IMPLEMENTED = new Set([404, 405, 501]);
-
 export async function checkFilterValidate(
   ctx: Context,
   types: string[],
@@ -32,7 +30,7 @@ export async function checkFilterValidate(
   const given = await ctx.send(appRequests.validateFilter(types, filterValues, account ?? {}), {
     optional: true,
   });
-  if (!given.failure && NOT_IMPLEMENTED.has(given.status ?? 0)) {
+  if (!given.failure && isMissingEndpoint(given.status)) {
     const reason = `optional endpoint not implemented (HTTP ${given.status})`;
     ctx.skip('filter.valid', { reason });
     ctx.skip('filter.invalid', { reason });

@@ -1,11 +1,10 @@
 import { webhookPreProcessResponse } from '@weft/core/protocol';
-import { appRequests, readTransformAnswer } from '@weft/sync-engine';
+import { appRequests, isMissingEndpoint, readTransformAnswer } from '@weft/sync-engine';
 import { type Context, errorAnswerProblem, formatIssues } from '../context.js';
 import type { Exchange } from '../http.js';
 
 const GARBAGE = { weft_conformance: 'garbage event', signature: 'weft-conformance-invalid' };
-const NOT_IMPLEMENTED = new Set([404, 405, 501]);
-const missing = (ex: Exchange) => !ex.failure && NOT_IMPLEMENTED.has(ex.status ?? 0);
+const missing = (ex: Exchange) => !ex.failure && isMissingEndpoint(ex.status);
 
 /** Why a 2xx-or-error JSON answer is wrong, or undefined. */
 function answerProblem(ex: Exchange, parse: (json: unknown) => string | undefined): string | undefined {

@@ -5,6 +5,7 @@ import {
   AppClient,
   ExchangeThread,
   formatWarning,
+  isMissingEndpoint,
   type OAuth2Callback,
   type ReaderWarning,
   type RetryPolicy,
@@ -460,7 +461,7 @@ export class AppHost {
       await client.validateFilter(types, filter, account);
     } catch (error) {
       // An app without filter/validate accepts every filter.
-      if (error instanceof AppCallError && error.status === 404) return;
+      if (error instanceof AppCallError && isMissingEndpoint(error.status)) return;
       throw appFailure(error);
     }
   }

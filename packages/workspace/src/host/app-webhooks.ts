@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { runMessage } from './run-record-limits.js';
 import { randomUUID } from 'node:crypto';
 import { redact } from '@weft/core/redact';
-import { type AppClient, splitItems } from '@weft/sync-engine';
+import { type AppClient, isMissingEndpoint, splitItems } from '@weft/sync-engine';
 import { z } from 'zod';
 import type { Driver } from '../db/driver.js';
 import type { Workspace } from '../workspace.js';
@@ -105,7 +105,7 @@ const HOP = new Set([
   'accept-encoding',
 ]);
 
-/** The app's answer to the raw event, or undefined when it has no pre-process endpoint (404). */
+/** The app's answer to the raw event, or undefined when it has no pre-process endpoint (404, 405, 501). */
 async function preProcess(
   client: AppClient,
   event: IncomingEvent,
@@ -140,7 +140,8 @@ async function preProcess(
   } catch {
     json = undefined;
   }
-  if (response.status === 404 && !(json as { reply?: unknown } | undefined)?.reply) return undefined;
+  if (isMissingEndpoint(response.status) && !(json as { reply?: unknown } | undefined)?.reply)
+    return undefined;
   if (!response.ok) {
     const message =
       typeof (json as { message?: unknown })?.message === 'string'

@@ -5,7 +5,8 @@
 // own (they fetch all types upstream in one go): the service asks for them all at once. The app
 // here does the same, with more types than the workspace reads at a time, and answers with what
 // Go's encoder writes for empty values: `null` for the list of actions it never filled, `{}` for
-// its webhooks settings (an empty struct), `""` for a relation it has no target for.
+// its webhooks settings (an empty struct), `""` for a relation it has no target for; and routes as
+// Go's ServeMux does, answering 405 to a POST for an endpoint it does not have (filter/validate).
 // Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -137,12 +138,18 @@ beforeAll(async () => {
     });
     req.on('end', async () => {
       const path = (req.url ?? '').split('?')[0] ?? '';
+      // As Go's ServeMux routes with a `GET /` pattern for the descriptor: every other GET gets
+      // the descriptor too, and a POST to a path without a route (filter/validate here) a 405.
+      const route = req.method === 'GET' ? '/' : path;
+      if (route !== '/api/v1/synchronizer/data' && !answers[route]) {
+        res.writeHead(405, { 'content-type': 'text/plain; charset=utf-8', allow: 'GET, HEAD' });
+        res.end('Method Not Allowed\n');
+        return;
+      }
       const { status, answer } =
-        path === '/api/v1/synchronizer/data'
+        route === '/api/v1/synchronizer/data'
           ? await data(JSON.parse(text) as Json)
-          : answers[path]
-            ? { status: 200, answer: answers[path] }
-            : { status: 404, answer: { message: 'not found' } };
+          : { status: 200, answer: answers[route] };
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(answer));
     });
