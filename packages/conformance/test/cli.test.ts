@@ -53,7 +53,7 @@ let warning: ReferenceApp;
 let dir: string;
 beforeAll(async () => {
   good = await startReferenceApp();
-  broken = await startReferenceApp({ fault: 'items-null' });
+  broken = await startReferenceApp({ fault: 'items-keyed' });
   warning = await startReferenceApp({ fault: 'logo-missing' });
   dir = mkdtempSync(join(tmpdir(), 'weft-conformance-'));
   writeFileSync(join(dir, 'actions.json'), JSON.stringify(ACTIONS_FIXTURE));

@@ -133,7 +133,7 @@ const INCOMPLETE_ACCOUNT = ['validate.empty-fields', 'validate.partial-fields'];
 const cases: FaultCase[] = [
   { fault: 'no-message-key', id: 'errors.message-key', also: ERROR_BODY_CHECKS },
   { fault: 'try-later-200', id: 'errors.try-later-status', also: ['data.response'] },
-  { fault: 'items-null', id: 'data.items', also: ['data.absent-keys'] },
+  { fault: 'items-keyed', id: 'data.items', also: ['data.absent-keys'] },
   { fault: 'invalid-account-500', id: 'validate.invalid-account', also: INCOMPLETE_ACCOUNT },
   {
     fault: 'invalid-account-hang',
@@ -233,14 +233,14 @@ describe('each broken variant of the reference app', () => {
   });
 
   it('says which request showed the failure, with a response excerpt', async () => {
-    const report = await runAgainst({ fault: 'items-null' });
+    const report = await runAgainst({ fault: 'items-keyed' });
     const check = report.checks.find((c) => c.id === 'data.items' && c.status === 'fail')!;
     expect(check.title).toContain('(user)');
-    expect(check.reason).toContain('`items` is null');
+    expect(check.reason).toContain('`items` is {"u1":');
     expect(check.request).toMatchObject({ method: 'POST', path: '/api/v1/synchronizer/data' });
     expect(check.request?.body).toContain('"requestedType":"user"');
     expect(check.response?.status).toBe(200);
-    expect(check.response?.body).toContain('"items":null');
+    expect(check.response?.body).toContain('"items":{"u1":');
   });
 
   it('never probes an OAuth account with empty or partial fields: the service never sends one', async () => {
@@ -301,7 +301,10 @@ describe('each broken variant of the reference app', () => {
 
 describe('secrets', () => {
   it('never puts the account secrets into the report', async () => {
-    const report = await runAgainst({ fault: 'items-null' }, { account: { apiKey: 'secret', region: 'eu' } });
+    const report = await runAgainst(
+      { fault: 'items-keyed' },
+      { account: { apiKey: 'secret', region: 'eu' } },
+    );
     const check = report.checks.find((c) => c.id === 'data.items' && c.status === 'fail')!;
     expect(check.request?.body).toContain('"apiKey":"***","region":"eu"');
     const { requests: _, ...rest } = report;
@@ -407,6 +410,11 @@ const quirks: QuirkCase[] = [
     quirk: 'full-remove',
     warns: [],
     says: ['data.sync-action', 'a REMOVE row in a full answer; it is removed'],
+  },
+  {
+    quirk: 'empty-delta-null',
+    warns: [],
+    says: ['delta.items', 'data.items: null: read as no rows'],
   },
 ];
 

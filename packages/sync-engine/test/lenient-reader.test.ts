@@ -265,6 +265,19 @@ describe('data pages', () => {
     ]);
   });
 
+  it('read `items: null` as no rows, with a note (Go writes null for a list it never filled)', () => {
+    const read = readDataAnswer({
+      items: null,
+      pagination: { hasNext: false, nextPageConfig: { page: 2 } },
+      synchronizationType: 'delta',
+    });
+    expect(read).toMatchObject({
+      ok: true,
+      value: { items: [], hasNext: false, synchronizationType: 'delta' },
+    });
+    expect(read.warnings.map(formatWarning)).toEqual(['data.items: null: read as no rows']);
+  });
+
   it('refuse `items` that is not an array', async () => {
     answers.set('/api/v1/synchronizer/data', { items: { a: { id: 'a' } } });
     const outcome = await new AppClient(url).dataPage({

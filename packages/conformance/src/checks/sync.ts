@@ -261,10 +261,15 @@ export async function syncType(
       else if (bad && bad.suffix !== 'items')
         findings.add(bad.suffix, 'fail', `page ${page}: ${bad.problem}`, ex);
     }
-    if (!Array.isArray(json.items)) {
+    // `null` is no rows to the service (what Go's encoder writes for a list it never filled).
+    const rows: unknown[] | undefined =
+      json.items === null ? [] : Array.isArray(json.items) ? json.items : undefined;
+    if (!rows) {
       if (!findings.map.has('items')) findings.add('items', 'fail', `page ${page}: \`items\` is missing`, ex);
       return STOP;
     }
+    if (json.items === null && !findings.notes.has('items'))
+      findings.notes.set('items', `page ${page}: data.items: null: read as no rows, as the service does`);
 
     if (json.pagination === undefined || json.pagination === null)
       findings.notes.set(
@@ -283,8 +288,7 @@ export async function syncType(
       );
     const pageType =
       read.ok && json.synchronizationType !== undefined ? read.value.synchronizationType : undefined;
-    if (phase === 'data' && pagination !== null)
-      result.resumable.push(pageDigest(pagination, json.items, page));
+    if (phase === 'data' && pagination !== null) result.resumable.push(pageDigest(pagination, rows, page));
     if (pageType) {
       if (result.synchronizationType && result.synchronizationType !== pageType) {
         findings.add(
@@ -313,7 +317,7 @@ export async function syncType(
     const target = replaced ?? store;
 
     received = true;
-    json.items.forEach((raw, index) => {
+    rows.forEach((raw, index) => {
       itemCount++;
       if (!isPlainObject(raw)) {
         findings.add(

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { firstIssue, flag, isObject } from './coerce.js';
 import { collecting, type ReadResult, result, warn } from './warning.js';
 
-// `POST /api/v1/synchronizer/data` as the service reads it: only `items` is required. No
-// `pagination` (or `hasNext` not true) means no next page; no `synchronizationType` means `full`.
+// `POST /api/v1/synchronizer/data` as the service reads it: only `items` is required, and `null`
+// is no rows (what Go's encoder writes for a list it never filled: apps in production answer a
+// delta without changes so). No `pagination` (or `hasNext` not true) means no next page; no
+// `synchronizationType` means `full`.
 // Rows are checked to be objects, not copied: a page of thousands of rows is read as it came, by
 // one loop over them rather than a schema per row (the rest of the page goes through zod).
 
@@ -32,7 +34,8 @@ const page = z.looseObject({
 export function readDataAnswer(raw: unknown): ReadResult<ReadDataPage> {
   const { value, warnings } = collecting('data', (): ReadDataPage | string => {
     if (!isObject(raw)) return 'body: not a JSON object';
-    const rows = raw.items;
+    if (raw.items === null) warn('items', 'null: read as no rows');
+    const rows = raw.items === null ? [] : raw.items;
     // An array's rows are checked here; the schema sees it empty (so that it does not walk them).
     const listed = Array.isArray(rows);
     if (listed)

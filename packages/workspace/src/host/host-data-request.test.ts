@@ -4,9 +4,10 @@
 // from it), and answer a type's first page only once every type of the sync has asked for its
 // own (they fetch all types upstream in one go): the service asks for them all at once. The app
 // here does the same, with more types than the workspace reads at a time, and answers with what
-// Go's encoder writes for empty values: `null` for the list of actions it never filled, `{}` for
-// its webhooks settings (an empty struct), `""` for a relation it has no target for; and routes as
-// Go's ServeMux does, answering 405 to a POST for an endpoint it does not have (filter/validate).
+// Go's encoder writes for empty values: `null` for a list it never filled (its actions, a type's
+// rows), `{}` for its webhooks settings (an empty struct), `""` for a relation it has no target
+// for; and it routes as Go's ServeMux does, answering 405 to a POST for an endpoint it does not
+// have (filter/validate).
 // Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,13 +48,14 @@ const schema: Record<string, Record<string, Json>> = {
 };
 const TYPES = Object.keys(schema).sort();
 
-const items: Record<string, Json[]> = {
+const items: Record<string, Json[] | null> = {
   customer: [
     { id: 'c1', name: 'Acme', balance: 12.5, termId: 't1', __syncAction: 'SET' },
     { id: 'c2', name: 'Globex', balance: 0, termId: '', __syncAction: 'SET' },
   ],
   term: [{ id: 't1', name: 'Net 30' }],
-  class: [],
+  // A type without rows, whose list Go never filled.
+  class: null,
 };
 
 const answers: Record<string, Json> = {
@@ -121,7 +123,7 @@ async function data(body: Json): Promise<{ status: number; answer: Json }> {
   return {
     status: 200,
     answer: {
-      items: items[type] ?? [],
+      items: type in items ? items[type] : [],
       pagination: { hasNext: false, nextPageConfig: { startPosition: 0 } },
       synchronizationType: 'full',
     },
@@ -179,6 +181,8 @@ for (const target of databaseTargets()) {
       const source = await ws.apps.addSource({ url: appUrl, fields: { key: 'k' } });
       const run = await ws.apps.sync(source.id, { wait: true });
       expect(run, run.error ?? '').toMatchObject({ status: 'succeeded', rowsSet: 3 });
+      // The type whose rows came as `null` has none, and the run says how it read them.
+      expect(run.error).toContain('class: data.items: null: read as no rows');
 
       // One request per type (each first page answered once every type had asked for its own).
       expect(dataRequests.map((b) => b.requestedType).sort()).toEqual(TYPES);
