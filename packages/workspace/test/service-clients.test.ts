@@ -285,12 +285,42 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     expect(row).toEqual({ 'rc/name': 'Blue', 'rc/people': [{ 'rc/name': 'Ann' }] });
   });
 
+  it("a collection sub-query pages with q/offset, as a mobile client pages an entity's comments", async () => {
+    const page = async (offset: number, limit?: number) => {
+      const [row] = await h.run('svc.entity/query', {
+        query: {
+          'q/from': TEAM,
+          'q/select': {
+            people: {
+              'q/from': 'rc/people',
+              'q/select': { n: ['rc/name'] },
+              'q/order-by': [[['rc/name'], 'q/asc']],
+              'q/offset': offset,
+              ...(limit === undefined ? {} : { 'q/limit': limit }),
+            },
+          },
+          'q/where': ['=', ['svc/id'], '$t'],
+          'q/limit': 1,
+        },
+        params: { $t: team },
+      });
+      return (row.people as { n: string }[]).map((p) => p.n);
+    };
+    expect(await page(0, 2)).toEqual(['Ann', 'Bob']);
+    expect(await page(2, 2)).toEqual(['Cy']);
+    expect(await page(3, 2)).toEqual([]);
+    // Without q/limit: every item from the offset on.
+    expect(await page(1)).toEqual(['Bob', 'Cy']);
+  });
+
   it('bad object selects are refused as invalid queries', async () => {
     for (const select of [
       { A: ['rc/people', 'rc/name'] },
       { A: { 'q/from': 'rc/name', 'q/select': ['svc/id'] } },
       { A: { 'q/from': 'rc/people', 'q/select': ['rc/name'], 'q/limit': -1 } },
       { A: { 'q/from': 'rc/people', 'q/select': ['rc/name'], 'q/limit': 'lots' } },
+      { A: { 'q/from': 'rc/people', 'q/select': ['rc/name'], 'q/offset': -1 } },
+      { A: { 'q/from': 'rc/people', 'q/select': ['rc/name'], 'q/offset': '2' } },
       { A: 5 },
       { A: [] },
       { A: ['rc/nope'] },

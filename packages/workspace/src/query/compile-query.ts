@@ -198,7 +198,7 @@ export class Compiler {
       const obj = this.selectObject(sub, target, x, spec);
       return `(SELECT ${obj} FROM ${target.table} ${x} WHERE ${x}.id = ${alias}.${col(f)})`;
     }
-    // A collection: [fields] or {q/select, q/limit?, q/where?, q/order-by?}.
+    // A collection: [fields] or {q/select, q/limit?, q/offset?, q/where?, q/order-by?}.
     let sub: Record<string, unknown>;
     if (Array.isArray(spec)) sub = { 'q/select': spec };
     else if (spec && typeof spec === 'object') sub = spec as Record<string, unknown>;
@@ -219,7 +219,9 @@ export class Compiler {
     ) {
       throw invalid("A collection sub-query's q/limit is a non-negative integer or q/no-limit");
     }
-    if (sub['q/offset'] !== undefined) throw invalid('A collection sub-query has no q/offset');
+    const offset = sub['q/offset'] ?? 0;
+    if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0)
+      throw invalid("A collection sub-query's q/offset is a non-negative integer");
     const target = this.catalog.target(f);
     const x = this.b.alias();
     const scope = new Scope(this, target, x);
@@ -229,15 +231,17 @@ export class Compiler {
     const keys = this.orderKeys(scope, sub['q/order-by']);
     const order = keys.map(([e, dir]) => `${e} ${dir}`).join(', ');
     const from = `FROM ${src.from} ${scope.joins.join(' ')} WHERE ${src.where} AND ${where}`;
-    if (typeof limit !== 'number') {
+    if (typeof limit !== 'number' && offset === 0) {
       return `(SELECT coalesce(json_agg(${obj} ORDER BY ${order}), '[]'::json) ${from})`;
     }
-    // The first `limit` items in order; their sort keys come along so the array keeps that order.
+    // A page of the items in order (clients page a collection with q/offset and q/limit); their
+    // sort keys come along so the array keeps that order.
     const p = this.b.alias();
     const sorts = keys.map(([e], i) => `${e} AS s${i}`).join(', ');
     const outer = keys.map(([, dir], i) => `${p}.s${i} ${dir}`).join(', ');
+    const page = `${typeof limit === 'number' ? ` LIMIT ${limit}` : ''}${offset > 0 ? ` OFFSET ${offset}` : ''}`;
     return `(SELECT coalesce(json_agg(${p}.r ORDER BY ${outer}), '[]'::json)
-      FROM (SELECT ${obj} AS r, ${sorts} ${from} ORDER BY ${order} LIMIT ${limit}) ${p})`;
+      FROM (SELECT ${obj} AS r, ${sorts} ${from} ORDER BY ${order}${page}) ${p})`;
   }
 
   aggregate(type: TypeDef, alias: string, op: string, path: unknown): string {
