@@ -313,6 +313,42 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     expect(await page(1)).toEqual(['Bob', 'Cy']);
   });
 
+  it('a client that writes every key reads and writes as usual: null query keys and args are absent', async () => {
+    // As an Android client's serializer writes its requests (explicit nulls, every default).
+    const nulls = { query: null, params: null, type: null, entity: null, field: null, items: null };
+    const [schema] = (await h.request('POST', '/api/commands', [{ command: 'svc.schema/query', args: null }]))
+      .body;
+    expect(schema.success).toBe(true);
+    const [row] = await h.run('svc.entity/query', {
+      ...nulls,
+      query: {
+        'q/from': TEAM,
+        'q/select': {
+          name: ['rc/name'],
+          people: {
+            'q/from': 'rc/people',
+            'q/select': { n: ['rc/name'] },
+            'q/where': null,
+            'q/order-by': [[['rc/name'], 'q/desc']],
+            'q/offset': null,
+            'q/limit': null,
+          },
+        },
+        'q/where': null,
+        'q/order-by': null,
+        'q/offset': null,
+        'q/limit': 1,
+      },
+    });
+    expect(row).toEqual({ name: 'Blue', people: [{ n: 'Cy' }, { n: 'Bob' }, { n: 'Ann' }] });
+    const renamed = await h.run('svc.entity/update', {
+      ...nulls,
+      type: TEAM,
+      entity: { 'svc/id': team, 'rc/name': 'Blue' },
+    });
+    expect(renamed['rc/name']).toBe('Blue');
+  });
+
   it('bad object selects are refused as invalid queries', async () => {
     for (const select of [
       { A: ['rc/people', 'rc/name'] },

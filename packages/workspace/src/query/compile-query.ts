@@ -24,6 +24,20 @@ import {
 
 export const DEFAULT_LIMIT = 1000;
 const QUERY_KEYS = new Set(['q/from', 'q/select', 'q/where', 'q/order-by', 'q/limit', 'q/offset']);
+
+/**
+ * A query (or sub-query) with its optional keys that are null left out: clients whose serializer
+ * writes every field send `"q/where": null` for no filter (an Android client of the service does).
+ */
+function withoutNulls(q: Record<string, unknown>): Record<string, unknown> {
+  let out = q;
+  for (const k of ['q/where', 'q/order-by', 'q/limit', 'q/offset'])
+    if (q[k] === null) {
+      if (out === q) out = { ...q };
+      delete out[k];
+    }
+  return out;
+}
 const AGGREGATES = new Set(['q/count', 'q/min', 'q/max', 'q/sum', 'q/avg']);
 const JSON_TYPES = new Set(['svc/location', 'svc/json-value', 'svc/date-range', 'svc/date-time-range']);
 
@@ -207,7 +221,8 @@ export class Compiler {
   }
 
   /** The items of the collection `f` of the entity `alias`, as a JSON array, per the sub-query `sub`. */
-  collectionQuery(alias: string, f: FieldDef, sub: Record<string, unknown>): string {
+  collectionQuery(alias: string, f: FieldDef, spec: Record<string, unknown>): string {
+    const sub = withoutNulls(spec);
     for (const k of Object.keys(sub)) {
       if (k.startsWith('q/') && !QUERY_KEYS.has(k)) throw invalid(`Unknown query key ${k}`);
     }
@@ -574,7 +589,7 @@ export class Compiler {
 
   compile(query: unknown): CompiledQuery {
     if (!query || typeof query !== 'object' || Array.isArray(query)) throw invalid('query must be an object');
-    const q = query as Record<string, unknown>;
+    const q = withoutNulls(query as Record<string, unknown>);
     for (const k of Object.keys(q))
       if (k.startsWith('q/') && !QUERY_KEYS.has(k)) throw invalid(`Unknown query key ${k}`);
     const type = this.catalog.type(q['q/from']);
