@@ -349,6 +349,39 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     expect(renamed['rc/name']).toBe('Blue');
   });
 
+  it('{"svc/id": null} clears a to-one relation or a single-select, as a mobile client clears a select', async () => {
+    const who = people[2] as string;
+    const read = async () =>
+      (
+        await h.run('svc.entity/query', {
+          query: {
+            'q/from': PERSON,
+            'q/select': { team: ['rc/team', 'svc/id'], status: ['rc/status', 'enum/name'] },
+            'q/where': ['=', ['svc/id'], '$p'],
+            'q/limit': 1,
+          },
+          params: { $p: who },
+        })
+      )[0];
+    const cleared = await h.run('svc.entity/update', {
+      type: PERSON,
+      entity: { 'svc/id': who, 'rc/team': { 'svc/id': null }, 'rc/status': { 'svc/id': null } },
+    });
+    expect(cleared).toMatchObject({ 'rc/team': null, 'rc/status': null });
+    expect(await read()).toEqual({ team: null, status: null });
+    // Anything else in the object is still a value to check, and refused.
+    const bad = await h.attempt('svc.entity/update', {
+      type: PERSON,
+      entity: { 'svc/id': who, 'rc/team': { 'svc/id': null, 'rc/name': 'x' } },
+    });
+    expect(bad.result.code).toBe('invalid-value');
+    await h.run('svc.entity/update', {
+      type: PERSON,
+      entity: { 'svc/id': who, 'rc/team': { 'svc/id': team }, 'rc/status': { 'svc/id': open } },
+    });
+    expect(await read()).toEqual({ team: team, status: 'Open' });
+  });
+
   it('bad object selects are refused as invalid queries', async () => {
     for (const select of [
       { A: ['rc/people', 'rc/name'] },

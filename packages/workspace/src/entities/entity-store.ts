@@ -64,6 +64,8 @@ export function entityJson(
 export function refValue(field: FieldDef, value: unknown): string | null {
   if (value === null) return null;
   const id = isObject(value) ? value['svc/id'] : value;
+  // `{"svc/id": null}` is no target too: a mobile client clears a single-select so.
+  if (id === null && isObject(value) && Object.keys(value).length === 1) return null;
   if (!isUuid(id)) {
     throw new WorkspaceError(400, 'invalid-value', `Field ${field.name} takes {"svc/id": <uuid>} or null`);
   }
