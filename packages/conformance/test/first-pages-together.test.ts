@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FirstPagesGate } from '../../../scripts/test-support/first-pages-gate.js';
 import { runConformance } from '../src/index.js';
 
 type Json = Record<string, unknown>;
@@ -22,26 +23,8 @@ const schema = Object.fromEntries(
   ]),
 );
 
-/** Per operation, the types that asked for a first page, and the requests waiting for the rest. */
-const operations = new Map<string, { asked: Set<string>; waiting: (() => void)[] }>();
-
-function everyTypeAsked(body: Json): Promise<boolean> {
-  const id = String(body.operationId);
-  const op = operations.get(id) ?? { asked: new Set<string>(), waiting: [] };
-  operations.set(id, op);
-  op.asked.add(String(body.requestedType));
-  if (op.asked.size >= TYPES.length) {
-    for (const go of op.waiting.splice(0)) go();
-    return Promise.resolve(true);
-  }
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), 2_500);
-    op.waiting.push(() => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
+/** Answers a first page once every type of the sync asked for its own. */
+const gate = new FirstPagesGate(2_500);
 
 async function answer(path: string, body: Json): Promise<[number, unknown]> {
   switch (path) {
@@ -75,7 +58,7 @@ async function answer(path: string, body: Json): Promise<[number, unknown]> {
       if (!body.operationId) return [400, { message: 'operationId is required' }];
       if (!(body.schema as Json | undefined)?.[type])
         return [400, { message: `no schema for ${type} was provided on the request` }];
-      if (!(await everyTypeAsked(body)))
+      if (!(await gate.pass(body)))
         return [500, { message: `${type}: not every type of the sync asked for its first page` }];
       const row = { id: `${type}-1`, name: `${type} one` };
       const items = body.lastSynchronizedAt ? [{ ...row, __syncAction: 'SET' }] : [row];

@@ -12,6 +12,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FirstPagesGate } from '../../../../scripts/test-support/first-pages-gate.js';
 import { databaseTargets } from '../../test/support/databases.js';
 import { startHostedOn } from './fixtures/hosted-on.js';
 import type { HostedWorkspace } from './start-hosted-workspace.js';
@@ -87,27 +88,8 @@ const answers: Record<string, Json> = {
 /** Every data request the app received, as sent. */
 const dataRequests: Json[] = [];
 
-/** Per operation, the types that asked for their first page, and the requests waiting for the rest. */
-const operations = new Map<string, { asked: Set<string>; waiting: (() => void)[] }>();
-
-/** Resolves true once every type of the request's sync has asked for its first page (false after 10 s). */
-function everyTypeAsked(body: Json): Promise<boolean> {
-  const id = String(body.operationId);
-  const op = operations.get(id) ?? { asked: new Set<string>(), waiting: [] };
-  operations.set(id, op);
-  op.asked.add(String(body.requestedType));
-  if (op.asked.size >= (body.types as string[]).length) {
-    for (const go of op.waiting.splice(0)) go();
-    return Promise.resolve(true);
-  }
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), 10_000);
-    op.waiting.push(() => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
+/** Answers a first page once every type of the sync asked for its own. */
+const gate = new FirstPagesGate(10_000);
 
 async function data(body: Json): Promise<{ status: number; answer: Json }> {
   dataRequests.push(body);
@@ -115,7 +97,7 @@ async function data(body: Json): Promise<{ status: number; answer: Json }> {
   if (!body.operationId) return { status: 400, answer: { message: 'operationId is required' } };
   const sent = (body.schema as Record<string, Json> | undefined)?.[type];
   if (!sent) return { status: 400, answer: { message: `no schema for ${type} was provided on the request` } };
-  if (body.pagination == null && !(await everyTypeAsked(body)))
+  if (body.pagination == null && !(await gate.pass(body)))
     return {
       status: 500,
       answer: { message: `${type}: not every type of the sync asked for its first page` },
