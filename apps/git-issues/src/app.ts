@@ -13,7 +13,6 @@ import {
   remove,
   resume,
   type TransformResult,
-  WebhookSignatureError,
   verifyHmacSignature,
 } from '@weft/core';
 import { z } from 'zod';
@@ -270,7 +269,8 @@ export function createGitIssuesApp(options: GitIssuesOptions = {}) {
             events: EVENTS,
             config: { url, content_type: 'json', secret: webhookSecret(), insecure_ssl: '0' },
           });
-          return { id: `${repos[0]}#${hook.id}`, events: [...EVENTS] };
+          // The repository is the workspace preProcess names an event's deliveries by.
+          return { id: `${repos[0]}#${hook.id}`, events: [...EVENTS], workspaceId: repos[0] };
         },
         async uninstall({ account, webhook, signal }) {
           await uninstallHook(github({ apiUrl, token: account.access_token, signal }), webhook.id);
@@ -313,29 +313,18 @@ export function createGitIssuesApp(options: GitIssuesOptions = {}) {
           return {};
         },
         // The newer flow: the raw request, so the signature is checked over GitHub's exact bytes.
-        // An unsigned or forged request gets a 401 reply and concerns no account.
+        // An unsigned or forged request is refused (WebhookSignatureError: 401); a signed one
+        // concerns the workspace of its repository (install's `workspaceId`).
         async preProcess({ rawBody, headers }) {
-          try {
-            verifyHmacSignature({
-              secret: webhookSecret(),
-              rawBody,
-              signature: headers['x-hub-signature-256'] as string | undefined,
-              prefix: 'sha256=',
-            });
-          } catch (error) {
-            if (error instanceof WebhookSignatureError) {
-              return { reply: { status: 401, body: { message: error.message } }, accountIds: [] };
-            }
-            throw error;
-          }
-          const event = JSON.parse(rawBody.toString('utf8')) as {
-            installation?: unknown;
-            sender?: { id?: number };
-          };
-          return {
-            reply: { status: 204 },
-            accountIds: event.sender?.id === undefined ? [] : [String(event.sender.id)],
-          };
+          verifyHmacSignature({
+            secret: webhookSecret(),
+            rawBody,
+            signature: headers['x-hub-signature-256'] as string | undefined,
+            prefix: 'sha256=',
+          });
+          const event = JSON.parse(rawBody.toString('utf8')) as { repository?: { full_name?: string } };
+          const repo = event.repository?.full_name;
+          return { workspaceIds: repo === undefined ? [] : [repo] };
         },
       },
     },

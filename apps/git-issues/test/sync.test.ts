@@ -129,7 +129,11 @@ describe('git-issues: webhooks', () => {
       url: 'https://service.example/hooks/abc',
     });
     expect(installed.status).toBe(200);
-    expect(installed.body).toEqual({ id: 'octo-org/widgets#7001', events: ['issues', 'pull_request'] });
+    expect(installed.body).toEqual({
+      id: 'octo-org/widgets#7001',
+      events: ['issues', 'pull_request'],
+      workspaceId: 'octo-org/widgets',
+    });
     const two = await app.post('/api/v1/synchronizer/webhooks', {
       types: ['issue'],
       filter: {},
@@ -199,7 +203,7 @@ describe('git-issues: webhooks', () => {
     ]);
   });
 
-  it('pre-process checks the signature over the raw bytes and names the sender’s account', async () => {
+  it('pre-process checks the signature over the raw bytes and names the repository’s workspace', async () => {
     const raw = `${body}\n`;
     const signed = signHmac({ secret: WEBHOOK_SECRET, rawBody: raw, prefix: 'sha256=' });
     const pre = await fetch(`${app.url}/api/v1/synchronizer/webhooks/pre-process`, {
@@ -211,15 +215,13 @@ describe('git-issues: webhooks', () => {
       },
       body: raw,
     });
-    expect(await pre.json()).toEqual({ reply: { status: 204 }, accountIds: ['583231'] });
+    expect(await pre.json()).toEqual({ reply: {}, workspaceIds: [JSON.parse(body).repository.full_name] });
     const unsigned = await fetch(`${app.url}/api/v1/synchronizer/webhooks/pre-process`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: raw,
     });
-    expect(await unsigned.json()).toEqual({
-      reply: { status: 401, body: { message: 'Webhook signature is missing' } },
-      accountIds: [],
-    });
+    expect(unsigned.status).toBe(401);
+    expect(await unsigned.json()).toMatchObject({ message: 'Webhook signature is missing' });
   });
 });

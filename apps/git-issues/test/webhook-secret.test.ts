@@ -33,9 +33,9 @@ describe('git-issues: no webhook secret', () => {
       },
       body: raw,
     });
-    expect(await pre.json()).toEqual({
-      reply: { status: 401, body: { message: 'Webhook secret is not configured: every event is refused' } },
-      accountIds: [],
+    expect(pre.status).toBe(401);
+    expect(await pre.json()).toMatchObject({
+      message: 'Webhook secret is not configured: every event is refused',
     });
   });
 });

@@ -80,17 +80,14 @@ describe('webhooks', () => {
       for (const key of Object.keys(row)) expect(schema).toHaveProperty(key);
     }
   });
-  test('pre-process gets the raw body and headers and answers a reply plus account ids', async () => {
+  test('pre-process gets the raw body and headers and answers a reply plus the workspaces it concerns', async () => {
     const res = await fetch(`${app.url}/api/v1/synchronizer/webhooks/pre-process`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-account': 'acct-77' },
       body: 'a=1&b=2',
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
-      reply: { status: 200, body: { ok: true, length: 7 } },
-      accountIds: ['acct-77'],
-    });
+    expect(await res.json()).toEqual({ reply: { ok: true, length: 7 }, workspaceIds: ['acct-77'] });
   });
   test('a signed webhook flow: valid signature accepted, tampered, missing and stale rejected', async () => {
     const secret = 'whsec-test-1';
@@ -115,7 +112,7 @@ describe('webhooks', () => {
                 timestamp: headers['x-timestamp'] as string | undefined,
                 prefix: 'sha256=',
               });
-              return { accountIds: [JSON.parse(rawBody.toString()).account] };
+              return { workspaceIds: [JSON.parse(rawBody.toString()).account] };
             },
           },
         },
@@ -138,7 +135,7 @@ describe('webhooks', () => {
     });
     const ok = await send({ 'x-signature': signature, 'x-timestamp': now });
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ reply: { status: 200 }, accountIds: ['a-1'] });
+    expect(await ok.json()).toEqual({ reply: {}, workspaceIds: ['a-1'] });
     const tampered = await send({ 'x-signature': signature, 'x-timestamp': now }, body.replace('a-1', 'a-2'));
     expect(tampered.status).toBe(401);
     expect(((await tampered.json()) as { message: string }).message).toMatch(/signature/i);

@@ -66,7 +66,7 @@ describe.runIf(CHROMIUM)('page attacks in Chromium', () => {
 
   describeEachDatabase('attacks', (target) => {
     const TOKEN = `admin-${randomBytes(8).toString('hex')}`;
-    const control: ReplyAppControl = { reply: { status: 200 } };
+    const control: ReplyAppControl = { reply: undefined };
     let app: Awaited<ReturnType<typeof listenReplyApp>>;
     let ws: HostedWorkspace;
     let drop: () => Promise<void> = async () => {};
@@ -105,17 +105,12 @@ describe.runIf(CHROMIUM)('page attacks in Chromium', () => {
     });
 
     it("does not run an app's HTML answer on the workspace's origin (the event URL)", async () => {
-      // What the app answers, were it served as it asks: a script that reads the page with the
-      // admin's session (a synchronous request, so the verdict is in the title once it loads), and a
-      // cookie that would replace the session's.
-      control.reply = {
-        status: 200,
-        headers: { 'content-type': 'text/html', 'set-cookie': 'weft_page=planted; Path=/ui' },
-        body: `<!doctype html><title>not run</title><script>
+      // What the app answers, were it served as HTML: a script that reads the page with the
+      // admin's session (a synchronous request, so the verdict is in the title once it loads).
+      control.reply = `<!doctype html><title>not run</title><script>
 const x = new XMLHttpRequest(); x.open('GET', '/ui', false); x.send();
 document.title = x.responseText.includes('Log out') ? 'read the session page' : 'ran';
-</script>`,
-      };
+</script>`;
       const context = await browser.newContext();
       try {
         const page = await context.newPage();

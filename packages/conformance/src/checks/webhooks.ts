@@ -86,7 +86,7 @@ export async function checkWebhooks(
         const parsed = webhookPreProcessResponse.safeParse(json);
         return parsed.success
           ? undefined
-          : `expected {reply, accountIds}: ${formatIssues(parsed.error.issues)}`;
+          : `expected {reply, workspaceIds}: ${formatIssues(parsed.error.issues)}`;
       }),
       { exchange: pre },
     );

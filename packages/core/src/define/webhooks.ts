@@ -46,10 +46,14 @@ export interface PreProcessContext {
 }
 
 export interface PreProcessResult {
-  /** What to answer the third party (e.g. a challenge echo). Default 200 with no body. */
-  reply?: { status?: number; headers?: Record<string, string>; body?: unknown };
-  /** Upstream account ids the event concerns (as returned by `/validate` in `accountId`). */
-  accountIds: readonly string[];
+  /**
+   * The body the service answers the third party with (a challenge echo, `{ok: true}`); a string
+   * goes as text. Default `{}`. To refuse the event (a bad signature), throw
+   * `WebhookSignatureError` instead.
+   */
+  reply?: unknown;
+  /** The workspaces the event concerns: the `workspaceId`s `install` returned. */
+  workspaceIds: readonly string[];
 }
 
 /** Items per type produced from an event; `remove(id)` markers become REMOVE rows. */
@@ -59,7 +63,11 @@ export type TransformResult = Record<string, ReadonlyArray<Record<string, unknow
 export interface WebhookInstallResult {
   id: string;
   events: readonly string[];
-  /** The pre-process flow: the workspace the webhook belongs to. Any other key is passed on too. */
+  /**
+   * The pre-process flow: the workspace the webhook belongs to (an upstream account or company
+   * id), which `preProcess` names in `workspaceIds` for the events it concerns. Any other key is
+   * passed on too.
+   */
   workspaceId?: string;
   [key: string]: unknown;
 }
@@ -74,6 +82,6 @@ export interface WebhooksDefinition<A, F> {
   verify: (ctx: WebhookEventContext) => Promise<{ id: string } | string>;
   /** Turns an event into items per type, applied as a delta. */
   transform: (ctx: WebhookTransformContext<A, F>) => Promise<TransformResult>;
-  /** The newer flow: checks the raw request and says which accounts it concerns. */
+  /** The newer flow: checks the raw request and says which workspaces it concerns. */
   preProcess?: (ctx: PreProcessContext) => Promise<PreProcessResult>;
 }

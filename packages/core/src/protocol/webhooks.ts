@@ -52,16 +52,13 @@ export const webhookTransformResponse = z.looseObject({
 export type WebhookTransformResponse = z.infer<typeof webhookTransformResponse>;
 
 /**
- * Response of `POST /api/v1/synchronizer/webhooks/pre-process`. The spec does not show this
- * shape; weft's choice: the reply to hand the third party, and the upstream account ids the
- * event concerns (as returned by `/validate` in the account field `accountId`).
+ * Response of `POST /api/v1/synchronizer/webhooks/pre-process`, as apps in production answer it
+ * (the spec does not show it): `reply`, the body the service answers the third party with (a
+ * challenge echo, `{ok: true}`), and `workspaceIds`, the workspaces the event concerns: those
+ * the apps' `install` answered as `workspaceId`.
  */
 export const webhookPreProcessResponse = z.looseObject({
-  reply: z.looseObject({
-    status: z.number().int().min(100).max(599),
-    headers: z.record(z.string(), z.string()).optional(),
-    body: z.unknown().optional(),
-  }),
-  accountIds: z.array(z.string()),
+  reply: z.unknown().optional(),
+  workspaceIds: z.array(z.string()),
 });
 export type WebhookPreProcessResponse = z.infer<typeof webhookPreProcessResponse>;

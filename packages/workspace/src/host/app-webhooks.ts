@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { runMessage } from './run-record-limits.js';
 import { randomUUID } from 'node:crypto';
+import { type WebhookPreProcessResponse, webhookPreProcessResponse } from '@weft/core/protocol';
 import { redact } from '@weft/core/redact';
 import { type AppClient, isMissingEndpoint, splitItems } from '@weft/sync-engine';
-import { z } from 'zod';
 import type { Driver } from '../db/driver.js';
 import type { Workspace } from '../workspace.js';
 import type { JobQueue } from '../jobs/job-queue.js';
@@ -43,20 +43,11 @@ export interface IncomingEvent {
   query: Json;
 }
 
+/** What the sender of an event is answered: the status, and the body (the app's reply). */
 export interface EventReply {
   status: number;
-  headers?: Record<string, string>;
   body?: unknown;
 }
-
-const preProcessAnswer = z.looseObject({
-  reply: z.looseObject({
-    status: z.number().int().min(100).max(599),
-    headers: z.record(z.string(), z.string()).optional(),
-    body: z.unknown().optional(),
-  }),
-  accountIds: z.array(z.string()),
-});
 
 /** An event refused: the route answers it with this status (the sender sees the app's message). */
 export class EventRefused extends Error {
@@ -110,7 +101,7 @@ async function preProcess(
   client: AppClient,
   event: IncomingEvent,
   signal?: AbortSignal,
-): Promise<z.infer<typeof preProcessAnswer> | undefined> {
+): Promise<WebhookPreProcessResponse | undefined> {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(event.headers)) {
     if (v === undefined || HOP.has(k.toLowerCase())) continue;
@@ -140,7 +131,7 @@ async function preProcess(
   } catch {
     json = undefined;
   }
-  if (isMissingEndpoint(response.status) && !(json as { reply?: unknown } | undefined)?.reply)
+  if (isMissingEndpoint(response.status) && !(json as { workspaceIds?: unknown } | undefined)?.workspaceIds)
     return undefined;
   if (!response.ok) {
     const message =
@@ -152,7 +143,7 @@ async function preProcess(
       response.status === 401 || response.status === 400 ? response.status : 400,
     );
   }
-  const parsed = preProcessAnswer.safeParse(json);
+  const parsed = webhookPreProcessResponse.safeParse(json);
   if (!parsed.success) throw new EventRefused('The app answered pre-process with an unexpected shape', 502);
   return parsed.data;
 }
@@ -182,10 +173,12 @@ export async function queueWebhookEvent(
   const pre = await preProcess(deps.client, event);
   let reply: EventReply;
   if (pre) {
-    reply = pre.reply;
-    // The event names the upstream accounts it concerns; this source's is kept as `accountId`.
-    const mine = deps.account.accountId;
-    if (mine !== undefined && !pre.accountIds.includes(String(mine))) return { reply, runId: null };
+    // The app's reply is the body the sender gets; the event names the workspaces it concerns, and
+    // this source's is the `workspaceId` its webhook's install answered.
+    reply = { status: 200, body: pre.reply ?? {} };
+    const mine = source.webhook?.workspaceId;
+    if (mine !== undefined && mine !== null && !pre.workspaceIds.includes(String(mine)))
+      return { reply, runId: null };
   } else {
     const id = await deps.client.verifyWebhook(params, payload).catch((error) => {
       throw new EventRefused(safeMessage(error), 400);

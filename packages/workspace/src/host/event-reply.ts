@@ -2,11 +2,10 @@ import type { Response } from 'express';
 import type { EventReply } from './app-webhooks.js';
 
 // The event URL answers on the workspace's own origin, without a token, to whoever posts there
-// (also a browser sent by a page of another site). So of the reply the app's pre-process asks for,
-// only its status and its body go out, and the body never as something a browser would render or
-// run: a string as plain text, anything else as JSON, with nosniff and a sandboxing CSP. The app's
-// own headers (Set-Cookie, Content-Type, Location, ...) are dropped: the app does not decide what
-// the workspace's origin serves.
+// (also a browser sent by a page of another site). So the reply the app's pre-process gives goes
+// out never as something a browser would render or run: a string as plain text, anything else as
+// JSON, with nosniff and a sandboxing CSP. The app does not decide what the workspace's origin
+// serves.
 
 /** Headers every answer of the event URL carries. */
 const EVENT_HEADERS = {
@@ -17,14 +16,6 @@ const EVENT_HEADERS = {
 
 export function sendEventReply(res: Response, reply: EventReply): void {
   res.set(EVENT_HEADERS);
-  // A 1xx is not a final answer (Node would hold the connection open for one), and past 599 is no
-  // HTTP status at all (Node would throw).
-  if (!Number.isInteger(reply.status) || reply.status < 200 || reply.status > 599) {
-    res
-      .status(502)
-      .json({ message: 'The app answered the event with a status that is not a final HTTP status' });
-    return;
-  }
   res.status(reply.status);
   if (reply.body === undefined) res.end();
   else if (typeof reply.body === 'string') res.type('text/plain; charset=utf-8').send(reply.body);

@@ -1,6 +1,7 @@
 // App-webhook events through the job queue, over real HTTP: an app that signs its webhooks has the
 // third party's request pre-processed (the exact bytes reach its signature check, the sender gets
-// the app's reply), the event is queued, and a worker has the app transform it into delta rows.
+// the app's reply), the event is queued for the source whose webhook's workspace it names, and a
+// worker has the app transform it into delta rows.
 import type { AddressInfo } from 'node:net';
 import {
   auth,
@@ -48,8 +49,13 @@ const app = defineApp({
       },
     },
     webhooks: {
-      async install() {
-        return { id: 'hook-signed', events: ['note.changed'] };
+      async install({ account }) {
+        // The workspace pre-process names an event's deliveries by: here the upstream account.
+        return {
+          id: 'hook-signed',
+          events: ['note.changed'],
+          workspaceId: String((account as { accountId?: unknown }).accountId),
+        };
       },
       async uninstall() {},
       async verify() {
@@ -75,7 +81,7 @@ const app = defineApp({
           prefix: 'sha256=',
         });
         const event = JSON.parse(rawBody.toString('utf8')) as { accountId: string };
-        return { reply: { status: 202, body: { received: true } }, accountIds: [event.accountId] };
+        return { reply: { received: true }, workspaceIds: [event.accountId] };
       },
     },
   },
@@ -145,7 +151,7 @@ describe('app-webhook events through the queue', () => {
     // Spacing a JSON parser would not keep: the signature only matches the bytes as sent.
     const body = '{ "accountId": "acct-7",  "kind": "changed", "note": { "id": "n2", "text": "Pushed" } }';
     const answer = await post(body);
-    expect(answer).toEqual({ status: 202, body: { received: true } });
+    expect(answer).toEqual({ status: 200, body: { received: true } });
     expect(seen.rawBodies.at(-1)).toBe(body);
     const [run] = await webhookRuns();
     await ws.apps.waitFor(run?.id as string);
@@ -157,7 +163,7 @@ describe('app-webhook events through the queue', () => {
     expect(await notes()).toEqual({ n1: 'First note', n2: 'Pushed' });
 
     const removal = await post('{"accountId":"acct-7","kind":"deleted","note":{"id":"n1"}}');
-    expect(removal.status).toBe(202);
+    expect(removal.status).toBe(200);
     for (const r of await webhookRuns()) await ws.apps.waitFor(r.id);
     expect(await notes()).toEqual({ n2: 'Pushed' });
   });
@@ -173,10 +179,10 @@ describe('app-webhook events through the queue', () => {
     expect(await notes()).toEqual({ n2: 'Pushed' });
   });
 
-  it('answers an event for another account with the reply, and queues nothing for this source', async () => {
+  it('answers an event for another workspace with the reply, and queues nothing for this source', async () => {
     const before = (await webhookRuns()).length;
     const other = await post('{"accountId":"acct-8","kind":"deleted","note":{"id":"n2"}}');
-    expect(other).toEqual({ status: 202, body: { received: true } });
+    expect(other).toEqual({ status: 200, body: { received: true } });
     expect((await webhookRuns()).length).toBe(before);
   });
 });

@@ -51,9 +51,10 @@ function answer(path: string, body: Json): [number, unknown] {
           ]
         : [200, { items: [{ id: 'n3', name: 'Third' }], synchronizationType: 'full' }];
     }
-    // Events: pre-processed for no account in particular, then a transform that fails echoing it.
+    // Events: pre-processed for every workspace (the webhook names none), then a transform that
+    // fails echoing the account.
     case '/api/v1/synchronizer/webhooks/pre-process':
-      return [200, { reply: { status: 200 }, accountIds: [] }];
+      return [200, { reply: {}, workspaceIds: [] }];
     case '/api/v1/synchronizer/webhooks/transform':
       return [500, { message: `The shop refused the event for passcode ${account.passcode}` }];
     default:

@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { auth, createServer, defineApp, field, input, silentLogger } from '@weft/core';
 
 // An app whose webhook pre-process answers whatever reply a test sets: the app, not the third
-// party, chooses the event URL's reply. The event concerns no account of its source, so nothing
+// party, chooses the event URL's reply. The event concerns no workspace of its source, so nothing
 // is queued: only the reply matters. A sync gives one note (for the pages to show).
 
 export interface ReplyAppControl {
-  reply: { status?: number; headers?: Record<string, string>; body?: unknown };
+  /** the body the sender is to get (undefined: the app gives none) */
+  reply: unknown;
 }
 
 export function replyApp(control: ReplyAppControl) {
@@ -39,7 +40,7 @@ export function replyApp(control: ReplyAppControl) {
       },
       webhooks: {
         async install() {
-          return { id: 'hook-replying', events: [] };
+          return { id: 'hook-replying', events: [], workspaceId: 'ws-replying' };
         },
         async uninstall() {},
         async verify() {
@@ -49,7 +50,7 @@ export function replyApp(control: ReplyAppControl) {
           return {};
         },
         async preProcess() {
-          return { reply: control.reply, accountIds: [] };
+          return { reply: control.reply, workspaceIds: [] };
         },
       },
     },

@@ -139,18 +139,10 @@ export function mountWebhookPreProcess(
         signal: scope.signal,
         log: scope.log,
       });
-      if (!result || !Array.isArray(result.accountIds)) {
-        throw new WeftError('The webhook preProcess handler must return `accountIds`');
+      if (!result || !Array.isArray(result.workspaceIds)) {
+        throw new WeftError('The webhook preProcess handler must return `workspaceIds`');
       }
-      const reply = result.reply ?? {};
-      return {
-        reply: {
-          status: reply.status ?? 200,
-          ...(reply.headers ? { headers: reply.headers } : {}),
-          ...('body' in reply ? { body: reply.body } : {}),
-        },
-        accountIds: result.accountIds.map(String),
-      };
+      return { reply: result.reply ?? {}, workspaceIds: result.workspaceIds.map(String) };
     }),
   );
 }
