@@ -114,6 +114,7 @@ describe('a new PGlite database', () => {
       const types = await driver.query<{ name: string }>('SELECT name FROM svc_types');
       expect(types.rows.map((r) => r.name).sort()).toEqual([
         'Collaboration~Documents/Document',
+        'svc/app',
         'svc/file',
         'svc/user',
       ]);

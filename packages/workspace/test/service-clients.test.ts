@@ -382,6 +382,34 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     expect(await read()).toEqual({ team: team, status: 'Open' });
   });
 
+  it("svc/app lists the spaces (one per namespace of the users' types), as a CLI finds a space's id", async () => {
+    const spaces = async () =>
+      (
+        await h.run('svc.entity/query', {
+          query: { 'q/from': 'svc/app', 'q/select': ['svc/id', 'svc/name'], 'q/limit': 'q/no-limit' },
+        })
+      ).map((r: Record<string, string>) => r['svc/name']);
+    // This file's types are all in the space rc; the service's own (svc, user, …) are no space.
+    expect(await spaces()).toEqual(['rc']);
+    await h.run('svc.schema/batch', {
+      commands: [{ command: 'schema.type/create', args: typeArgs('Sales/Deal') }],
+    });
+    await h.run('schema.type/rename', { 'from-name': 'Sales/Deal', 'to-name': 'CRM/Deal' });
+    // A space outlives its types: Sales stays, CRM is made by the rename.
+    expect((await spaces()).sort()).toEqual(['CRM', 'Sales', 'rc']);
+    // A view is attached to a space by its id.
+    const [rc] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': 'svc/app',
+        'q/select': ['svc/id'],
+        'q/where': ['=', ['svc/name'], '$n'],
+        'q/limit': 1,
+      },
+      params: { $n: 'rc' },
+    });
+    expect(rc['svc/id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('bad object selects are refused as invalid queries', async () => {
     for (const select of [
       { A: ['rc/people', 'rc/name'] },

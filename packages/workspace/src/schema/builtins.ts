@@ -1,37 +1,20 @@
 import type { Queryable } from '../db/driver.js';
 import { type Catalog, DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog, USER_TYPE } from './catalog.js';
+import { APP_TYPE, ensureApps } from './apps.js';
 import { addMissingCreators, createField, createType, setFieldMeta, setTypeMeta } from './schema-store.js';
 
-// Types the service itself owns: users, files, rich-text documents, and comments (made when the
-// comments mixin is first installed). They are ordinary typed tables, so queries treat them alike.
+// Types the service itself owns: users, files, rich-text documents, spaces (apps.ts), and comments
+// (made when the comments mixin is first installed). They are ordinary typed tables, so queries
+// treat them alike.
 
-/**
- * Namespaces the workspace's own types, fields and meta use, made or not yet: no app gets one
- * (lower case, as app namespaces are).
- */
-export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([
-  'svc',
-  // the real service's word for svc (WEFT_NAMESPACE=fibery): taken, so the two never meet
-  'fibery',
-  'ui',
-  'q',
-  'enum',
-  'user',
-  'comment',
-  'comments',
-  'files',
-  'assignments',
-  'workflow',
-  'avatar',
-  'collaboration~documents',
-]);
+export { RESERVED_NAMESPACES } from './reserved-namespaces.js';
 
 export { USER_TYPE };
 /**
  * The form of the built-in types ensureBuiltinTypes makes: raised with every change to them, so
  * that the prepared PGlite template is made again (db/pglite-template.ts).
  */
-export const BUILTIN_TYPES_VERSION = '2';
+export const BUILTIN_TYPES_VERSION = '3';
 export const FILE_TYPE = 'svc/file';
 export const COMMENT_TYPE = 'comments/comment';
 /** The comment a reply answers. */
@@ -53,7 +36,8 @@ export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
   const catalog = await loadCatalog(tx);
   const users = catalog.findType(USER_TYPE);
   // Whether a type was made below: only then is the catalog loaded again for the fields after.
-  const made = !users || !catalog.findType(FILE_TYPE) || !catalog.findType(DOCUMENT_TYPE);
+  const made =
+    !users || !catalog.findType(FILE_TYPE) || !catalog.findType(DOCUMENT_TYPE) || !catalog.findType(APP_TYPE);
   if (!users) {
     await createType(tx, {
       name: USER_TYPE,
@@ -90,7 +74,21 @@ export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
       fields: [field(DOCUMENT_SECRET, 'svc/uuid')],
     });
   }
-  await addServiceFields(tx, made ? await loadCatalog(tx) : catalog);
+  if (!catalog.findType(APP_TYPE)) {
+    await createType(tx, {
+      name: APP_TYPE,
+      builtin: true,
+      fields: [field('svc/name', 'svc/text', { 'ui/title?': true })],
+    });
+  }
+  const current = made ? await loadCatalog(tx) : catalog;
+  // The spaces of types made before spaces were kept.
+  await ensureApps(
+    tx,
+    current,
+    current.types.filter((t) => !t.builtin).map((t) => t.name),
+  );
+  await addServiceFields(tx, current);
   // The catalog as it was is enough: the types made above are built-in ones, which take none.
   await addMissingCreators(tx, catalog);
 }

@@ -15,6 +15,7 @@ import {
   type TypeDef,
   USER_TYPE,
 } from './catalog.js';
+import { ensureApps } from './apps.js';
 import { CREATED_BY, CREATED_BY_COLUMN, CREATED_BY_META, takesCreator } from './created-by.js';
 import { COLUMN_TYPE, isUuid } from './values.js';
 
@@ -207,6 +208,7 @@ export async function createType(tx: Queryable, input: TypeInput): Promise<TypeD
   }
   if (pending) await touchSchema(tx);
   catalog = await loadCatalog(tx);
+  if (input.builtin !== true) await ensureApps(tx, catalog, [name]);
   return catalog.type(name);
 }
 
@@ -550,6 +552,8 @@ export async function renameType(tx: Queryable, catalog: Catalog, from: unknown,
   const name = checkName('to-name', to);
   if (catalog.findType(name)) throw conflict(`Type ${name} already exists`);
   await tx.query(`UPDATE svc_types SET name = $2 WHERE id = $1`, [type.id, name]);
+  // A type moved into another space makes that space if it is new.
+  if (!type.builtin) await ensureApps(tx, catalog, [name]);
   await touchSchema(tx);
 }
 
