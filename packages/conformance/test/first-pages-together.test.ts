@@ -3,10 +3,9 @@
 // and answer a type's first page only once every type of the sync has asked for its own (a
 // QuickBooks app does). The app here does so, with more types than the kit used to read at a time,
 // and refuses a data request without `operationId` or `schema[requestedType]`, as such apps do.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FirstPagesGate } from '../../../scripts/test-support/first-pages-gate.js';
+import { listenRawApp } from '../../../scripts/test-support/raw-app.js';
 import { runConformance } from '../src/index.js';
 
 type Json = Record<string, unknown>;
@@ -76,32 +75,22 @@ async function answer(path: string, body: Json): Promise<[number, unknown]> {
   }
 }
 
-let server: Server;
+let app: Awaited<ReturnType<typeof listenRawApp>>;
 let url = '';
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (c: Buffer) => {
-      text += c.toString();
-    });
-    req.on('end', async () => {
-      let body: Json = {};
-      try {
-        body = text ? (JSON.parse(text) as Json) : {};
-      } catch {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ message: 'Malformed JSON body' }));
-        return;
-      }
-      const [status, out] = await answer((req.url ?? '/').split('?')[0] ?? '/', body);
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(out));
-    });
+  app = await listenRawApp(async ({ path, text }) => {
+    let body: Json;
+    try {
+      body = text ? (JSON.parse(text) as Json) : {};
+    } catch {
+      return { status: 400, body: { message: 'Malformed JSON body' } };
+    }
+    const [status, out] = await answer(path, body);
+    return { status, body: out };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = app.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => app.close());
 
 describe('an app that answers first pages once every type of the sync asked', () => {
   it('syncs every type, full and delta, and the requests without optional keys', async () => {

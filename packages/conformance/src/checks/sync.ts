@@ -1,5 +1,11 @@
 import { SYNC_ACTION_FIELD } from '@weft/core/protocol';
-import { type DataRequestBody, itemAction, readDataAnswer, readPages } from '@weft/sync-engine';
+import {
+  type DataRequestBody,
+  formatWarning,
+  itemAction,
+  readDataAnswer,
+  readPages,
+} from '@weft/sync-engine';
 import type { CheckId } from '../catalog.js';
 import { type Context, jsonAnswerProblem } from '../context.js';
 import { type Exchange, REPLAYED_ROWS_HEADER } from '../http.js';
@@ -261,15 +267,20 @@ export async function syncType(
       else if (bad && bad.suffix !== 'items')
         findings.add(bad.suffix, 'fail', `page ${page}: ${bad.problem}`, ex);
     }
-    // `null` is no rows to the service (what Go's encoder writes for a list it never filled).
-    const rows: unknown[] | undefined =
-      json.items === null ? [] : Array.isArray(json.items) ? json.items : undefined;
+    // The rows as the service reads them (the reader takes `items: null` as none), or, when the
+    // page could not be read for another reason, the array as sent, to judge its rows too.
+    const rows: unknown[] | undefined = read.ok
+      ? read.value.items
+      : Array.isArray(json.items)
+        ? json.items
+        : undefined;
     if (!rows) {
       if (!findings.map.has('items')) findings.add('items', 'fail', `page ${page}: \`items\` is missing`, ex);
       return STOP;
     }
-    if (json.items === null && !findings.notes.has('items'))
-      findings.notes.set('items', `page ${page}: data.items: null: read as no rows, as the service does`);
+    const itemsNote = read.warnings.find((w) => w.where === 'data.items');
+    if (itemsNote && !findings.notes.has('items'))
+      findings.notes.set('items', `page ${page}: ${formatWarning(itemsNote)}, as the service does`);
 
     if (json.pagination === undefined || json.pagination === null)
       findings.notes.set(

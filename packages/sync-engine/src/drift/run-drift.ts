@@ -77,7 +77,6 @@ export async function runDrift(client: AppClient, input: DriftRunInput): Promise
     }),
   );
   await input.between?.();
-  const delta: Record<string, DeltaSummary> = {};
   const summaries = await Promise.all(
     typeIds.map(async (type) => {
       const read = await syncInto(
@@ -91,9 +90,9 @@ export async function runDrift(client: AppClient, input: DriftRunInput): Promise
       return summary;
     }),
   );
-  typeIds.forEach((type, i) => {
-    delta[type] = summaries[i] as DeltaSummary;
-  });
+  const delta: Record<string, DeltaSummary> = Object.fromEntries(
+    typeIds.map((t, i) => [t, summaries[i] as DeltaSummary]),
+  );
   const drift = await Promise.all(
     typeIds.map(async (type) => {
       const check = new DriftCheck(type, tables.get(type) as DigestTable);

@@ -9,10 +9,9 @@
 // for; and it routes as Go's ServeMux does, answering 405 to a POST for an endpoint it does not
 // have (filter/validate).
 // Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FirstPagesGate } from '../../../../scripts/test-support/first-pages-gate.js';
+import { listenRawApp } from '../../../../scripts/test-support/raw-app.js';
 import { databaseTargets } from '../../test/support/databases.js';
 import { startHostedOn } from './fixtures/hosted-on.js';
 import type { HostedWorkspace } from './start-hosted-workspace.js';
@@ -112,36 +111,27 @@ async function data(body: Json): Promise<{ status: number; answer: Json }> {
   };
 }
 
-let server: Server;
+let app: Awaited<ReturnType<typeof listenRawApp>>;
 let appUrl: string;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (c: Buffer) => {
-      text += c.toString();
-    });
-    req.on('end', async () => {
-      const path = (req.url ?? '').split('?')[0] ?? '';
-      // As Go's ServeMux routes with a `GET /` pattern for the descriptor: every other GET gets
-      // the descriptor too, and a POST to a path without a route (filter/validate here) a 405.
-      const route = req.method === 'GET' ? '/' : path;
-      if (route !== '/api/v1/synchronizer/data' && !answers[route]) {
-        res.writeHead(405, { 'content-type': 'text/plain; charset=utf-8', allow: 'GET, HEAD' });
-        res.end('Method Not Allowed\n');
-        return;
-      }
-      const { status, answer } =
-        route === '/api/v1/synchronizer/data'
-          ? await data(JSON.parse(text) as Json)
-          : { status: 200, answer: answers[route] };
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answer));
-    });
+  app = await listenRawApp(async ({ method, path, text }) => {
+    // As Go's ServeMux routes with a `GET /` pattern for the descriptor: every other GET gets
+    // the descriptor too, and a POST to a path without a route (filter/validate here) a 405.
+    const route = method === 'GET' ? '/' : path;
+    if (route === '/api/v1/synchronizer/data') {
+      const { status, answer } = await data(JSON.parse(text) as Json);
+      return { status, body: answer };
+    }
+    if (answers[route]) return { status: 200, body: answers[route] };
+    return {
+      status: 405,
+      body: 'Method Not Allowed\n',
+      headers: { 'content-type': 'text/plain; charset=utf-8', allow: 'GET, HEAD' },
+    };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  appUrl = app.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => app.close());
 
 for (const target of databaseTargets()) {
   describe(`an app that reads the schema back from each data request [${target.name}]`, () => {
