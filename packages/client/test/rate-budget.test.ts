@@ -89,13 +89,15 @@ describe.runIf(PG_URL)('rate budget shared by two processes through Postgres', (
           if (out.includes('ready\n')) resolve();
         });
       });
-      const result = new Promise<{ ok: number; requests: number; rateLimited: number }>((resolve, reject) => {
-        proc.on('error', reject);
-        proc.on('close', (code) => {
-          if (code !== 0) reject(new Error(`budget child exited with ${code}`));
-          else resolve(JSON.parse(out.slice(out.indexOf('ready\n') + 6).trim()));
-        });
-      });
+      const result = new Promise<{ ok: number; failures: string[]; requests: number; rateLimited: number }>(
+        (resolve, reject) => {
+          proc.on('error', reject);
+          proc.on('close', (code) => {
+            if (code !== 0) reject(new Error(`budget child exited with ${code}`));
+            else resolve(JSON.parse(out.slice(out.indexOf('ready\n') + 6).trim()));
+          });
+        },
+      );
       return { proc, ready, result };
     };
     const children = [start(), start()];
@@ -106,6 +108,7 @@ describe.runIf(PG_URL)('rate budget shared by two processes through Postgres', (
 
   test('with the Postgres store, two processes with one token see no 429', async () => {
     const [a, b] = await runPair('postgres', 5);
+    expect([...a.failures, ...b.failures]).toEqual([]);
     expect(a.ok + b.ok).toBe(10);
     expect(a.rateLimited + b.rateLimited).toBe(0);
   });
@@ -113,6 +116,7 @@ describe.runIf(PG_URL)('rate budget shared by two processes through Postgres', (
   test('control: with a budget per process, the same load meets 429s (and still completes by honouring them)', async () => {
     await new Promise((r) => setTimeout(r, 1100));
     const [a, b] = await runPair('memory', 5);
+    expect([...a.failures, ...b.failures]).toEqual([]);
     expect(a.ok + b.ok).toBe(10);
     expect(a.rateLimited + b.rateLimited).toBeGreaterThan(0);
   });
