@@ -43,24 +43,29 @@ export class PostgresBudgetStore implements BudgetStore {
 
   /** Creates the table when missing (done automatically before the first reservation). */
   ensureTable(): Promise<void> {
-    this.#ready ??= this.#pool
-      .query(
+    this.#ready ??= this.#transaction(async (client) => {
+      // Processes starting together would race in CREATE TABLE IF NOT EXISTS, which is not safe
+      // under concurrency: the loser fails on the catalog row the winner is inserting (23505), the
+      // relation (42P07) or its row type (42710). A lock on the table's name makes them take turns;
+      // the later one then finds the table.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+        `weft_client_rate_budget:${this.#table}`,
+      ]);
+      await client.query(
         `CREATE TABLE IF NOT EXISTS ${this.#table} (
            key text PRIMARY KEY,
            slots double precision[] NOT NULL DEFAULT '{}',
            pending double precision[] NOT NULL DEFAULT '{}',
            blocked_until double precision NOT NULL DEFAULT 0
          )`,
-      )
-      .then(() => undefined)
-      .catch((error: unknown) => {
-        // Another process created it at the same moment: Postgres reports that race as a
-        // duplicate catalog row (23505) or, depending on timing, as an existing relation (42P07).
-        const code = (error as { code?: string }).code;
-        if (code === '23505' || code === '42P07') return;
-        this.#ready = undefined;
-        throw error;
-      });
+      );
+    }).catch((error: unknown) => {
+      // A process that takes no lock (an older version) created it at the same moment.
+      const code = (error as { code?: string }).code;
+      if (code === '23505' || code === '42P07' || code === '42710') return;
+      this.#ready = undefined;
+      throw error;
+    });
     return this.#ready;
   }
 
