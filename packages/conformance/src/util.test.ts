@@ -55,6 +55,12 @@ describe('judgeValue: values read as the host reads them', () => {
     expect(valueProblem(field('text', { subType: 'boolean' }), { on: 1 })).toContain('needs a boolean');
     expect(valueProblem(field('array[text]', { subType: 'file' }), [{ name: 'a.pdf' }])).toBeUndefined();
     expect(valueProblem(field('date', { subType: 'day' }), '2026-11-22')).toBeUndefined();
+    // A list of HTML or Markdown parts is one rich-text document (the service's Intercom app).
+    const parts = ['<p>Hi</p>', null, '<p>Reply</p>'];
+    expect(valueProblem(field('array[text]', { subType: 'html' }), parts)).toBeUndefined();
+    expect(valueProblem(field('array[text]', { subType: 'md' }), '*one part*')).toBeUndefined();
+    expect(valueProblem(field('text', { subType: 'html' }), parts)).toContain('text needs a string');
+    expect(valueProblem(field('array[text]', { subType: 'html' }), [{ p: 1 }])).toContain('needs a string');
     expect(valueProblem(field('text', { subType: 'multi-select' }), 'red, blue')).toBeUndefined();
     expect(valueProblem(field('text', { subType: 'location' }), '52.5, 13.4')).toBeUndefined();
     expect(valueProblem(field('text', { subType: 'location' }), 'here')).toContain('latitude');

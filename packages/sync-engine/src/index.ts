@@ -90,3 +90,4 @@ export {
   toIsoSlow,
 } from './values/convert-value.js';
 export { type RelationCoercion, relationTargets } from './values/relation-targets.js';
+export { richTextOf } from './values/rich-text.js';

@@ -66,6 +66,13 @@ export function judgeValue(field: FieldInfo, value: unknown): ValueFinding | und
   }
   if (conversion === 'rich' || conversion === 'enum') {
     if (typeof value === 'string') return undefined;
+    // A list of parts (array[text] as rich text) is one document.
+    if (
+      field.type === 'array[text]' &&
+      Array.isArray(value) &&
+      value.every((v) => typeof v === 'string' || v === null)
+    )
+      return undefined;
     if (typeof value === 'number' || typeof value === 'boolean') {
       note('number or boolean sent for text');
       return taken();

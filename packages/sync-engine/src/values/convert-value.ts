@@ -56,7 +56,9 @@ export function conversionOf(field: {
       if (sub === 'date-range' || sub === 'date-time-range') return sub;
       return 'date-time';
     case 'array[text]':
-      return 'list';
+      // The service's own Intercom app sends a conversation's messages so: a list of HTML parts,
+      // shown as one rich text (see richText).
+      return sub === 'html' || sub === 'md' ? 'rich' : 'list';
     default:
       switch (sub) {
         case 'email':

@@ -2,12 +2,15 @@
 // a bare app answers as apps in production do (no `website`, an account field without
 // `description`, `title` for `name`, string booleans, `{items}` alone) and one of its fields
 // declares a relation cardinality the service does not know. It registers as it is; the bad field
-// is left out with a warning on the run naming type and field, and everything else syncs.
+// is left out with a warning on the run naming type and field, and everything else syncs. Its
+// messages are a list of HTML parts (array[text] with subType html, as the service's own Intercom
+// app sends a conversation's): one rich-text document.
 // Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
+import { readDocument } from '../documents/document-store.js';
 import { startHostedOn } from './fixtures/hosted-on.js';
 import type { HostedWorkspace } from './start-hosted-workspace.js';
 
@@ -36,6 +39,7 @@ const answers: Record<string, unknown> = {
       name: { title: 'Name', type: 'text', readonly: 'true' },
       // A workflow without its states, which the service infers from the values.
       status: { name: 'Status', type: 'text', subType: 'workflow' },
+      messages: { name: 'Messages', type: 'array[text]', subType: 'html' },
       owner: {
         name: 'Owner',
         type: 'text',
@@ -51,8 +55,14 @@ const answers: Record<string, unknown> = {
   },
   '/api/v1/synchronizer/data': {
     items: [
-      { id: 't1', name: 'First', owner: 't2', status: 'Open' },
-      { id: 't2', name: 'Second', owner: 't1', status: 'Done' },
+      {
+        id: 't1',
+        name: 'First',
+        owner: 't2',
+        status: 'Open',
+        messages: ['<p><b>Ann:</b></p><p>Hello</p>', '<p><b>Bo:</b></p><p>Reply</p>'],
+      },
+      { id: 't2', name: 'Second', owner: 't1', status: 'Done', messages: null },
     ],
   },
 };
@@ -108,6 +118,7 @@ for (const target of databaseTargets()) {
               'q/select': {
                 name: `${source.namespace}/name`,
                 status: [`${source.namespace}/status`, 'enum/name'],
+                messages: [`${source.namespace}/messages`, 'Collaboration~Documents/secret'],
               },
               'q/limit': 10,
             },
@@ -116,6 +127,10 @@ for (const target of databaseTargets()) {
       ]);
       const rows = (result as { result: Record<string, string>[] }).result;
       expect(rows.map((r) => `${r.name} ${r.status}`).sort()).toEqual(['First Open', 'Second Done']);
+      const messages = async (name: string) =>
+        (await readDocument(ws.driver, rows.find((r) => r.name === name)?.messages, 'html')).content;
+      expect(await messages('First')).toBe('<p><b>Ann:</b></p><p>Hello</p>\n<p><b>Bo:</b></p><p>Reply</p>');
+      expect(await messages('Second')).toBe('');
     }, 60_000);
   });
 }

@@ -3,7 +3,13 @@ import { type CreateRows, createRowsCommand } from '../entities/create-rows.js';
 import { MAX_RUN_MESSAGE } from './run-record-limits.js';
 import type { Workspace } from '../workspace.js';
 import { optionId, run } from './apply-schema.js';
-import { type Coercion, convertValue, type RelationCoercion, relationTargets } from '@weft/sync-engine';
+import {
+  type Coercion,
+  convertValue,
+  type RelationCoercion,
+  relationTargets,
+  richTextOf,
+} from '@weft/sync-engine';
 import { collectionItems, replaceItemsCommands } from './collection-items.js';
 import { deleteRowFiles, type FileFieldValue, writeFileFields } from './download-files.js';
 import { entityId } from './entity-ids.js';
@@ -214,7 +220,7 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
             field: f.name,
             format: f.format,
             id,
-            content: raw === null || raw === undefined ? '' : String(raw),
+            content: richTextOf(raw, f.format),
           });
           break;
         case 'files': {
