@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
+import { touchSchema } from '../src/schema/schema-store.js';
+import { builtinStartStatements } from './support/start-statements.js';
 
 // What the service's own clients (fibery-unofficial, its MCP server, its n8n node) send and read,
 // beyond the spec's text: docs/workspace.md, "What real clients rely on".
@@ -408,6 +410,115 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
       params: { $n: 'rc' },
     });
     expect(rc['svc/id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('URL and colour fields, as the service lists its primitive types and its clients make them', async () => {
+    // A schema read from the service has fields of type fibery/url (a Notion import's links) and
+    // an option's enum/color of type fibery/color; both hold text.
+    await h.run('svc.schema/batch', {
+      commands: [
+        { command: 'schema.type/create', args: typeArgs('rc/link') },
+        {
+          command: 'schema.field/create',
+          args: { 'svc/holder-type': 'rc/link', 'svc/name': 'rc/url', 'svc/type': 'svc/url' },
+        },
+        {
+          command: 'schema.field/create',
+          args: { 'svc/holder-type': 'rc/link', 'svc/name': 'rc/shade', 'svc/type': 'svc/color' },
+        },
+      ],
+    });
+    const created = await h.run('svc.entity/create', {
+      type: 'rc/link',
+      entity: { 'rc/name': 'Docs', 'rc/url': 'https://example.test/docs', 'rc/shade': '#4a4a4a' },
+    });
+    expect(created).toMatchObject({ 'rc/url': 'https://example.test/docs', 'rc/shade': '#4a4a4a' });
+    const found = await h.run('svc.entity/query', {
+      query: {
+        'q/from': 'rc/link',
+        'q/select': ['rc/name', 'rc/url', 'rc/shade'],
+        'q/where': ['q/contains', ['rc/url'], '$part'],
+        'q/limit': 10,
+      },
+      params: { $part: 'EXAMPLE.test' },
+    });
+    expect(found).toEqual([
+      { 'rc/name': 'Docs', 'rc/url': 'https://example.test/docs', 'rc/shade': '#4a4a4a' },
+    ]);
+    // They hold text only.
+    const refused = await h.attempt('svc.entity/create', {
+      type: 'rc/link',
+      entity: { 'rc/name': 'Bad', 'rc/url': 42 },
+    });
+    expect(refused).toMatchObject({ success: false, error: { code: 'invalid-value' } });
+    const schema = await h.run('svc.schema/query');
+    const primitives = schema['svc/types']
+      .filter((t: { 'svc/meta': Record<string, unknown> }) => t['svc/meta']['svc/primitive?'] === true)
+      .map((t: { 'svc/name': string }) => t['svc/name']);
+    expect(primitives).toEqual(expect.arrayContaining(['svc/url', 'svc/color']));
+  });
+
+  it("an option has a colour and an icon (enum/color, enum/icon), as every option type of the service's has", async () => {
+    const red = await h.run('svc.entity/create', {
+      type: STATUS,
+      entity: { 'enum/name': 'Blocked', 'svc/rank': 9, 'enum/color': '#d40915', 'enum/icon': '⛔' },
+    });
+    const [read] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': STATUS,
+        'q/select': ['enum/name', 'enum/color', 'enum/icon'],
+        'q/where': ['=', ['svc/id'], '$id'],
+        'q/limit': 1,
+      },
+      params: { $id: red['svc/id'] },
+    });
+    expect(read).toEqual({ 'enum/name': 'Blocked', 'enum/color': '#d40915', 'enum/icon': '⛔' });
+    // A workflow's states have them too.
+    await h.run('svc.schema/batch', {
+      commands: [{ command: 'schema.type/create', args: typeArgs('rc/ticket') }],
+    });
+    await h.run('svc.app/install-mixins', { types: { 'rc/ticket': ['workflow/workflow'] } });
+    const schema = await h.run('svc.schema/query');
+    const fieldsOf = (name: string) =>
+      schema['svc/types']
+        .find((t: { 'svc/name': string }) => t['svc/name'] === name)
+        ['svc/fields'].map(
+          (f: { 'svc/name': string; 'svc/type': string }) => `${f['svc/name']} ${f['svc/type']}`,
+        );
+    for (const type of [STATUS, 'workflow/state_rc/ticket'])
+      expect(fieldsOf(type)).toEqual(expect.arrayContaining(['enum/color svc/color', 'enum/icon svc/emoji']));
+  });
+
+  it('an option type made before options had a colour and an icon gets them at the next start', async () => {
+    const OLD = 'rc/kind_rc/person';
+    await h.run('schema.enum/create', { 'svc/name': OLD });
+    // The fields as an older workspace's option type had none.
+    await h.ws.driver.transaction(async (tx) => {
+      const { rows } = await tx.query<{ tbl: string; id: string }>(
+        `SELECT tbl, id FROM svc_types WHERE name = $1`,
+        [OLD],
+      );
+      const { rows: cols } = await tx.query<{ storage: { col: string } }>(
+        `DELETE FROM svc_fields WHERE type_id = $1 AND name IN ('enum/color', 'enum/icon') RETURNING storage`,
+        [rows[0]!.id],
+      );
+      for (const c of cols) await tx.query(`ALTER TABLE ${rows[0]!.tbl} DROP COLUMN ${c.storage.col}`);
+      await touchSchema(tx);
+    });
+    const lacking = await h.attempt('svc.entity/create', {
+      type: OLD,
+      entity: { 'enum/name': 'Lead', 'enum/color': '#123456' },
+    });
+    expect(lacking.success).toBe(false);
+    // What a start runs; the second time it finds nothing to add.
+    const [first, second] = await builtinStartStatements(h);
+    expect(first!.filter((sql) => sql.startsWith('ALTER TABLE'))).toHaveLength(2);
+    expect(second!.some((sql) => sql.startsWith('ALTER TABLE'))).toBe(false);
+    const made = await h.run('svc.entity/create', {
+      type: OLD,
+      entity: { 'enum/name': 'Lead', 'enum/color': '#123456', 'enum/icon': '🌱' },
+    });
+    expect(made).toMatchObject({ 'enum/color': '#123456', 'enum/icon': '🌱' });
   });
 
   it('bad object selects are refused as invalid queries', async () => {

@@ -24,6 +24,8 @@ const PRIMITIVES: Record<string, { value: string; input?: string }> = {
   'svc/uuid': { value: 'string' },
   'svc/rank': { value: 'number' },
   'svc/json-value': { value: '{ [key: string]: unknown }' },
+  'svc/url': { value: 'string' },
+  'svc/color': { value: 'string' },
 };
 
 export interface GenerateTypesOptions {

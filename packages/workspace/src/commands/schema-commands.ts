@@ -2,6 +2,7 @@ import { forbidden } from '../errors.js';
 import { loadCatalog } from '../schema/catalog.js';
 import { installMixins } from '../schema/mixins.js';
 import { schemaObject } from '../schema/schema-object.js';
+import { optionTypeFields } from '../schema/option-fields.js';
 import {
   createField,
   createType,
@@ -113,10 +114,7 @@ export const SCHEMA_CHANGES: Record<string, Handler> = {
       name: a['svc/name'],
       id: a['svc/id'],
       meta: { 'svc/enum?': true },
-      fields: [
-        { 'svc/name': 'enum/name', 'svc/type': 'svc/text', 'svc/meta': { 'ui/title?': true } },
-        { 'svc/name': 'svc/rank', 'svc/type': 'svc/rank', 'svc/meta': {} },
-      ],
+      fields: optionTypeFields(),
     });
     await touchSchema(ctx.tx);
     return 'ok';

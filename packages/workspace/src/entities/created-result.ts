@@ -36,6 +36,8 @@ export function exactOutput(fieldType: string, value: unknown): boolean {
     case 'svc/text':
     case 'svc/email':
     case 'svc/emoji':
+    case 'svc/url':
+    case 'svc/color':
       return typeof value === 'string' && !LONE_SURROGATE.test(value);
     default:
       return true;

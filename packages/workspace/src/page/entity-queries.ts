@@ -1,5 +1,6 @@
 import { readDocument } from '../documents/document-store.js';
 import { badRequest } from '../errors.js';
+import { TEXT_TYPES } from '../schema/values.js';
 import {
   type Catalog,
   DOCUMENT_SECRET,
@@ -112,7 +113,7 @@ export async function loadTablePage(
     const target = f.kind === 'one' ? titleField(catalog.target(f)) : undefined;
     const path = f.kind === 'one' ? [f.name, target?.name ?? 'svc/id'] : [f.name];
     const valueType = f.kind === 'one' ? (target?.fieldType ?? 'svc/uuid') : f.fieldType;
-    if (valueType === 'svc/text' || valueType === 'svc/email') {
+    if (TEXT_TYPES.has(valueType)) {
       q['q/where'] = ['q/contains', path, '$v'];
       params.$v = r.filterValue;
     } else {

@@ -4,7 +4,7 @@ import { overBudget, type RequestBudgets } from '../commands/budgets.js';
 import { badRequest } from '../errors.js';
 import { closedHolders } from '../documents/document-access.js';
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
-import { filterValue, isUuid, outputExpr, paramCast } from '../schema/values.js';
+import { filterValue, isUuid, outputExpr, paramCast, TEXT_TYPES } from '../schema/values.js';
 import { selectAliases } from './select-object.js';
 import { jsonObject, SqlBuilder } from './sql-builder.js';
 import {
@@ -491,8 +491,7 @@ export class Compiler {
       return op === 'q/in' ? `${e} = ANY(${p})` : `(${e} IS NULL OR ${e} <> ALL(${p}))`;
     }
     if (op === 'q/contains' || op === 'q/starts-with') {
-      if (t !== 'svc/text' && t !== 'svc/email' && t !== 'svc/emoji')
-        throw invalid(`${op} applies to text fields`);
+      if (!TEXT_TYPES.has(t)) throw invalid(`${op} applies to text fields`);
       if (typeof value !== 'string') throw invalid(`${op} needs a string parameter`);
       this.countTextFilter();
       const p = this.b.bind(value.replaceAll('\0', ''), 'text');

@@ -1,5 +1,6 @@
 import { clip } from '@weft/core/redact';
 import { badRequest } from '../errors.js';
+import { TEXT_TYPES } from '../schema/values.js';
 import type { Compiler, Scope } from './compile-query.js';
 
 // Filters the service's n8n node sends beyond the spec's operators:
@@ -23,7 +24,6 @@ export const COMPARISONS: Record<string, string> = {
   '>=': '>=',
 };
 const NULL_TESTS = new Set(['q/null?', 'q/null-or-empty?']);
-const TEXT_TYPES = new Set(['svc/text', 'svc/email', 'svc/emoji']);
 /** A primitive type the text operators (q/contains and the like) apply to. */
 export const isTextType = (t: string): boolean => TEXT_TYPES.has(t);
 /**

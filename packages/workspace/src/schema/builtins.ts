@@ -2,6 +2,7 @@ import type { Queryable } from '../db/driver.js';
 import { type Catalog, DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog, USER_TYPE } from './catalog.js';
 import { APP_TYPE, ensureApps } from './apps.js';
 import { addMissingCreators, createField, createType, setFieldMeta, setTypeMeta } from './schema-store.js';
+import { addMissingOptionFields } from './option-fields.js';
 
 // Types the service itself owns: users, files, rich-text documents, spaces (apps.ts), and comments
 // (made when the comments mixin is first installed). They are ordinary typed tables, so queries
@@ -89,6 +90,7 @@ export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
     current.types.filter((t) => !t.builtin).map((t) => t.name),
   );
   await addServiceFields(tx, current);
+  await addMissingOptionFields(tx, current);
   // The catalog as it was is enough: the types made above are built-in ones, which take none.
   await addMissingCreators(tx, catalog);
 }

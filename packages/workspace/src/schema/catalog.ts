@@ -19,6 +19,9 @@ export const PRIMITIVE_TYPES = [
   'svc/uuid',
   'svc/rank',
   'svc/json-value',
+  // As the service's own schema lists them: a URL field of the users' types, an option's colour.
+  'svc/url',
+  'svc/color',
 ] as const;
 export type PrimitiveType = (typeof PRIMITIVE_TYPES)[number];
 export const isPrimitiveType = (t: string): t is PrimitiveType =>

@@ -18,7 +18,18 @@ export const COLUMN_TYPE: Record<PrimitiveType, string> = {
   'svc/uuid': 'uuid',
   'svc/rank': 'bigint',
   'svc/json-value': 'jsonb',
+  'svc/url': 'text',
+  'svc/color': 'text',
 };
+
+/** The primitive types held as text, which the text operators (q/contains and the like) apply to. */
+export const TEXT_TYPES: ReadonlySet<string> = new Set([
+  'svc/text',
+  'svc/email',
+  'svc/emoji',
+  'svc/url',
+  'svc/color',
+]);
 
 const TIMESTAMP_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
@@ -124,6 +135,8 @@ export function inputValue(field: string, type: string, value: unknown): unknown
     case 'svc/text':
     case 'svc/email':
     case 'svc/emoji':
+    case 'svc/url':
+    case 'svc/color':
       // (most texts hold no NUL: looking is cheaper than replacing)
       if (typeof value === 'string') return value.includes('\0') ? value.replaceAll('\0', '') : value;
       break;

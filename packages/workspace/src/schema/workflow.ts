@@ -2,10 +2,11 @@ import type { CommandContext } from '../commands/context.js';
 import { createEntities } from '../entities/entity-store.js';
 import { loadCatalog } from './catalog.js';
 import { createField, createType } from './schema-store.js';
+import { optionTypeFields } from './option-fields.js';
 
 // The workflow mixin, as the service's schema has it: the type gets a required to-one field
 // `workflow/state` onto an enum type of its own, `workflow/state_<type>`, whose entities are the
-// states (`enum/name` the title, `enum/icon`, `svc/rank` their order, `workflow/Final` true for
+// states (`enum/name` the title, `enum/color`, `enum/icon`, `svc/rank` their order, `workflow/Final` true for
 // the states that end the workflow). Clients read `["workflow/state", "enum/name"]` and filter on
 // `["workflow/state", "workflow/Final"]`. The states a new workflow starts with are weft's choice
 // (the service's API docs do not name them): Open (where new entities start), In Progress, Done
@@ -34,16 +35,11 @@ export async function installWorkflow(ctx: CommandContext, typeName: string): Pr
     await createType(tx, {
       name: statesName,
       meta: { 'svc/enum?': true, 'svc/type-component?': true, 'app/mixins': { 'svc/rank-mixin': true } },
-      fields: [
-        { 'svc/name': 'enum/name', 'svc/type': 'svc/text', 'svc/meta': { 'ui/title?': true } },
-        { 'svc/name': 'enum/icon', 'svc/type': 'svc/emoji', 'svc/meta': {} },
-        { 'svc/name': 'svc/rank', 'svc/type': 'svc/rank', 'svc/meta': {} },
-        {
-          'svc/name': FINAL_FIELD,
-          'svc/type': 'svc/bool',
-          'svc/meta': { 'svc/default-value': false, 'svc/required?': true },
-        },
-      ],
+      fields: optionTypeFields({
+        'svc/name': FINAL_FIELD,
+        'svc/type': 'svc/bool',
+        'svc/meta': { 'svc/default-value': false, 'svc/required?': true },
+      }),
     });
     catalog = await loadCatalog(tx);
   } else if (!catalog.type(statesName).byName.has(FINAL_FIELD)) {
