@@ -1,7 +1,7 @@
 import { loadCatalog } from '../schema/catalog.js';
 import type { Workspace } from '../workspace.js';
 import { entityId } from './entity-ids.js';
-import type { MappedType } from './schema-mapping.js';
+import { type MappedType, optionEntity, type SelectOption } from './schema-mapping.js';
 
 // Creates the app's types and fields through the data API's own schema commands. Only what is
 // missing is created: a changed schema on a later sync adds fields and options, and never drops a
@@ -199,7 +199,7 @@ export async function applySchema(
               command: 'svc.entity/create',
               args: {
                 type: f.enumType,
-                entity: { 'svc/id': optionId(f.enumType, o.name), 'enum/name': o.name, 'svc/rank': rank },
+                entity: optionEntity(optionId(f.enumType, o.name), o, rank),
               },
             });
           }
@@ -278,7 +278,7 @@ export async function existingPartners(
 async function missingOptions(
   workspace: Workspace,
   enumType: string,
-  options: { name: string }[],
+  options: SelectOption[],
 ): Promise<Json[]> {
   if (options.length === 0) return [];
   const [result] = await workspace.execute([
@@ -295,7 +295,7 @@ async function missingOptions(
       command: 'svc.entity/create',
       args: {
         type: enumType,
-        entity: { 'svc/id': optionId(enumType, o.name), 'enum/name': o.name, 'svc/rank': rank },
+        entity: optionEntity(optionId(enumType, o.name), o, rank),
       },
     }));
 }

@@ -55,7 +55,11 @@ function trackerApp() {
     id: field.id(),
     name: field.title({ name: 'Title' }),
     status: field.workflow({
-      options: [{ name: 'todo', default: true }, { name: 'doing' }, { name: 'done', final: true }],
+      options: [
+        { name: 'todo', default: true, icon: '📝' },
+        { name: 'doing' },
+        { name: 'done', final: true, color: '#2e7d32' },
+      ],
     }),
     estimate: field.number({ name: 'Estimate' }),
     done: field.bool({ name: 'Done' }),
@@ -174,7 +178,7 @@ async function tasks(): Promise<Record<string, any>[]> {
             'tracker/name',
             'tracker/estimate',
             'tracker/done',
-            { 'tracker/status': ['enum/name'] },
+            { 'tracker/status': ['enum/name', 'enum/color', 'enum/icon'] },
           ],
           'q/order-by': [[['tracker/id'], 'q/asc']],
           'q/limit': 'q/no-limit',
@@ -265,9 +269,27 @@ describe('a source that changes between syncs', () => {
       'tracker/name': 'Task 1',
       'tracker/estimate': '1.5',
       'tracker/done': true,
-      'tracker/status': { 'enum/name': 'todo' },
+      'tracker/status': { 'enum/name': 'todo', 'enum/color': null, 'enum/icon': '📝' },
     });
     expect(rows[1]?.['tracker/done']).toBe(false);
+    // An option's colour and icon, as the app's schema gives them.
+    const { body } = await api('POST', '/api/commands', [
+      {
+        command: 'svc.entity/query',
+        args: {
+          query: {
+            'q/from': 'tracker/status_tracker/task',
+            'q/select': ['enum/name', 'enum/color', 'enum/icon'],
+            'q/order-by': [[['svc/rank'], 'q/asc']],
+          },
+        },
+      },
+    ]);
+    expect(body[0].result).toEqual([
+      { 'enum/name': 'todo', 'enum/color': null, 'enum/icon': '📝' },
+      { 'enum/name': 'doing', 'enum/color': null, 'enum/icon': null },
+      { 'enum/name': 'done', 'enum/color': '#2e7d32', 'enum/icon': null },
+    ]);
   });
 
   it('runs a delta sync since the last success: changes set, removals deleted', async () => {

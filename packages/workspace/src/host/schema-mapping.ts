@@ -22,7 +22,8 @@ export type MappedField =
       name: string;
       kind: 'enum';
       enumType: string;
-      options: { name: string; default?: boolean; final?: boolean }[];
+      /** as the app's schema gives them; `color` and `icon` become the option's enum/color and enum/icon */
+      options: SelectOption[];
     }
   | { appId: string; name: string; kind: 'rich'; format: 'md' | 'html' }
   /** a collection of svc/file: the files are downloaded into the workspace (download-files.ts) */
@@ -77,6 +78,25 @@ const slug = (s: string) =>
     .toLowerCase() || 'field';
 
 /** A namespace for an app from its name: lower-case letters, digits and dashes. */
+export interface SelectOption {
+  name: string;
+  default?: boolean;
+  final?: boolean;
+  color?: string;
+  icon?: string;
+}
+
+/** An option's entity, its id made from its name (see optionId). */
+export function optionEntity(id: string, o: SelectOption, rank: number): Record<string, unknown> {
+  return {
+    'svc/id': id,
+    'enum/name': o.name,
+    'svc/rank': rank,
+    ...(o.color !== undefined ? { 'enum/color': o.color } : {}),
+    ...(o.icon !== undefined ? { 'enum/icon': o.icon } : {}),
+  };
+}
+
 export function namespaceFor(appName: string): string {
   return (
     slug(appName)
@@ -231,6 +251,8 @@ export function mapSchema(
             name: o.name,
             ...(o.default ? { default: true } : {}),
             ...(o.final ? { final: true } : {}),
+            ...(typeof o.color === 'string' && o.color !== '' ? { color: o.color } : {}),
+            ...(typeof o.icon === 'string' && o.icon !== '' ? { icon: o.icon } : {}),
           })),
         });
       else
