@@ -308,11 +308,13 @@ describeEachDatabase('documents, comments and files', (target) => {
     });
     expect(up.status).toBe(200);
     const file = (await up.json()) as Record<string, string>;
+    // The size under the service's own name, as its upload answers it.
     expect(file).toEqual({
       'svc/id': expect.any(String),
       'svc/name': 'data.bin',
       'svc/content-type': 'application/octet-stream',
       'svc/secret': expect.any(String),
+      'svc/content-length': bytes.length,
     });
     const down = await fetch(`${h.url}/api/files/${file['svc/secret']}`, {
       headers: { authorization: `Token ${h.token}` },
@@ -329,12 +331,17 @@ describeEachDatabase('documents, comments and files', (target) => {
     const [row] = await h.run('svc.entity/query', {
       query: {
         'q/from': 'd/note',
-        'q/select': [{ 'Files/Files': { 'q/select': ['svc/secret'], 'q/limit': 'q/no-limit' } }],
+        'q/select': [
+          { 'Files/Files': { 'q/select': ['svc/secret', 'svc/content-length'], 'q/limit': 'q/no-limit' } },
+        ],
         'q/where': ['=', ['svc/id'], '$id'],
       },
       params: { $id: note['svc/id'] },
     });
-    expect(row['Files/Files']).toEqual([{ 'svc/secret': file['svc/secret'] }]);
+    // Clients select a file's size as `fibery/content-length`.
+    expect(row['Files/Files']).toEqual([
+      { 'svc/secret': file['svc/secret'], 'svc/content-length': bytes.length },
+    ]);
   });
 
   it('files from a URL, with GET and the credentials header sent to the source', async () => {

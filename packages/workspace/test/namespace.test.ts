@@ -184,6 +184,7 @@ describeEachDatabase('the namespace setting: fibery', (target) => {
       'fibery/name': 'notes.txt',
       'fibery/content-type': expect.any(String),
       'fibery/secret': expect.any(String),
+      'fibery/content-length': 5,
     });
   });
 

@@ -124,4 +124,39 @@ describeEachDatabase("the service's own fields", (target) => {
     });
     expect(user).toEqual({ 'svc/rank': null });
   });
+
+  it("files stored before a file's size had the service's name get it, with the size they have", async () => {
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.alloc(1234, 7)]), 'old.bin');
+    const up = await fetch(`${h.url}/api/files`, {
+      method: 'POST',
+      headers: { authorization: `Token ${h.token}` },
+      body: form,
+    });
+    expect(up.status).toBe(200);
+    const { 'svc/id': id } = (await up.json()) as { 'svc/id': string };
+    await h.ws.driver.transaction(async (tx) => {
+      const where = `name = 'svc/content-length' AND type_id = (SELECT id FROM svc_types WHERE name = 'svc/file')`;
+      const { rows } = await tx.query<{ tbl: string }>(`SELECT tbl FROM svc_types WHERE name = 'svc/file'`);
+      const { rows: cols } = await tx.query<{ storage: { col: string } }>(
+        `SELECT storage FROM svc_fields WHERE ${where}`,
+      );
+      await tx.query(`ALTER TABLE ${rows[0]!.tbl} DROP COLUMN ${cols[0]!.storage.col}`);
+      await tx.query(`DELETE FROM svc_fields WHERE ${where}`);
+      await touchSchema(tx);
+    });
+    const [first, second] = await builtinStartStatements(h);
+    expect(first!.some((s) => s.startsWith('ALTER TABLE'))).toBe(true);
+    expect(second!.some((s) => s.startsWith('ALTER TABLE') || s.startsWith('UPDATE t_'))).toBe(false);
+    const [file] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': 'svc/file',
+        'q/select': ['svc/content-length'],
+        'q/where': ['=', ['svc/id'], '$id'],
+        'q/limit': 1,
+      },
+      params: { $id: id },
+    });
+    expect(file).toEqual({ 'svc/content-length': 1234 });
+  });
 });

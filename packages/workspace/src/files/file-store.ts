@@ -5,7 +5,7 @@ import type { Driver, Queryable } from '../db/driver.js';
 import { assertFileAccess } from '../documents/document-access.js';
 import { createEntities } from '../entities/entity-store.js';
 import { notFound } from '../errors.js';
-import { FILE_TYPE } from '../schema/builtins.js';
+import { CONTENT_LENGTH, FILE_TYPE } from '../schema/builtins.js';
 import { loadCatalog } from '../schema/catalog.js';
 import { isUuid } from '../schema/values.js';
 
@@ -19,6 +19,8 @@ export interface FileRecord {
   'svc/name': string;
   'svc/content-type': string;
   'svc/secret': string;
+  /** the size in bytes, as the service's upload answers it */
+  'svc/content-length': number;
 }
 
 /** Collects written bytes into chunks and stores each one as it fills. */
@@ -85,6 +87,7 @@ export async function createFileEntity(
         'svc/content-type': contentType,
         'svc/secret': secret,
         'svc/size': size,
+        [CONTENT_LENGTH]: size,
       },
     ]);
     return {
@@ -92,6 +95,7 @@ export async function createFileEntity(
       'svc/name': name,
       'svc/content-type': contentType,
       'svc/secret': secret,
+      [CONTENT_LENGTH]: size,
     };
   });
 }

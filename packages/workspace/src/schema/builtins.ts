@@ -15,13 +15,19 @@ export { USER_TYPE };
  * The form of the built-in types ensureBuiltinTypes makes: raised with every change to them, so
  * that the prepared PGlite template is made again (db/pglite-template.ts).
  */
-export const BUILTIN_TYPES_VERSION = '3';
+export const BUILTIN_TYPES_VERSION = '4';
 export const FILE_TYPE = 'svc/file';
 export const COMMENT_TYPE = 'comments/comment';
 /** The comment a reply answers. */
 export const COMMENT_PARENT = 'comments/parent';
 export const AVATAR_MIXIN = 'avatar/avatar-mixin';
 export const AVATARS = 'avatar/avatars';
+/**
+ * A file's size in bytes under the service's own name: its clients select
+ * `fibery/content-length` (a Go CLI, a Python exporter, a TypeScript library) and its upload
+ * answers it. `svc/size` holds the same number.
+ */
+export const CONTENT_LENGTH = 'svc/content-length';
 
 const field = (name: string, type: string, meta: Record<string, unknown> = {}) => ({
   'svc/name': name,
@@ -65,6 +71,7 @@ export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
         field('svc/content-type', 'svc/text'),
         field('svc/secret', 'svc/uuid'),
         field('svc/size', 'svc/int'),
+        field(CONTENT_LENGTH, 'svc/int'),
       ],
     });
   }
@@ -108,10 +115,18 @@ async function addServiceFields(tx: Queryable, current: Catalog): Promise<void> 
     [USER_TYPE, AVATARS, FILE_TYPE, { 'svc/collection?': true }],
   ];
   if (catalog.findType(COMMENT_TYPE)) wanted.push([COMMENT_TYPE, COMMENT_PARENT, COMMENT_TYPE, {}]);
+  const lengthMissing = !catalog.type(FILE_TYPE).byName.has(CONTENT_LENGTH);
+  if (lengthMissing) wanted.push([FILE_TYPE, CONTENT_LENGTH, 'svc/int', {}]);
   for (const [holder, name, type, meta] of wanted) {
     if (catalog.type(holder).byName.has(name)) continue;
     await createField(tx, catalog, { holderType: holder, name, type, meta });
     catalog = await loadCatalog(tx);
+  }
+  if (lengthMissing) {
+    // The files stored before it: their size, as svc/size has it.
+    const files = catalog.type(FILE_TYPE);
+    const col = (n: string) => (files.byName.get(n)!.storage as { col: string }).col;
+    await tx.query(`UPDATE ${files.table} SET ${col(CONTENT_LENGTH)} = ${col('svc/size')}`);
   }
   const mixins = (users.meta['app/mixins'] as Record<string, boolean> | undefined) ?? {};
   if (!mixins['svc/rank-mixin'] || !mixins[AVATAR_MIXIN])
