@@ -431,7 +431,11 @@ describe.each(NAMESPACES)('namespace %s', (namespace) => {
       const path = join(dir, 'notes.txt');
       await writeFile(path, 'from a path');
       const fromPath = await client.files.upload(path, { contentType: 'text/plain' });
-      expect(fromPath).toMatchObject({ 'svc/name': 'notes.txt', 'svc/content-type': 'text/plain' });
+      expect(fromPath).toMatchObject({
+        'svc/name': 'notes.txt',
+        'svc/content-type': 'text/plain',
+        'svc/content-length': 'from a path'.length,
+      });
       const fromBuffer = await client.files.upload(Buffer.from('from a buffer'), { name: 'b.bin' });
       const big = Buffer.alloc(300_000, 7);
       const fromStream = await client.files.upload(

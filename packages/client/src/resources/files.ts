@@ -13,6 +13,8 @@ export interface StoredFile {
   'svc/name': string;
   'svc/content-type': string;
   'svc/secret': string;
+  /** The size in bytes, as the service's upload answers it (absent from older workspaces). */
+  'svc/content-length'?: number;
 }
 
 export type UploadSource =
