@@ -485,8 +485,18 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
         ['svc/fields'].map(
           (f: { 'svc/name': string; 'svc/type': string }) => `${f['svc/name']} ${f['svc/type']}`,
         );
-    for (const type of [STATUS, 'workflow/state_rc/ticket'])
+    for (const type of [STATUS, 'workflow/state_rc/ticket']) {
       expect(fieldsOf(type)).toEqual(expect.arrayContaining(['enum/color svc/color', 'enum/icon svc/emoji']));
+      // Its meta as the service's schema shows every option type's.
+      const meta = schema['svc/types'].find((t: { 'svc/name': string }) => t['svc/name'] === type)[
+        'svc/meta'
+      ];
+      expect(meta).toMatchObject({
+        'svc/enum?': true,
+        'svc/type-component?': true,
+        'app/mixins': { 'svc/rank-mixin': true },
+      });
+    }
   });
 
   it('an option type made before options had a colour and an icon gets them at the next start', async () => {

@@ -2,7 +2,7 @@ import { forbidden } from '../errors.js';
 import { loadCatalog } from '../schema/catalog.js';
 import { installMixins } from '../schema/mixins.js';
 import { schemaObject } from '../schema/schema-object.js';
-import { optionTypeFields } from '../schema/option-fields.js';
+import { OPTION_TYPE_META, optionTypeFields } from '../schema/option-fields.js';
 import {
   createField,
   createType,
@@ -113,7 +113,7 @@ export const SCHEMA_CHANGES: Record<string, Handler> = {
     await createType(ctx.tx, {
       name: a['svc/name'],
       id: a['svc/id'],
-      meta: { 'svc/enum?': true },
+      meta: OPTION_TYPE_META,
       fields: optionTypeFields(),
     });
     await touchSchema(ctx.tx);

@@ -191,7 +191,8 @@ export async function applySchema(
               'svc/holder-type': t.name,
               'svc/name': f.name,
               'svc/type': f.enumType,
-              'svc/meta': labelled(t.name, f.name),
+              // As the service marks every select field: a component of its type.
+              'svc/meta': labelled(t.name, f.name, { 'svc/type-component?': true }),
             },
           });
           for (const [rank, o] of f.options.entries()) {

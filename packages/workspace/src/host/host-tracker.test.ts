@@ -290,6 +290,11 @@ describe('a source that changes between syncs', () => {
       { 'enum/name': 'doing', 'enum/color': null, 'enum/icon': null },
       { 'enum/name': 'done', 'enum/color': '#2e7d32', 'enum/icon': null },
     ]);
+    // The field is marked as the service marks a select: a component of its type.
+    const { body: schema } = await api('POST', '/api/commands', [{ command: 'svc.schema/query' }]);
+    const task = schema[0].result['svc/types'].find((t: any) => t['svc/name'] === 'tracker/task');
+    const status = task['svc/fields'].find((f: any) => f['svc/name'] === 'tracker/status');
+    expect(status['svc/meta']).toMatchObject({ 'svc/type-component?': true });
   });
 
   it('runs a delta sync since the last success: changes set, removals deleted', async () => {

@@ -6,6 +6,16 @@ import { createField } from './schema-store.js';
 // and its rank, a colour and an icon, as every one in the service's own schema does: `enum/color`
 // (svc/color) and `enum/icon` (svc/emoji). Clients copying options from the service set both.
 
+/**
+ * The meta of an option type, as the service's schema shows every one: a component of the types
+ * that select from it, its options ranked.
+ */
+export const OPTION_TYPE_META = {
+  'svc/enum?': true,
+  'svc/type-component?': true,
+  'app/mixins': { 'svc/rank-mixin': true },
+} as const;
+
 type FieldSpec = { 'svc/name': string; 'svc/type': string; 'svc/meta': Record<string, unknown> };
 
 /** The fields of a new option type, `enum/name` first (its title). */

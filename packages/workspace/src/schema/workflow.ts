@@ -2,7 +2,7 @@ import type { CommandContext } from '../commands/context.js';
 import { createEntities } from '../entities/entity-store.js';
 import { loadCatalog } from './catalog.js';
 import { createField, createType } from './schema-store.js';
-import { optionTypeFields } from './option-fields.js';
+import { OPTION_TYPE_META, optionTypeFields } from './option-fields.js';
 
 // The workflow mixin, as the service's schema has it: the type gets a required to-one field
 // `workflow/state` onto an enum type of its own, `workflow/state_<type>`, whose entities are the
@@ -34,7 +34,7 @@ export async function installWorkflow(ctx: CommandContext, typeName: string): Pr
   if (!catalog.findType(statesName)) {
     await createType(tx, {
       name: statesName,
-      meta: { 'svc/enum?': true, 'svc/type-component?': true, 'app/mixins': { 'svc/rank-mixin': true } },
+      meta: OPTION_TYPE_META,
       fields: optionTypeFields({
         'svc/name': FINAL_FIELD,
         'svc/type': 'svc/bool',
