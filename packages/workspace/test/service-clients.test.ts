@@ -502,12 +502,13 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
   it('an option type made before options had a colour and an icon gets them at the next start', async () => {
     const OLD = 'rc/kind_rc/person';
     await h.run('schema.enum/create', { 'svc/name': OLD });
-    // The fields as an older workspace's option type had none.
+    // The fields and meta as an older workspace's option type had none.
     await h.ws.driver.transaction(async (tx) => {
       const { rows } = await tx.query<{ tbl: string; id: string }>(
         `SELECT tbl, id FROM svc_types WHERE name = $1`,
         [OLD],
       );
+      await tx.query(`UPDATE svc_types SET meta = '{"svc/enum?": true}'::jsonb WHERE id = $1`, [rows[0]!.id]);
       const { rows: cols } = await tx.query<{ storage: { col: string } }>(
         `DELETE FROM svc_fields WHERE type_id = $1 AND name IN ('enum/color', 'enum/icon') RETURNING storage`,
         [rows[0]!.id],
@@ -523,12 +524,22 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     // What a start runs; the second time it finds nothing to add.
     const [first, second] = await builtinStartStatements(h);
     expect(first!.filter((sql) => sql.startsWith('ALTER TABLE'))).toHaveLength(2);
-    expect(second!.some((sql) => sql.startsWith('ALTER TABLE'))).toBe(false);
+    expect(second!.some((sql) => sql.startsWith('ALTER TABLE') || sql.startsWith('UPDATE svc_types'))).toBe(
+      false,
+    );
     const made = await h.run('svc.entity/create', {
       type: OLD,
       entity: { 'enum/name': 'Lead', 'enum/color': '#123456', 'enum/icon': '🌱' },
     });
     expect(made).toMatchObject({ 'enum/color': '#123456', 'enum/icon': '🌱' });
+    const schema = await h.run('svc.schema/query');
+    expect(
+      schema['svc/types'].find((t: { 'svc/name': string }) => t['svc/name'] === OLD)['svc/meta'],
+    ).toMatchObject({
+      'svc/enum?': true,
+      'svc/type-component?': true,
+      'app/mixins': { 'svc/rank-mixin': true },
+    });
   });
 
   it('bad object selects are refused as invalid queries', async () => {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/driver.js';
 import { type Catalog, loadCatalog } from './catalog.js';
-import { createField } from './schema-store.js';
+import { createField, setTypeMeta } from './schema-store.js';
 
 // An option type (a single-select's or a workflow's states: `svc/enum?`) has, besides `enum/name`
 // and its rank, a colour and an icon, as every one in the service's own schema does: `enum/color`
@@ -33,11 +33,20 @@ const LOOKS: FieldSpec[] = [
   { 'svc/name': 'enum/icon', 'svc/type': 'svc/emoji', 'svc/meta': {} },
 ];
 
-/** Gives the option types made before they had a colour and an icon (or by hand) the ones they lack. */
+/**
+ * Gives the option types made before they had a colour, an icon and the service's meta (or made
+ * by hand) what they lack; their other meta is kept.
+ */
 export async function addMissingOptionFields(tx: Queryable, current: Catalog): Promise<void> {
   let catalog = current;
   for (const type of current.types) {
     if (type.meta['svc/enum?'] !== true) continue;
+    const mixins = (type.meta['app/mixins'] as Record<string, boolean> | undefined) ?? {};
+    if (type.meta['svc/type-component?'] !== true || mixins['svc/rank-mixin'] !== true)
+      await setTypeMeta(tx, type.id, {
+        'svc/type-component?': true,
+        'app/mixins': { ...mixins, 'svc/rank-mixin': true },
+      });
     for (const look of LOOKS) {
       if (catalog.type(type.name).byName.has(look['svc/name'])) continue;
       await createField(tx, catalog, {
