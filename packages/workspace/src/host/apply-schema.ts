@@ -1,7 +1,8 @@
 import { loadCatalog } from '../schema/catalog.js';
 import type { Workspace } from '../workspace.js';
 import { entityId } from './entity-ids.js';
-import { type MappedType, optionEntity, type SelectOption } from './schema-mapping.js';
+import type { SelectOption } from '@weft/core';
+import { type MappedType, optionEntity } from './schema-mapping.js';
 
 // Creates the app's types and fields through the data API's own schema commands. Only what is
 // missing is created: a changed schema on a later sync adds fields and options, and never drops a

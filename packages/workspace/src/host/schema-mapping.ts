@@ -1,3 +1,4 @@
+import type { SelectOption } from '@weft/core';
 import type { SchemaField, SchemaResponse } from '@weft/core/protocol';
 import { type Conversion, conversionOf } from '@weft/sync-engine';
 import { USER_TYPE } from '../schema/builtins.js';
@@ -78,14 +79,6 @@ const slug = (s: string) =>
     .toLowerCase() || 'field';
 
 /** A namespace for an app from its name: lower-case letters, digits and dashes. */
-export interface SelectOption {
-  name: string;
-  default?: boolean;
-  final?: boolean;
-  color?: string;
-  icon?: string;
-}
-
 /** An option's entity, its id made from its name (see optionId). */
 export function optionEntity(id: string, o: SelectOption, rank: number): Record<string, unknown> {
   return {
