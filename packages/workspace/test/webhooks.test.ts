@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -178,6 +180,60 @@ describeEachDatabase('webhook deliveries survive a stopped process', (target) =>
       expect(d.body.effects[0]).toMatchObject({ effect: 'svc.entity/create', type: 'q/job' });
     } finally {
       await second.close();
+    }
+  });
+
+  it("a webhook's waiting deliveries go out one at a time, in the order of their changes", async () => {
+    // A receiver that takes its time over each delivery, noting how many it holds at once.
+    const seen: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const slow = createServer((req, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      let data = '';
+      req.on('data', (c) => {
+        data += c;
+      });
+      req.on('end', () => {
+        const body = JSON.parse(data) as { effects: Array<{ effect: string }> };
+        seen.push(...body.effects.map((e) => e.effect));
+        setTimeout(() => {
+          inFlight--;
+          res.writeHead(200).end();
+        }, 150);
+      });
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`;
+    try {
+      // Three changes wait together: made while no worker ran, then drained at once.
+      const first = await openWorkspace({ database, webhooks: false, log: () => {} });
+      await first.execute([
+        { command: 'schema.type/create', args: typeArgs('q/step', [['q/n', 'svc/int']]) },
+      ]);
+      await first.driver.query(`INSERT INTO svc_webhooks (url, type_name) VALUES ($1, 'q/step')`, [url]);
+      const id = randomUUID();
+      for (const command of [
+        { command: 'svc.entity/create', args: { type: 'q/step', entity: { 'svc/id': id, 'q/n': 1 } } },
+        { command: 'svc.entity/update', args: { type: 'q/step', entity: { 'svc/id': id, 'q/n': 2 } } },
+        { command: 'svc.entity/delete', args: { type: 'q/step', entity: { 'svc/id': id } } },
+      ]) {
+        const [result] = await first.execute([command]);
+        expect(result?.success).toBe(true);
+      }
+      await first.close();
+      const second = await openWorkspace({ database, webhooks: { pollMs: 100 }, log: () => {} });
+      try {
+        const deadline = Date.now() + 20_000;
+        while (seen.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      } finally {
+        await second.close();
+      }
+      expect(seen).toEqual(['svc.entity/create', 'svc.entity/update', 'svc.entity/delete']);
+      expect(most).toBe(1);
+    } finally {
+      await new Promise<void>((r) => slow.close(() => r()));
     }
   });
 });

@@ -9,7 +9,8 @@ import { catalogLookup } from '../schema/field-lookup.js';
 // transaction as the change); a worker claims due ones with a lease (FOR UPDATE SKIP LOCKED, so
 // several processes never deliver the same one at once), POSTs them, records a run, and on failure
 // schedules the next attempt with exponential backoff. A process that stops mid-delivery leaves a
-// lease that expires: the delivery is retried (at least once).
+// lease that expires: the delivery is retried (at least once). A webhook's deliveries claimed
+// together are sent in the order of their changes (a failed one is retried after the others).
 
 export interface WebhookWorkerOptions {
   /** how often due deliveries are looked for, besides after every command (ms) */
@@ -95,7 +96,19 @@ export class WebhookWorker {
         [this.leaseMs],
       );
       if (rows.length === 0) return;
-      await Promise.all(rows.map((d) => this.deliver(d)));
+      // One webhook's deliveries go out one after another, oldest first, so its receiver sees a
+      // create before the update that follows it; different webhooks are delivered at once.
+      const byHook = new Map<number, Claimed[]>();
+      for (const d of rows.sort((a, b) => a.id - b.id)) {
+        const queue = byHook.get(d.webhook_id);
+        if (queue) queue.push(d);
+        else byHook.set(d.webhook_id, [d]);
+      }
+      await Promise.all(
+        [...byHook.values()].map(async (queue) => {
+          for (const d of queue) await this.deliver(d);
+        }),
+      );
     }
   }
 
