@@ -26,6 +26,8 @@ export interface WebhookWorkerOptions {
 }
 
 export const RUNS_KEPT = 50;
+/** Deliveries claimed at a time. */
+const CLAIM = 10;
 
 interface Claimed {
   id: number;
@@ -61,7 +63,8 @@ export class WebhookWorker {
     this.maxAttempts = options.maxAttempts ?? 8;
     this.backoffMs = options.backoffMs ?? ((n) => Math.min(2 ** n * 1000, 5 * 60_000));
     this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.leaseMs = options.leaseMs ?? Math.max(60_000, this.timeoutMs * 3);
+    // Long enough for a whole claim sent one after another (one webhook's, at the time limit each).
+    this.leaseMs = options.leaseMs ?? Math.max(60_000, this.timeoutMs * (CLAIM + 2));
   }
 
   start(): void {
@@ -91,7 +94,7 @@ export class WebhookWorker {
          FROM svc_webhooks w
          WHERE w.id = d.webhook_id AND d.id IN (
            SELECT id FROM svc_deliveries WHERE state = 'pending' AND next_at <= clock_timestamp()
-           ORDER BY id LIMIT 10 FOR UPDATE SKIP LOCKED)
+           ORDER BY id LIMIT ${CLAIM} FOR UPDATE SKIP LOCKED)
          RETURNING d.id, d.webhook_id, d.body, d.attempts, w.url`,
         [this.leaseMs],
       );
