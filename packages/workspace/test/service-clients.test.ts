@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
-import { touchSchema } from '../src/schema/schema-store.js';
-import { builtinStartStatements } from './support/start-statements.js';
+import { builtinStartStatements, forgetFields } from './support/start-statements.js';
 
 // What the service's own clients (fibery-unofficial, its MCP server, its n8n node) send and read,
 // beyond the spec's text: docs/workspace.md, "What real clients rely on".
@@ -503,19 +502,7 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     const OLD = 'rc/kind_rc/person';
     await h.run('schema.enum/create', { 'svc/name': OLD });
     // The fields and meta as an older workspace's option type had none.
-    await h.ws.driver.transaction(async (tx) => {
-      const { rows } = await tx.query<{ tbl: string; id: string }>(
-        `SELECT tbl, id FROM svc_types WHERE name = $1`,
-        [OLD],
-      );
-      await tx.query(`UPDATE svc_types SET meta = '{"svc/enum?": true}'::jsonb WHERE id = $1`, [rows[0]!.id]);
-      const { rows: cols } = await tx.query<{ storage: { col: string } }>(
-        `DELETE FROM svc_fields WHERE type_id = $1 AND name IN ('enum/color', 'enum/icon') RETURNING storage`,
-        [rows[0]!.id],
-      );
-      for (const c of cols) await tx.query(`ALTER TABLE ${rows[0]!.tbl} DROP COLUMN ${c.storage.col}`);
-      await touchSchema(tx);
-    });
+    await forgetFields(h, OLD, ['enum/color', 'enum/icon'], { 'svc/enum?': true });
     const lacking = await h.attempt('svc.entity/create', {
       type: OLD,
       entity: { 'enum/name': 'Lead', 'enum/color': '#123456' },

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
-import { touchSchema } from '../src/schema/schema-store.js';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
-import { builtinStartStatements } from './support/start-statements.js';
+import { builtinStartStatements, forgetFields } from './support/start-statements.js';
 
 // Fields the service's own types have and clients select: a user's rank and avatars (the rank and
 // avatar mixins the service installs on users), a comment's parent (the comment a reply answers).
@@ -105,17 +104,7 @@ describeEachDatabase("the service's own fields", (target) => {
   });
 
   it('a workspace made before they existed gets them at its next start, once', async () => {
-    await h.ws.driver.transaction(async (tx) => {
-      const { rows } = await tx.query<{ tbl: string }>(`SELECT tbl FROM svc_types WHERE name = 'svc/user'`);
-      const { rows: cols } = await tx.query<{ storage: { col: string } }>(
-        `SELECT storage FROM svc_fields WHERE name = 'svc/rank' AND type_id = (SELECT id FROM svc_types WHERE name = 'svc/user')`,
-      );
-      await tx.query(`ALTER TABLE ${rows[0]!.tbl} DROP COLUMN ${cols[0]!.storage.col}`);
-      await tx.query(
-        `DELETE FROM svc_fields WHERE name = 'svc/rank' AND type_id = (SELECT id FROM svc_types WHERE name = 'svc/user')`,
-      );
-      await touchSchema(tx);
-    });
+    await forgetFields(h, 'svc/user', ['svc/rank']);
     const [first, second] = await builtinStartStatements(h);
     expect(first!.some((s) => s.startsWith('ALTER TABLE'))).toBe(true);
     expect(second!.some((s) => s.startsWith('ALTER TABLE'))).toBe(false);
@@ -135,16 +124,7 @@ describeEachDatabase("the service's own fields", (target) => {
     });
     expect(up.status).toBe(200);
     const { 'svc/id': id } = (await up.json()) as { 'svc/id': string };
-    await h.ws.driver.transaction(async (tx) => {
-      const where = `name = 'svc/content-length' AND type_id = (SELECT id FROM svc_types WHERE name = 'svc/file')`;
-      const { rows } = await tx.query<{ tbl: string }>(`SELECT tbl FROM svc_types WHERE name = 'svc/file'`);
-      const { rows: cols } = await tx.query<{ storage: { col: string } }>(
-        `SELECT storage FROM svc_fields WHERE ${where}`,
-      );
-      await tx.query(`ALTER TABLE ${rows[0]!.tbl} DROP COLUMN ${cols[0]!.storage.col}`);
-      await tx.query(`DELETE FROM svc_fields WHERE ${where}`);
-      await touchSchema(tx);
-    });
+    await forgetFields(h, 'svc/file', ['svc/content-length']);
     const [first, second] = await builtinStartStatements(h);
     expect(first!.some((s) => s.startsWith('ALTER TABLE'))).toBe(true);
     expect(second!.some((s) => s.startsWith('ALTER TABLE') || s.startsWith('UPDATE t_'))).toBe(false);

@@ -1,6 +1,7 @@
 import { canAccessField, type Principal } from '../auth/principal.js';
 import type { FieldDef, TypeDef } from '../schema/catalog.js';
 import { CREATED_BY } from '../schema/created-by.js';
+import { TEXT_TYPES } from '../schema/values.js';
 
 // The result of a create, built here instead of by the database. Sending back and parsing a JSON
 // object per row was half the cost of a bulk insert; every value of a new row is known once it is
@@ -27,18 +28,13 @@ export const neverExact = (fieldType: string): boolean => JSONB.has(fieldType);
 export function exactOutput(fieldType: string, value: unknown): boolean {
   if (value === null) return true;
   if (JSONB.has(fieldType)) return false;
+  if (TEXT_TYPES.has(fieldType)) return typeof value === 'string' && !LONE_SURROGATE.test(value);
   switch (fieldType) {
     case 'svc/decimal':
       return typeof value === 'string' && CANONICAL_DECIMAL.test(value) && !NEGATIVE_ZERO.test(value);
     case 'svc/date':
     case 'svc/date-time':
       return typeof value === 'string' && FOUR_DIGIT_YEAR.test(value);
-    case 'svc/text':
-    case 'svc/email':
-    case 'svc/emoji':
-    case 'svc/url':
-    case 'svc/color':
-      return typeof value === 'string' && !LONE_SURROGATE.test(value);
     default:
       return true;
   }
