@@ -86,6 +86,7 @@ export {
   canonicalIso,
   conversionOf,
   convertValue,
+  listItems,
   toIso,
   toIsoSlow,
 } from './values/convert-value.js';

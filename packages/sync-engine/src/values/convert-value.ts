@@ -191,6 +191,19 @@ function toDateTime(v: unknown, note?: (c: Coercion) => void): string | undefine
   return iso;
 }
 
+/**
+ * The texts of a list value: an array, or a comma-separated text as the service also takes for a
+ * multi-select; an element `{url}` or `{name}` is that text. Empty texts are dropped.
+ */
+export function listItems(value: unknown): string[] {
+  if (value === null || value === undefined || value === '') return [];
+  const items = Array.isArray(value) ? value : String(value).split(',');
+  return items
+    .filter((v) => v !== null && v !== undefined)
+    .map((v) => (isObject(v) ? String(v.url ?? v.name ?? JSON.stringify(v)) : String(v).trim()))
+    .filter((s) => s !== '');
+}
+
 /** The workspace value, `null` for empty, or `undefined` when the value does not fit. */
 export function convertValue(
   conversion: Conversion,
@@ -274,10 +287,7 @@ export function convertValue(
       };
     }
     case 'list': {
-      const items = Array.isArray(value) ? value : String(value).split(',');
-      const texts = items
-        .map((v) => (isObject(v) ? String(v.url ?? v.name ?? JSON.stringify(v)) : String(v).trim()))
-        .filter((s) => s !== '');
+      const texts = listItems(value);
       return texts.length > 0 ? texts.join(', ') : null;
     }
   }

@@ -103,7 +103,7 @@ export async function applySchema(
     const have = existing.get(t.name) ?? new Map<string, string>();
     const commands: Json[] = [];
     const options: Json[] = [];
-    for (const [i, f] of t.fields.entries()) {
+    for (const f of t.fields) {
       const wanted =
         f.kind === 'primitive'
           ? f.svcType
@@ -127,21 +127,6 @@ export async function applySchema(
         });
       const current = have.get(f.name);
       if (current !== undefined) {
-        if (f.kind === 'files' && current === 'svc/text') {
-          // Made by an earlier weft that stored file fields as their URLs: it keeps doing so.
-          t.fields[i] = {
-            appId: f.appId,
-            name: f.name,
-            kind: 'primitive',
-            svcType: 'svc/text',
-            convert: 'list',
-            meta: {},
-          };
-          warnings.push(
-            `${t.name}: field ${f.name} holds file URLs as text; files are stored for new fields only`,
-          );
-          continue;
-        }
         if (current !== wanted)
           warnings.push(
             `${t.name}: field ${f.name} is ${current}, the app now sends ${wanted}; kept as it is`,
@@ -192,8 +177,12 @@ export async function applySchema(
               'svc/holder-type': t.name,
               'svc/name': f.name,
               'svc/type': f.enumType,
-              // As the service marks every select field: a component of its type.
-              'svc/meta': labelled(t.name, f.name, { 'svc/type-component?': true }),
+              // As the service marks every select field: a component of its type; a multi-select
+              // is a collection of its options.
+              'svc/meta': labelled(t.name, f.name, {
+                ...(f.many ? { 'svc/collection?': true } : {}),
+                'svc/type-component?': true,
+              }),
             },
           });
           for (const [rank, o] of f.options.entries()) {
@@ -205,7 +194,8 @@ export async function applySchema(
               },
             });
           }
-          const byDefault = f.options.find((o) => o.default);
+          // A default option is a single-select's: a multi-select starts empty.
+          const byDefault = f.many ? undefined : f.options.find((o) => o.default);
           if (byDefault)
             options.push({
               command: 'schema.field/set-meta',

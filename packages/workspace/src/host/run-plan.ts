@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/driver.js';
+import type { KeptFields } from './kept-fields.js';
 import type { RunRow } from './source-store.js';
 
 // What a sync run's start job decides once and every later job reads: the app's schema answer,
@@ -18,6 +19,8 @@ export interface RunPlan {
   typeIds?: string[];
   /** reverse field names that existed when the run started, by relation id (see mapSchema) */
   partners?: Record<string, string>;
+  /** fields the workspace has in another shape than the app's schema asks, which keep theirs (kept-fields.ts) */
+  kept?: KeptFields;
   /** what the app offered when the run started (schema-fingerprint.ts): the source's once it succeeds */
   fingerprint?: string;
 }

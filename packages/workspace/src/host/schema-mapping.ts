@@ -1,13 +1,29 @@
 import type { SelectOption } from '@weft/core';
 import type { SchemaField, SchemaResponse } from '@weft/core/protocol';
-import { type Conversion, conversionOf } from '@weft/sync-engine';
+import { type Conversion, conversionOf, listItems } from '@weft/sync-engine';
 import { USER_TYPE } from '../schema/builtins.js';
 import { entityId } from './entity-ids.js';
+import type { KeptFields } from './kept-fields.js';
 
 // How an app's schema becomes workspace types in the app's own namespace `<ns>`: type `<ns>/<type>`,
 // field `<ns>/<field>`. The app's `name` field (or its text/title field) is the type's mandatory
 // title `<ns>/name`; `__syncAction` is never stored. Each type/subType pair maps as the service
 // maps it (see docs/dev.md for the table).
+
+/** A select: its options are entities of an option type of its own. */
+export interface EnumField {
+  appId: string;
+  name: string;
+  kind: 'enum';
+  enumType: string;
+  /**
+   * a multi-select: a collection of the option type, as the service makes one (its value a list of
+   * option names, or their comma-separated text)
+   */
+  many?: true;
+  /** as the app's schema gives them; `color` and `icon` become the option's enum/color and enum/icon */
+  options: SelectOption[];
+}
 
 export type MappedField =
   | {
@@ -18,14 +34,7 @@ export type MappedField =
       convert: Conversion;
       meta: Record<string, unknown>;
     }
-  | {
-      appId: string;
-      name: string;
-      kind: 'enum';
-      enumType: string;
-      /** as the app's schema gives them; `color` and `icon` become the option's enum/color and enum/icon */
-      options: SelectOption[];
-    }
+  | EnumField
   | { appId: string; name: string; kind: 'rich'; format: 'md' | 'html' }
   /** a collection of svc/file: the files are downloaded into the workspace (download-files.ts) */
   | { appId: string; name: string; kind: 'files' }
@@ -50,6 +59,16 @@ export type MappedField =
        */
       rawName: string;
     };
+
+/**
+ * The option names a select's value names: a multi-select's list; a single-select's one (the first
+ * of a list, for a single-select kept as such while the app now sends a multi-select's values).
+ */
+export function optionNamesOf(f: EnumField, raw: unknown): string[] {
+  if (f.many) return listItems(raw);
+  if (Array.isArray(raw)) return listItems(raw).slice(0, 1);
+  return raw === null || raw === undefined || raw === '' ? [] : [String(raw)];
+}
 
 export interface MappedType {
   appType: string;
@@ -144,7 +163,8 @@ export const relationIdOf = (sourceId: string, appType: string, appId: string) =
 /**
  * The workspace types for the selected app types (relations to unselected types are left out).
  * `partners` names the reverse fields that exist already (by relation id), so a reverse field keeps
- * its name whatever else the schema gained or the order it came in.
+ * its name whatever else the schema gained or the order it came in; `shapes`, the fields the
+ * workspace made in another shape, which keep theirs (kept-fields.ts).
  */
 export function mapSchema(
   ns: string,
@@ -152,6 +172,7 @@ export function mapSchema(
   schema: SchemaResponse,
   selected: string[],
   partners: ReadonlyMap<string, string> = new Map(),
+  shapes: KeptFields = {},
 ): MappedType[] {
   const typeName = (t: string) => `${ns}/${slug(t)}`;
   const out: MappedType[] = [];
@@ -232,14 +253,19 @@ export function mapSchema(
         continue;
       }
       const p = primitive(field);
-      if (p === 'files') mapped.fields.push({ ...base, kind: 'files' });
+      const shape = shapes[name]?.[fname];
+      if (shape === 'text')
+        // A text field made before (see kept-fields.ts): the files' URLs or the options' names, joined.
+        mapped.fields.push({ ...base, kind: 'primitive', svcType: 'svc/text', convert: 'list', meta: {} });
+      else if (p === 'files') mapped.fields.push({ ...base, kind: 'files' });
       else if (p === 'rich')
         mapped.fields.push({ ...base, kind: 'rich', format: field.subType === 'html' ? 'html' : 'md' });
-      else if (p === 'enum')
+      else if (p === 'enum' || field.subType === 'multi-select')
         mapped.fields.push({
           ...base,
           kind: 'enum',
           enumType: `${fname}_${name}`,
+          ...((shape ?? (p === 'enum' ? 'single' : 'multi')) === 'multi' ? { many: true as const } : {}),
           options: (field.options ?? []).map((o) => ({
             name: o.name,
             ...(o.default ? { default: true } : {}),

@@ -16,6 +16,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import type { Workspace } from '../workspace.js';
 import { applySchema, existingPartners } from './apply-schema.js';
 import { applyFieldLabels, wantedLabels } from './field-labels.js';
+import { mapOntoWorkspace } from './kept-fields.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
 import { relationOrder } from './type-order.js';
 import { loadPlan, type RunPlan, savePlan } from './run-plan.js';
@@ -296,6 +297,7 @@ function writeContext(
     plan.schema as never,
     typeIds,
     new Map(Object.entries(plan.partners ?? {})),
+    plan.kept,
   );
   const byAppType = new Map<string, MappedType>(mapped.map((t) => [t.appType, t]));
   return {
@@ -404,9 +406,20 @@ async function setUp(
   await pruneExchanges(ctx.workspace.driver, source.id);
   // Reverse fields made by earlier syncs keep their names (see mapSchema).
   const partners = await existingPartners(ctx.workspace, got.named);
-  const mapped = mapSchema(source.namespace, source.id, schema, source.types, partners);
+  const {
+    mapped,
+    kept,
+    warnings: keptWarnings,
+  } = await mapOntoWorkspace(ctx.workspace, {
+    namespace: source.namespace,
+    sourceId: source.id,
+    schema,
+    types: source.types,
+    partners,
+  });
   const warnings = [
     ...read.warnings.map(formatWarning),
+    ...keptWarnings,
     ...(await applySchema(ctx.workspace, mapped, wantedLabels(schema, mapped))),
   ].slice(0, MAX_WARNINGS);
   // Labels of fields made before (or changed since): those just created carry theirs already.
@@ -421,6 +434,7 @@ async function setUp(
       fingerprint,
       typeIds: source.types,
       ...(partners.size > 0 ? { partners: Object.fromEntries(partners) } : {}),
+      ...(Object.keys(kept).length > 0 ? { kept } : {}),
     });
     const progress: RunProgress = {
       warnings,

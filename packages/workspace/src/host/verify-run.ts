@@ -13,7 +13,7 @@ import { redact } from '@weft/core/redact';
 import { WorkspaceError } from '../errors.js';
 import type { Workspace } from '../workspace.js';
 import { entityId } from './entity-ids.js';
-import { mapSchema } from './schema-mapping.js';
+import { mapOntoWorkspace } from './kept-fields.js';
 import { getRun, type RunRow, type SourceRow } from './source-store.js';
 import { sourceSecrets } from './run-exchanges.js';
 import { safeMessage } from './sync-run.js';
@@ -104,7 +104,12 @@ async function compare(
   const client = ctx.client(source.url);
   const account = ctx.account(source);
   const schema = await client.schema(source.types, source.filter, account, ctx.signal);
-  const mapped = mapSchema(source.namespace, source.id, schema, source.types);
+  const { mapped } = await mapOntoWorkspace(ctx.workspace, {
+    namespace: source.namespace,
+    sourceId: source.id,
+    schema,
+    types: source.types,
+  });
   let pages = 0;
   // Every type is read at once, as the service reads a sync's types: apps that fetch all types
   // upstream in one go answer a type's first page only once every type has asked for its own.

@@ -1,13 +1,13 @@
 import { optionId } from './apply-schema.js';
 import { type Conversion, convertValue } from '@weft/sync-engine';
-import type { MappedType } from './schema-mapping.js';
+import { type MappedType, optionNamesOf } from './schema-mapping.js';
 
 type Json = Record<string, unknown>;
 
 // What a Verify compares of a synced type, and how: each value as the workspace stores it, so a
 // row of the app and a row of the workspace compare equal when the service would store them equal.
-// The title, the plain fields (through the host's own conversion) and single selects (as their
-// option); relations, rich text and files are kept elsewhere (links, documents, file storage) and
+// The title, the plain fields (through the host's own conversion) and selects (as their options);
+// relations, rich text and files are kept elsewhere (links, documents, file storage) and
 // are not compared.
 
 interface Column {
@@ -65,13 +65,22 @@ export function comparedType(type: MappedType): ComparedType {
         stored: (e) => settle(f.convert, convertValue(f.convert, e[f.name])),
         fromApp: (raw) => settle(f.convert, convertValue(f.convert, raw)),
       });
+    else if (f.kind === 'enum' && f.many)
+      columns.push({
+        appId: f.appId,
+        select: { [f.name]: { 'q/select': ['svc/id'], 'q/limit': 'q/no-limit' } },
+        stored: (e) => ((e[f.name] as Json[] | null) ?? []).map((o) => String(o['svc/id'])).sort(),
+        fromApp: (raw) => [...new Set(optionNamesOf(f, raw).map((n) => optionId(f.enumType, n)))].sort(),
+      });
     else if (f.kind === 'enum')
       columns.push({
         appId: f.appId,
         select: { [f.name]: ['svc/id'] },
         stored: (e) => ref(e, f.name),
-        fromApp: (raw) =>
-          raw === null || raw === undefined || raw === '' ? null : optionId(f.enumType, String(raw)),
+        fromApp: (raw) => {
+          const [name] = optionNamesOf(f, raw);
+          return name === undefined ? null : optionId(f.enumType, name);
+        },
       });
   }
   return {

@@ -15,13 +15,13 @@ import { deleteRowFiles, type FileFieldValue, writeFileFields } from './download
 import { entityId } from './entity-ids.js';
 import { parseFileRefs } from './file-refs.js';
 import type { AppResourceContext } from './resource-client.js';
-import type { MappedField, MappedType } from './schema-mapping.js';
+import { type MappedField, type MappedType, optionNamesOf } from './schema-mapping.js';
 
 // Writes synced rows into the workspace through its command API (so every change produces the
 // workspace's own webhook deliveries): a page becomes one batch of creates (new ids) and updates
 // (known ids). Relation values wait in weft_host_links until both sides are in (resolveLinks).
 // A field the row does not carry is left as it is; a field it carries is set to exactly what it
-// holds: a many-to-many relation loses the targets no longer sent, a file field the files no
+// holds: a many-to-many relation or a multi-select loses the items no longer sent, a file field the files no
 // longer sent (files are downloaded into the workspace's file storage, see download-files.ts).
 
 type Json = Record<string, unknown>;
@@ -133,10 +133,7 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
   for (const f of type.fields) {
     if (f.kind !== 'enum') continue;
     const names = new Set<string>();
-    for (const item of byId.values()) {
-      const v = item[f.appId];
-      if (v !== null && v !== undefined && v !== '') names.add(String(v));
-    }
+    for (const item of byId.values()) for (const name of optionNamesOf(f, item[f.appId])) names.add(name);
     if (names.size > 0) optionNames.set(f.enumType, names);
   }
   for (const [enumType, names] of optionNames) await ensureOptions(ctx, enumType, names);
@@ -153,7 +150,8 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
     const present = await existingIds(ctx.workspace, target.name, [...uuids.values()]);
     inline.set(f.name, new Map([...uuids].filter(([, u]) => present.has(u))));
   }
-  // Many-to-many fields sent with the row: their links become exactly the targets already in.
+  // Many-to-many fields and multi-selects sent with the row: their items become exactly the
+  // targets already in (the options, made above).
   const collections: { field: string; id: string; items: string[] }[] = [];
   const files: FileFieldValue[] = [];
 
@@ -170,7 +168,7 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
   const allNames: string[] = [];
   if (type.titleField) allNames.push(titleName);
   for (const f of type.fields) {
-    if (f.kind === 'primitive' || f.kind === 'enum') allNames.push(f.name);
+    if (f.kind === 'primitive' || (f.kind === 'enum' && !f.many)) allNames.push(f.name);
     else if (f.kind === 'relation') {
       allNames.push(f.rawName);
       if (inline.has(f.name) && !f.many) allNames.push(f.name);
@@ -205,16 +203,12 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
           put(values, names, f.name, v ?? null);
           break;
         }
-        case 'enum':
-          put(
-            values,
-            names,
-            f.name,
-            raw === null || raw === undefined || raw === ''
-              ? null
-              : { 'svc/id': optionId(f.enumType, String(raw)) },
-          );
+        case 'enum': {
+          const options = optionNamesOf(f, raw).map((name) => optionId(f.enumType, name));
+          if (f.many) collections.push({ field: f.name, id, items: options });
+          else put(values, names, f.name, options[0] ? { 'svc/id': options[0] } : null);
           break;
+        }
         case 'rich':
           docs.push({
             field: f.name,

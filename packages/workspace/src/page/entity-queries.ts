@@ -23,13 +23,17 @@ export { titleField };
 export const isRichText = (catalog: Catalog, f: FieldDef): boolean =>
   f.kind === 'one' && f.targetTypeId !== null && catalog.target(f).name === DOCUMENT_TYPE;
 
+/** A collection of options, as the service marks one: sorted and filtered by no column. */
+export const isMultiSelect = (f: FieldDef): boolean =>
+  f.kind === 'many' && f.meta['svc/type-component?'] === true;
+
 const DETAIL_ONLY = new Set(['svc/id', 'svc/creation-date', 'svc/modification-date', 'svc/created-by']);
 
 /**
- * Fields shown as table columns: the public id and title first, then primitives and to-one
- * relations (not rich text, not collections; ids, dates and the creator are on the entity's own
- * page). A field marked `ui/hidden?` (a relation's raw value, kept as the service keeps it) is on
- * the entity's page only.
+ * Fields shown as table columns: the public id and title first, then primitives, to-one relations
+ * and multi-selects (not rich text, not other collections; ids, dates and the creator are on the
+ * entity's own page). A field marked `ui/hidden?` (a relation's raw value, kept as the service
+ * keeps it) is on the entity's page only.
  */
 export function columns(catalog: Catalog, t: TypeDef): FieldDef[] {
   const title = titleField(t);
@@ -37,7 +41,7 @@ export function columns(catalog: Catalog, t: TypeDef): FieldDef[] {
     (f) =>
       !DETAIL_ONLY.has(f.name) &&
       f.meta['ui/hidden?'] !== true &&
-      (f.kind === 'primitive' || (f.kind === 'one' && !isRichText(catalog, f))),
+      (f.kind === 'primitive' || (f.kind === 'one' && !isRichText(catalog, f)) || isMultiSelect(f)),
   );
   const first = shown.filter((f) => f.name === 'svc/public-id' || f === title);
   return [...first, ...shown.filter((f) => !first.includes(f))];

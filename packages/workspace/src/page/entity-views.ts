@@ -1,5 +1,12 @@
 import type { Catalog, FieldDef, TypeDef } from '../schema/catalog.js';
-import { type EntityDetail, isRichText, PAGE_SIZE, type TableRequest, titleField } from './entity-queries.js';
+import {
+  type EntityDetail,
+  isMultiSelect,
+  isRichText,
+  PAGE_SIZE,
+  type TableRequest,
+  titleField,
+} from './entity-queries.js';
 import { fieldTitle } from '../automations/entity-shapes.js';
 import { isDateField, timeElement } from './format-cells.js';
 import { type Html, html } from './html.js';
@@ -47,6 +54,7 @@ export function tableView(
 ): Html {
   const state = { sort: r.sort, desc: r.desc ? 1 : undefined, f: r.filterField, v: r.filterValue };
   const head = cols.map((f) => {
+    if (isMultiSelect(f)) return html`<th title="${f.name}">${fieldTitle(t, f)}</th>`;
     const desc = r.sort === f.name && !r.desc ? 1 : undefined;
     const arrow = r.sort === f.name ? (r.desc ? ' ▼' : ' ▲') : '';
     return html`<th title="${f.name}"><a href="${typeHref(t.name, { ...state, sort: f.name, desc, page: undefined })}">${fieldTitle(t, f)}${arrow}</a></th>`;
@@ -64,10 +72,12 @@ export function tableView(
           : html`<td>${cell(catalog, f, row[f.name])}</td>`,
       )}</tr>`,
   );
-  const options = cols.map(
-    (f) =>
-      html`<option value="${f.name}" ${f.name === r.filterField ? 'selected' : ''}>${fieldTitle(t, f)}</option>`,
-  );
+  const options = cols
+    .filter((f) => !isMultiSelect(f))
+    .map(
+      (f) =>
+        html`<option value="${f.name}" ${f.name === r.filterField ? 'selected' : ''}>${fieldTitle(t, f)}</option>`,
+    );
   const runForm = buttons.length
     ? html`<form method="post" action="/ui/automations/run" id="run-buttons">Run on the chosen rows:
 ${buttons.map((b) => html` <button name="automation" value="${b.id}">${b.name}</button>`)}</form>`

@@ -1,0 +1,247 @@
+// Multi-selects, as the service makes them: a collection of the field's own option type (marked a
+// component of its type), its options made from the schema's and, for names the schema did not
+// list, from the data. An app sends the option names as a list, or as one comma-separated text;
+// each sync makes a row's options exactly those sent. A field an earlier sync made in another
+// shape (text, or a select that is now multi or single) keeps it, with a warning, on every job of
+// the run. Verify compares the options. Over real
+// HTTP; runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseTargets } from '../../test/support/databases.js';
+import { startHostedOn } from './fixtures/hosted-on.js';
+import type { HostedWorkspace } from './start-hosted-workspace.js';
+
+type Json = Record<string, unknown>;
+
+const schema = (noteType: Json): Json => ({
+  task: {
+    id: { name: 'Id', type: 'id' },
+    name: { name: 'Name', type: 'text' },
+    tags: {
+      name: 'Tags',
+      type: 'array[text]',
+      subType: 'multi-select',
+      options: [{ name: 'red', color: '#e03131' }, { name: 'blue' }],
+    },
+    labels: { name: 'Labels', type: 'text', subType: 'multi-select' },
+    notes: { name: 'Notes', ...noteType },
+  },
+});
+
+let answers: Record<string, unknown>;
+const firstAnswers = (): Record<string, unknown> => ({
+  '/': {
+    id: 'multi',
+    name: 'Multi',
+    version: '1',
+    description: 'multi-selects',
+    authentication: [{ id: 'public', name: 'Public', fields: [] }],
+    sources: [],
+  },
+  '/validate': { name: 'Public' },
+  '/api/v1/synchronizer/config': { types: [{ id: 'task', name: 'Task' }], filters: [] },
+  '/api/v1/synchronizer/schema': schema({ type: 'text' }),
+  '/api/v1/synchronizer/data': {
+    items: [
+      { id: 't1', name: 'One', tags: ['red', 'green'], labels: 'a, b', notes: 'x, y' },
+      { id: 't2', name: 'Two', tags: [], labels: null, notes: null },
+      { id: 't3', name: 'Three', tags: ['blue', 'blue', ''], labels: ' c ', notes: 'z' },
+    ],
+    pagination: { hasNext: false },
+  },
+});
+
+let server: Server;
+let appUrl: string;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const body = answers[(req.url ?? '').split('?')[0] ?? ''];
+      res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body ?? { message: 'not found' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+for (const target of databaseTargets()) {
+  describe(`multi-selects [${target.name}]`, () => {
+    let ws: HostedWorkspace;
+    let stopWorkspace: () => Promise<void> = async () => {};
+    beforeAll(async () => {
+      ({ ws, close: stopWorkspace } = await startHostedOn(target, 'multi', { jobs: { pollSeconds: 0.5 } }));
+    });
+    afterAll(async () => {
+      await stopWorkspace();
+    });
+
+    const execute = async (command: string, args: Json): Promise<unknown> => {
+      const [r] = await ws.execute([{ command, args }]);
+      if (!r?.success) throw new Error(JSON.stringify(r));
+      return r.result;
+    };
+    /** Each task's options per multi-select field (names, sorted), and its notes. */
+    const stored = async (ns: string) => {
+      const names = (field: string) => ({
+        'q/from': field,
+        'q/select': ['enum/name'],
+        'q/limit': 'q/no-limit',
+      });
+      const rows = (await execute('svc.entity/query', {
+        query: {
+          'q/from': `${ns}/task`,
+          'q/select': {
+            name: `${ns}/name`,
+            tags: names(`${ns}/tags`),
+            labels: names(`${ns}/labels`),
+            notes: `${ns}/notes`,
+          },
+          'q/limit': 'q/no-limit',
+        },
+      })) as { name: string; tags: Json[]; labels: Json[]; notes: string | null }[];
+      const sorted = (items: Json[]) => items.map((o) => String(o['enum/name'])).sort();
+      return Object.fromEntries(
+        rows.map((r) => [r.name, { tags: sorted(r.tags), labels: sorted(r.labels), notes: r.notes }]),
+      );
+    };
+
+    it('makes a collection of options, sets exactly the options sent, and keeps a text field text', async () => {
+      answers = firstAnswers();
+      const source = await ws.apps.addSource({ url: appUrl, fields: {} });
+      const ns = source.namespace;
+      const first = await ws.apps.sync(source.id, { wait: true });
+      expect(first).toMatchObject({ status: 'succeeded', rowsSet: 3 });
+      expect(await stored(ns)).toEqual({
+        One: { tags: ['green', 'red'], labels: ['a', 'b'], notes: 'x, y' },
+        Two: { tags: [], labels: [], notes: null },
+        Three: { tags: ['blue'], labels: ['c'], notes: 'z' },
+      });
+
+      // The field as the service has it: a collection of its option type, a component of its type.
+      const types = (
+        (await execute('svc.schema/query', {})) as {
+          'svc/types': { 'svc/name': string; 'svc/meta': Json; 'svc/fields': Json[] }[];
+        }
+      )['svc/types'];
+      const task = types.find((t) => t['svc/name'] === `${ns}/task`);
+      const tags = task?.['svc/fields'].find((f) => f['svc/name'] === `${ns}/tags`);
+      expect(tags?.['svc/meta']).toMatchObject({ 'svc/collection?': true, 'svc/type-component?': true });
+      const optionType = types.find((t) => t['svc/name'] === tags?.['svc/type']);
+      expect(optionType?.['svc/meta']).toMatchObject({ 'svc/enum?': true });
+      // The schema's options in its order, with their colour; then the one inferred from the data.
+      const options = (await execute('svc.entity/query', {
+        query: {
+          'q/from': String(tags?.['svc/type']),
+          'q/select': ['enum/name', 'enum/color'],
+          'q/order-by': [[['svc/rank'], 'q/asc']],
+          'q/limit': 'q/no-limit',
+        },
+      })) as Json[];
+      expect(options).toEqual([
+        { 'enum/name': 'red', 'enum/color': '#e03131' },
+        expect.objectContaining({ 'enum/name': 'blue' }),
+        expect.objectContaining({ 'enum/name': 'green' }),
+      ]);
+
+      // The app changes its values, sends one list as text, and now declares its notes a
+      // multi-select: the notes field was made as text, and stays so.
+      answers['/api/v1/synchronizer/schema'] = schema({ type: 'array[text]', subType: 'multi-select' });
+      answers['/api/v1/synchronizer/data'] = {
+        items: [
+          { id: 't1', name: 'One', tags: ['blue'], labels: 'b', notes: ['x', 'w'] },
+          { id: 't2', name: 'Two', tags: 'red, blue', labels: ['d'], notes: 'v' },
+          { id: 't3', name: 'Three', tags: null, labels: 'c', notes: null },
+        ],
+        pagination: { hasNext: false },
+      };
+      const second = await ws.apps.sync(source.id, { wait: true });
+      expect(second).toMatchObject({ status: 'succeeded', rowsSet: 3 });
+      expect(second.error).toContain(
+        `${ns}/task: field ${ns}/notes holds the options as text; multi-selects are made for new fields only`,
+      );
+      expect(await stored(ns)).toEqual({
+        One: { tags: ['blue'], labels: ['b'], notes: 'x, w' },
+        Two: { tags: ['blue', 'red'], labels: ['d'], notes: 'v' },
+        Three: { tags: [], labels: ['c'], notes: null },
+      });
+
+      // Verify reads the options: nothing differs, until the app sends other options.
+      expect((await ws.apps.verify(source.id)).verify).toMatchObject({ drifted: false });
+      (answers['/api/v1/synchronizer/data'] as { items: Json[] }).items[0] = {
+        id: 't1',
+        name: 'One',
+        tags: ['blue', 'red'],
+        labels: 'b',
+        notes: ['x', 'w'],
+      };
+      const verified = (await ws.apps.verify(source.id)).verify as {
+        drifted: boolean;
+        types: { samples: { changed: Json[] } }[];
+      };
+      expect(verified.drifted).toBe(true);
+      expect(verified.types[0]?.samples.changed[0]).toMatchObject({ id: 't1', fields: ['tags'] });
+    }, 60_000);
+
+    it('keeps the shape of a field made before: a select turned multi or single, files once text', async () => {
+      const shapes = (status: Json, group: Json, files: Json): Json => ({
+        task: {
+          id: { name: 'Id', type: 'id' },
+          name: { name: 'Name', type: 'text' },
+          status: { name: 'Status', options: [{ name: 'Open' }, { name: 'Done' }], ...status },
+          group: { name: 'Group', ...group },
+          files: { name: 'Files', ...files },
+        },
+      });
+      answers = {
+        ...firstAnswers(),
+        '/': { ...(firstAnswers()['/'] as Json), id: 'shapes', name: 'Shapes' },
+        '/api/v1/synchronizer/schema': shapes(
+          { type: 'text', subType: 'single-select' },
+          { type: 'array[text]', subType: 'multi-select' },
+          { type: 'text' },
+        ),
+        '/api/v1/synchronizer/data': {
+          items: [{ id: 't1', name: 'One', status: 'Open', group: ['g1', 'g2'], files: 'a.txt' }],
+        },
+      };
+      const source = await ws.apps.addSource({ url: appUrl, fields: {} });
+      const ns = source.namespace;
+      expect(await ws.apps.sync(source.id, { wait: true })).toMatchObject({ status: 'succeeded' });
+
+      answers['/api/v1/synchronizer/schema'] = shapes(
+        { type: 'array[text]', subType: 'multi-select' },
+        { type: 'text', subType: 'single-select' },
+        { type: 'array[text]', subType: 'file' },
+      );
+      answers['/api/v1/synchronizer/data'] = {
+        items: [{ id: 't1', name: 'One', status: ['Done', 'Open'], group: 'g2', files: [`${appUrl}/f.txt`] }],
+      };
+      const run = await ws.apps.sync(source.id, { wait: true });
+      expect(run).toMatchObject({ status: 'succeeded', rowsSet: 1 });
+      for (const warning of [
+        `field ${ns}/status is a single-select, the app now sends a multi-select; kept as it is`,
+        `field ${ns}/group is a multi-select, the app now sends a single-select; kept as it is`,
+        `field ${ns}/files holds file URLs as text; files are stored for new fields only`,
+      ])
+        expect(run.error).toContain(`${ns}/task: ${warning}`);
+      const [row] = (await execute('svc.entity/query', {
+        query: {
+          'q/from': `${ns}/task`,
+          'q/select': {
+            status: [`${ns}/status`, 'enum/name'],
+            group: { 'q/from': `${ns}/group`, 'q/select': ['enum/name'], 'q/limit': 'q/no-limit' },
+            files: `${ns}/files`,
+          },
+          'q/limit': 1,
+        },
+      })) as Json[];
+      expect(row).toEqual({ status: 'Done', group: [{ 'enum/name': 'g2' }], files: `${appUrl}/f.txt` });
+      // The same shapes on a verify: nothing differs.
+      expect((await ws.apps.verify(source.id)).verify).toMatchObject({ drifted: false });
+    }, 60_000);
+  });
+}
