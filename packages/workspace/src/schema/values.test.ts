@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { inputValue } from './values.js';
+import { inputValue, isUuid } from './values.js';
 
 /** What a date-time was stored as before canonical values skipped the Date round trip. */
 function throughDate(value: string): string | Error {
@@ -82,5 +82,42 @@ describe('inputValue of svc/text', () => {
     expect(inputValue('t/n', 'svc/text', 'a\u0000b\u0000')).toBe('ab');
     expect(inputValue('t/n', 'svc/email', '\u0000')).toBe('');
     expect(inputValue('t/n', 'svc/text', 'tab\there ✓')).toBe('tab\there ✓');
+  });
+});
+
+describe('isUuid', () => {
+  // The 8-4-4-4-12 form the database reads, as the regex it replaces said it.
+  const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  const near = fc
+    .tuple(
+      fc.uuid(),
+      fc.nat(35),
+      fc.oneof(fc.integer({ min: 0, max: 127 }), fc.integer({ min: 0, max: 0xffff })),
+      fc.boolean(),
+    )
+    .map(([u, at, code, upper]) => {
+      const s = upper ? u.toUpperCase() : u;
+      return s.slice(0, at) + String.fromCharCode(code) + s.slice(at + 1);
+    });
+
+  it('says what the regex says, for uuids, near misses and anything else', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.uuid(), near, fc.string(), fc.string({ minLength: 36, maxLength: 36 })),
+        (s) => {
+          expect(isUuid(s)).toBe(UUID_RE.test(s));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+    // A control character whose code, with bit 5 set, is a digit's (\u0010 → '0').
+    for (const s of [
+      '',
+      '0'.repeat(36),
+      '00000000-0000-0000-0000-00000000000\u0010',
+      '00000000-0000-0000-0000-00000000000G',
+    ])
+      expect(isUuid(s)).toBe(UUID_RE.test(s));
+    expect(isUuid(42)).toBe(false);
   });
 });

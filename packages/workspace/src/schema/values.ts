@@ -54,9 +54,39 @@ export function paramCast(type: string): string {
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/;
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** 1 at the char codes of hexadecimal digits, either case. */
+const HEX = new Uint8Array(128);
+for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
 
-export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_RE.test(v);
+/** Whether the characters of `s` from `from` to `to` are all hexadecimal digits. */
+function hexRun(s: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128 || HEX[c] === 0) return false;
+  }
+  return true;
+}
+
+/**
+ * A uuid in its text form (8-4-4-4-12 hexadecimal digits, either case), as the database reads it.
+ * Checked without a regex: a bulk create checks two per row (its id and a reference), and this
+ * takes under half the regex's time.
+ */
+export function isUuid(v: unknown): v is string {
+  return (
+    typeof v === 'string' &&
+    v.length === 36 &&
+    v.charCodeAt(8) === 45 &&
+    v.charCodeAt(13) === 45 &&
+    v.charCodeAt(18) === 45 &&
+    v.charCodeAt(23) === 45 &&
+    hexRun(v, 0, 8) &&
+    hexRun(v, 9, 13) &&
+    hexRun(v, 14, 18) &&
+    hexRun(v, 19, 23) &&
+    hexRun(v, 24, 36)
+  );
+}
 
 const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** The number written by the digits of `s` from `at` to `end` (already known to be digits). */
