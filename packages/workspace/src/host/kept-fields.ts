@@ -1,20 +1,59 @@
 import type { SchemaResponse } from '@weft/core/protocol';
-import { loadCatalog } from '../schema/catalog.js';
+import { type Catalog, DOCUMENT_TYPE, type FieldDef, loadCatalog } from '../schema/catalog.js';
+import { FILE_TYPE } from '../schema/builtins.js';
 import type { Workspace } from '../workspace.js';
-import { type MappedType, mapSchema } from './schema-mapping.js';
+import { enumTypeName, type MappedField, type MappedType, mapSchema } from './schema-mapping.js';
 
 // A field the workspace made before in another shape than the app's schema now asks for keeps the
-// shape it has, and its values are written as that shape takes them: nothing stored is dropped or
-// converted behind the user's back. Such a field is a text field where the app now sends files or
-// a multi-select (an earlier weft stored both as text, or the app declared the field text then),
-// or a select that the app turned from single to multi or back. Every job of a run maps the app's
-// rows with the same shapes: the start job reads them and the run's plan carries them.
+// shape it has, and the app's values are written as that shape takes them: nothing stored is
+// dropped or converted behind the user's back, and the sync goes on. Such a field is, say, a text
+// field where the app now sends a number, files or a multi-select (an earlier weft stored both as
+// text), a select the app turned from single to multi or back, or rich text that became plain.
+// Every job of a run maps the app's rows with the same shapes: the start job reads them and the
+// run's plan carries them. Relations keep whatever they are (applySchema warns of a change).
 
-/** The shape a field keeps: text (the values joined), or a single- or multi-select. */
-export type KeptShape = 'text' | 'single' | 'multi';
+/** The shape a field keeps: a primitive type, a single- or multi-select, rich text or files. */
+export type KeptShape = { primitive: string } | 'single' | 'multi' | 'rich' | 'files';
 
 /** Workspace type -> field -> the shape it keeps, for the fields whose shape differs only. */
 export type KeptFields = Record<string, Record<string, KeptShape>>;
+
+/** The shape the app's schema asks of a mapped field; undefined for relations. */
+function wantedShape(f: MappedField): KeptShape | undefined {
+  switch (f.kind) {
+    case 'primitive':
+      return { primitive: f.svcType };
+    case 'enum':
+      return f.many ? 'multi' : 'single';
+    case 'rich':
+    case 'files':
+      return f.kind;
+    case 'relation':
+      return undefined;
+  }
+}
+
+/** The shape of a field the workspace has; undefined for one no app field maps to (a relation). */
+function existingShape(catalog: Catalog, f: FieldDef, enumType: string): KeptShape | undefined {
+  if (f.kind === 'primitive') return { primitive: f.fieldType };
+  const target = catalog.target(f).name;
+  if (target === DOCUMENT_TYPE) return 'rich';
+  if (target === FILE_TYPE && f.kind === 'many') return 'files';
+  if (target === enumType) return f.kind === 'many' ? 'multi' : 'single';
+  return undefined;
+}
+
+const same = (a: KeptShape, b: KeptShape) =>
+  typeof a === 'object' && typeof b === 'object' ? a.primitive === b.primitive : a === b;
+
+const described = (s: KeptShape) =>
+  typeof s === 'object'
+    ? s.primitive
+    : s === 'single' || s === 'multi'
+      ? `a ${s}-select`
+      : s === 'rich'
+        ? 'rich text'
+        : 'files';
 
 /** The fields of `mapped` the workspace has in another shape, with a warning for each. */
 export async function keptFields(
@@ -27,28 +66,16 @@ export async function keptFields(
   for (const t of mapped) {
     const holder = catalog.findType(t.name);
     if (!holder) continue;
-    const keep = (field: string, shape: KeptShape, warning: string) => {
-      kept[t.name] = { ...kept[t.name], [field]: shape };
-      warnings.push(`${t.name}: field ${field} ${warning}`);
-    };
     for (const f of t.fields) {
-      if (f.kind !== 'files' && f.kind !== 'enum') continue;
       const have = holder.byName.get(f.name);
-      if (!have) continue;
-      const text = have.kind === 'primitive' && have.fieldType === 'svc/text';
-      if (f.kind === 'files' && text)
-        keep(f.name, 'text', 'holds file URLs as text; files are stored for new fields only');
-      else if (f.kind === 'enum' && f.many && text)
-        keep(f.name, 'text', 'holds the options as text; multi-selects are made for new fields only');
-      else if (f.kind === 'enum' && have.targetTypeId !== null && catalog.target(have).name === f.enumType) {
-        const many = have.kind === 'many';
-        if (many !== (f.many === true))
-          keep(
-            f.name,
-            many ? 'multi' : 'single',
-            `is a ${many ? 'multi' : 'single'}-select, the app now sends a ${f.many ? 'multi' : 'single'}-select; kept as it is`,
-          );
-      }
+      const wanted = wantedShape(f);
+      if (!have || !wanted) continue;
+      const shape = existingShape(catalog, have, enumTypeName(f.name, t.name));
+      if (!shape || same(shape, wanted)) continue;
+      kept[t.name] = { ...kept[t.name], [f.name]: shape };
+      warnings.push(
+        `${t.name}: field ${f.name} is ${described(shape)}, the app now sends ${described(wanted)}; kept as it is, the values read as it takes them`,
+      );
     }
   }
   return { kept, warnings };

@@ -97,7 +97,6 @@ const slug = (s: string) =>
     .replace(/[\s_]+/g, '-')
     .toLowerCase() || 'field';
 
-/** A namespace for an app from its name: lower-case letters, digits and dashes. */
 /** An option's entity, its id made from its name (see optionId). */
 export function optionEntity(id: string, o: SelectOption, rank: number): Record<string, unknown> {
   return {
@@ -109,6 +108,7 @@ export function optionEntity(id: string, o: SelectOption, rank: number): Record<
   };
 }
 
+/** A namespace for an app from its name: lower-case letters, digits and dashes. */
 export function namespaceFor(appName: string): string {
   return (
     slug(appName)
@@ -133,6 +133,30 @@ const SVC_TYPES: Record<Conversion, string> = {
   location: 'svc/location',
   list: 'svc/text',
 };
+
+/** How values are read into a primitive field kept from before: as its own type takes them. */
+const KEPT_CONVERSIONS: Record<string, Conversion> = {
+  'svc/email': 'email',
+  'svc/emoji': 'emoji',
+  'svc/int': 'int',
+  'svc/decimal': 'decimal',
+  'svc/bool': 'bool',
+  'svc/date': 'date',
+  'svc/date-time': 'date-time',
+  'svc/date-range': 'date-range',
+  'svc/date-time-range': 'date-time-range',
+  'svc/location': 'location',
+};
+
+/** A kept field's conversion: its type's; for text, a list (files, a multi-select's) joined. */
+function keptConversion(svcType: string, field: SchemaField): Conversion {
+  const sent = conversionOf(field);
+  if (svcType === 'svc/text') return sent === 'list' || sent === 'files' ? 'list' : 'text';
+  return KEPT_CONVERSIONS[svcType] ?? 'text';
+}
+
+/** The option type of a select field `field` of type `type`. */
+export const enumTypeName = (field: string, type: string) => `${field}_${type}`;
 
 function primitive(field: SchemaField): { svcType: string; convert: Conversion } | 'rich' | 'enum' | 'files' {
   const convert = conversionOf(field);
@@ -253,19 +277,34 @@ export function mapSchema(
         continue;
       }
       const p = primitive(field);
+      // A field made before in another shape keeps it (kept-fields.ts).
       const shape = shapes[name]?.[fname];
-      if (shape === 'text')
-        // A text field made before (see kept-fields.ts): the files' URLs or the options' names, joined.
-        mapped.fields.push({ ...base, kind: 'primitive', svcType: 'svc/text', convert: 'list', meta: {} });
-      else if (p === 'files') mapped.fields.push({ ...base, kind: 'files' });
-      else if (p === 'rich')
+      const select =
+        shape === 'single' || shape === 'multi'
+          ? shape
+          : shape === undefined && (p === 'enum' || field.subType === 'multi-select')
+            ? p === 'enum'
+              ? 'single'
+              : 'multi'
+            : undefined;
+      if (typeof shape === 'object')
+        mapped.fields.push({
+          ...base,
+          kind: 'primitive',
+          svcType: shape.primitive,
+          convert: keptConversion(shape.primitive, field),
+          meta: {},
+        });
+      else if (shape === 'files' || (shape === undefined && p === 'files'))
+        mapped.fields.push({ ...base, kind: 'files' });
+      else if (shape === 'rich' || (shape === undefined && p === 'rich'))
         mapped.fields.push({ ...base, kind: 'rich', format: field.subType === 'html' ? 'html' : 'md' });
-      else if (p === 'enum' || field.subType === 'multi-select')
+      else if (select)
         mapped.fields.push({
           ...base,
           kind: 'enum',
-          enumType: `${fname}_${name}`,
-          ...((shape ?? (p === 'enum' ? 'single' : 'multi')) === 'multi' ? { many: true as const } : {}),
+          enumType: enumTypeName(fname, name),
+          ...(select === 'multi' ? { many: true as const } : {}),
           options: (field.options ?? []).map((o) => ({
             name: o.name,
             ...(o.default ? { default: true } : {}),
@@ -274,7 +313,7 @@ export function mapSchema(
             ...(typeof o.icon === 'string' && o.icon !== '' ? { icon: o.icon } : {}),
           })),
         });
-      else
+      else if (typeof p === 'object')
         mapped.fields.push({
           ...base,
           kind: 'primitive',

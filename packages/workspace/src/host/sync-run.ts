@@ -31,7 +31,6 @@ import {
   resolveLinks,
   type Unresolved,
   type WriteContext,
-  type WriteResult,
   writeRows,
 } from './write-rows.js';
 
@@ -67,6 +66,8 @@ export interface TypeProgress {
   fresh?: boolean;
   /** values of this type's pages so far taken only by coercion: `<field>: <what>` → how many */
   coerced?: Record<string, number>;
+  /** values of this type's pages so far that did not fit their field, stored empty: `<field>` → how many */
+  unfit?: Record<string, number>;
 }
 
 /** Where the run is: small, rewritten by every page (what is decided once is its plan: run-plan.ts). */
@@ -240,12 +241,18 @@ function dataWarnings(
   const out: string[] = [];
   for (const [appType, tp] of Object.entries(progress.types ?? {})) {
     // Sorted: the progress is JSONB, which keeps no key order.
-    const counts = Object.entries(tp.coerced ?? {}).sort(([a], [b]) => a.localeCompare(b));
-    if (counts.length === 0) continue;
-    const total = counts.reduce((n, [, c]) => n + c, 0);
     const name = byAppType.get(appType)?.name ?? appType;
-    out.push(
-      `${name}: ${total} values coerced as the service does (${counts.map(([what, n]) => `${n} × ${what}`).join(', ')})`,
+    const line = (counted: Record<string, number> | undefined, what: (total: number) => string) => {
+      const counts = Object.entries(counted ?? {}).sort(([a], [b]) => a.localeCompare(b));
+      if (counts.length === 0) return;
+      const total = counts.reduce((n, [, c]) => n + c, 0);
+      out.push(`${name}: ${what(total)} (${counts.map(([k, n]) => `${n} × ${k}`).join(', ')})`);
+    };
+    line(tp.coerced, (n) => `${n} values coerced as the service does`);
+    line(tp.unfit, (n) =>
+      n === 1
+        ? '1 value did not fit its field and was stored empty'
+        : `${n} values did not fit their field and were stored empty`,
     );
   }
   for (const [field, { count, sample, raw }] of unresolved) {
@@ -256,7 +263,7 @@ function dataWarnings(
   return out;
 }
 
-const addCounts = (into: Record<string, number>, more: WriteResult['coerced']) => {
+const addCounts = (into: Record<string, number>, more: Record<string, number> | undefined) => {
   for (const [k, n] of Object.entries(more ?? {})) into[k] = (into[k] ?? 0) + n;
 };
 
@@ -613,8 +620,13 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
   const readerSaid = new Set<string>();
   /** values coerced by this type's pages so far (recorded with each page) */
   const coerced: Record<string, number> = { ...current.coerced };
-  const withCounts = (tp: TypeProgress): TypeProgress =>
-    Object.keys(coerced).length > 0 ? { ...tp, coerced: { ...coerced } } : tp;
+  /** values stored empty by this type's pages so far (recorded with each page) */
+  const unfit: Record<string, number> = { ...current.unfit };
+  const withCounts = (tp: TypeProgress): TypeProgress => ({
+    ...tp,
+    ...(Object.keys(coerced).length > 0 ? { coerced: { ...coerced } } : {}),
+    ...(Object.keys(unfit).length > 0 ? { unfit: { ...unfit } } : {}),
+  });
   const wctx = writeContext(ctx, source, run, plan, { client, account, warnings: pageWarnings });
   const type = wctx.byAppType.get(job.type);
   if (!type) throw new Error(`Type ${job.type} is not in the schema of this run`);
@@ -713,6 +725,7 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
       const writing = (async () => {
         const written = await writeRows(wctx, type, set);
         addCounts(coerced, written.coerced);
+        addCounts(unfit, written.unfit);
         const removed = remove.length > 0 ? await removeRows(wctx, type, remove) : 0;
         return { written, removed };
       })();
@@ -766,6 +779,7 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
           mode = tp.mode ?? page.synchronizationType;
           tp.mode = mode;
           if (Object.keys(coerced).length > 0) tp.coerced = { ...coerced };
+          if (Object.keys(unfit).length > 0) tp.unfit = { ...unfit };
           delete tp.attempts;
           addWarnings(progress, pageWarnings);
           if (next) {

@@ -107,8 +107,8 @@ async function ensureOptions(ctx: WriteContext, enumType: string, names: Set<str
 
 export interface WriteResult {
   set: number;
-  /** values that did not fit their field and were stored empty */
-  badValues: number;
+  /** values that did not fit their field and were stored empty: `<field>` → how many */
+  unfit?: Record<string, number>;
   /** values taken only by coercing them, as the service does: `<field>: <what>` → how many */
   coerced?: Record<string, number>;
   /** files downloaded, kept (same key as before), detached, and failed to download */
@@ -127,7 +127,7 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
   const byId = new Map<string, Json>();
   for (const item of items) byId.set(entityId(ctx.sourceId, type.appType, String(item.id)), item);
   const ids = [...byId.keys()];
-  if (ids.length === 0) return { set: 0, badValues: 0 };
+  if (ids.length === 0) return { set: 0 };
 
   const optionNames = new Map<string, Set<string>>();
   for (const f of type.fields) {
@@ -155,7 +155,12 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
   const collections: { field: string; id: string; items: string[] }[] = [];
   const files: FileFieldValue[] = [];
 
-  let badValues = 0;
+  let unfit: Record<string, number> | undefined;
+  const storedEmpty = (field: string, n = 1) => {
+    if (n === 0) return;
+    unfit ??= {};
+    unfit[field] = (unfit[field] ?? 0) + n;
+  };
   let coerced: Record<string, number> | undefined;
   const noteFor = (field: string) => (what: Coercion | RelationCoercion) => {
     coerced ??= {};
@@ -199,7 +204,7 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
       switch (f.kind) {
         case 'primitive': {
           const v = convertValue(f.convert, raw, notes[k]);
-          if (v === undefined) badValues++;
+          if (v === undefined) storedEmpty(f.name);
           put(values, names, f.name, v ?? null);
           break;
         }
@@ -219,7 +224,7 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
           break;
         case 'files': {
           const { refs, invalid } = parseFileRefs(raw);
-          badValues += invalid;
+          storedEmpty(f.name, invalid);
           files.push({ id, field: f.name, refs });
           break;
         }
@@ -321,7 +326,7 @@ export async function writeRows(ctx: WriteContext, type: MappedType, items: Json
   }
   return {
     set: byId.size,
-    badValues,
+    ...(unfit ? { unfit } : {}),
     ...(coerced ? { coerced } : {}),
     ...(fileCounts ? { files: fileCounts } : {}),
   };

@@ -1,10 +1,12 @@
-// Multi-selects, as the service makes them: a collection of the field's own option type (marked a
-// component of its type), its options made from the schema's and, for names the schema did not
-// list, from the data. An app sends the option names as a list, or as one comma-separated text;
-// each sync makes a row's options exactly those sent. A field an earlier sync made in another
-// shape (text, or a select that is now multi or single) keeps it, with a warning, on every job of
-// the run. Verify compares the options. Over real
-// HTTP; runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
+// The shapes of synced fields. Multi-selects, as the service makes them: a collection of the
+// field's own option type (marked a component of its type), its options made from the schema's
+// and, for names the schema did not list, from the data. An app sends the option names as a list,
+// or as one comma-separated text; each sync makes a row's options exactly those sent. A field an
+// earlier sync made in another shape (text where the app now sends files, a multi-select or a
+// number; a select now multi or single; a number now text; text now rich) keeps it, with a
+// warning, and every job of the run writes the values as it takes them: a value that does not
+// fit is stored empty and counted. Verify compares with the same shapes. Over real HTTP; runs on
+// PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,7 +163,7 @@ for (const target of databaseTargets()) {
       const second = await ws.apps.sync(source.id, { wait: true });
       expect(second).toMatchObject({ status: 'succeeded', rowsSet: 3 });
       expect(second.error).toContain(
-        `${ns}/task: field ${ns}/notes holds the options as text; multi-selects are made for new fields only`,
+        `${ns}/task: field ${ns}/notes is svc/text, the app now sends a multi-select; kept as it is, the values read as it takes them`,
       );
       expect(await stored(ns)).toEqual({
         One: { tags: ['blue'], labels: ['b'], notes: 'x, w' },
@@ -186,14 +188,21 @@ for (const target of databaseTargets()) {
       expect(verified.types[0]?.samples.changed[0]).toMatchObject({ id: 't1', fields: ['tags'] });
     }, 60_000);
 
-    it('keeps the shape of a field made before: a select turned multi or single, files once text', async () => {
-      const shapes = (status: Json, group: Json, files: Json): Json => ({
+    it('keeps the shape of a field made before: a select turned multi or single, files once text, a number now text', async () => {
+      const shapes = (...changed: Json[]): Json => ({
         task: {
           id: { name: 'Id', type: 'id' },
           name: { name: 'Name', type: 'text' },
-          status: { name: 'Status', options: [{ name: 'Open' }, { name: 'Done' }], ...status },
-          group: { name: 'Group', ...group },
-          files: { name: 'Files', ...files },
+          ...Object.fromEntries(
+            ['status', 'group', 'files', 'count', 'size', 'body'].map((id, i) => [
+              id,
+              {
+                name: id,
+                ...(id === 'status' ? { options: [{ name: 'Open' }, { name: 'Done' }] } : {}),
+                ...changed[i],
+              },
+            ]),
+          ),
         },
       });
       answers = {
@@ -203,9 +212,23 @@ for (const target of databaseTargets()) {
           { type: 'text', subType: 'single-select' },
           { type: 'array[text]', subType: 'multi-select' },
           { type: 'text' },
+          { type: 'text' },
+          { type: 'number' },
+          { type: 'text' },
         ),
         '/api/v1/synchronizer/data': {
-          items: [{ id: 't1', name: 'One', status: 'Open', group: ['g1', 'g2'], files: 'a.txt' }],
+          items: [
+            {
+              id: 't1',
+              name: 'One',
+              status: 'Open',
+              group: ['g1', 'g2'],
+              files: 'a.txt',
+              count: 'twelve',
+              size: 1.5,
+              body: 'plain',
+            },
+          ],
         },
       };
       const source = await ws.apps.addSource({ url: appUrl, fields: {} });
@@ -216,30 +239,68 @@ for (const target of databaseTargets()) {
         { type: 'array[text]', subType: 'multi-select' },
         { type: 'text', subType: 'single-select' },
         { type: 'array[text]', subType: 'file' },
+        { type: 'number', subType: 'integer' },
+        { type: 'text' },
+        { type: 'text', subType: 'md' },
       );
       answers['/api/v1/synchronizer/data'] = {
-        items: [{ id: 't1', name: 'One', status: ['Done', 'Open'], group: 'g2', files: [`${appUrl}/f.txt`] }],
+        items: [
+          {
+            id: 't1',
+            name: 'One',
+            status: ['Done', 'Open'],
+            group: 'g2',
+            files: [`${appUrl}/f.txt`],
+            count: 13,
+            size: '2.25',
+            body: '# Now markdown',
+          },
+          { id: 't2', name: 'Two', size: 'large' },
+        ],
       };
       const run = await ws.apps.sync(source.id, { wait: true });
-      expect(run).toMatchObject({ status: 'succeeded', rowsSet: 1 });
-      for (const warning of [
-        `field ${ns}/status is a single-select, the app now sends a multi-select; kept as it is`,
-        `field ${ns}/group is a multi-select, the app now sends a single-select; kept as it is`,
-        `field ${ns}/files holds file URLs as text; files are stored for new fields only`,
+      expect(run).toMatchObject({ status: 'succeeded', rowsSet: 2 });
+      for (const [field, was, now] of [
+        ['status', 'a single-select', 'a multi-select'],
+        ['group', 'a multi-select', 'a single-select'],
+        ['files', 'svc/text', 'files'],
+        ['count', 'svc/text', 'svc/int'],
+        ['size', 'svc/decimal', 'svc/text'],
+        ['body', 'svc/text', 'rich text'],
       ])
-        expect(run.error).toContain(`${ns}/task: ${warning}`);
-      const [row] = (await execute('svc.entity/query', {
+        expect(run.error).toContain(
+          `${ns}/task: field ${ns}/${field} is ${was}, the app now sends ${now}; kept as it is, the values read as it takes them`,
+        );
+      // A text that is no number is stored empty in the number field, and counted.
+      expect(run.error).toContain(
+        `${ns}/task: 1 value did not fit its field and was stored empty (1 × ${ns}/size)`,
+      );
+      const rows = (await execute('svc.entity/query', {
         query: {
           'q/from': `${ns}/task`,
           'q/select': {
+            name: `${ns}/name`,
             status: [`${ns}/status`, 'enum/name'],
             group: { 'q/from': `${ns}/group`, 'q/select': ['enum/name'], 'q/limit': 'q/no-limit' },
             files: `${ns}/files`,
+            count: `${ns}/count`,
+            size: `${ns}/size`,
+            body: `${ns}/body`,
           },
-          'q/limit': 1,
+          'q/order-by': [[[`${ns}/name`], 'q/asc']],
+          'q/limit': 2,
         },
       })) as Json[];
-      expect(row).toEqual({ status: 'Done', group: [{ 'enum/name': 'g2' }], files: `${appUrl}/f.txt` });
+      expect(rows[0]).toEqual({
+        name: 'One',
+        status: 'Done',
+        group: [{ 'enum/name': 'g2' }],
+        files: `${appUrl}/f.txt`,
+        count: '13',
+        size: '2.25',
+        body: '# Now markdown',
+      });
+      expect(rows[1]).toMatchObject({ name: 'Two', size: null });
       // The same shapes on a verify: nothing differs.
       expect((await ws.apps.verify(source.id)).verify).toMatchObject({ drifted: false });
     }, 60_000);
