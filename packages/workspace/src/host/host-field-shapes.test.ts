@@ -7,10 +7,9 @@
 // warning, and every job of the run writes the values as it takes them: a value that does not
 // fit is stored empty and counted. Verify compares with the same shapes. Over real HTTP; runs on
 // PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
+import { answeringApp } from './fixtures/answering-app.js';
 import { startHostedOn } from './fixtures/hosted-on.js';
 import type { HostedWorkspace } from './start-hosted-workspace.js';
 
@@ -54,21 +53,13 @@ const firstAnswers = (): Record<string, unknown> => ({
   },
 });
 
-let server: Server;
+let app: Awaited<ReturnType<typeof answeringApp>>;
 let appUrl: string;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const body = answers[(req.url ?? '').split('?')[0] ?? ''];
-      res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body ?? { message: 'not found' }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await answeringApp(() => answers);
+  appUrl = app.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => app.close());
 
 for (const target of databaseTargets()) {
   describe(`multi-selects [${target.name}]`, () => {

@@ -6,11 +6,10 @@
 // messages are a list of HTML parts (array[text] with subType html, as the service's own Intercom
 // app sends a conversation's): one rich-text document.
 // Runs on PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
 import { readDocument } from '../documents/document-store.js';
+import { answeringApp } from './fixtures/answering-app.js';
 import { startHostedOn } from './fixtures/hosted-on.js';
 import type { HostedWorkspace } from './start-hosted-workspace.js';
 
@@ -67,21 +66,13 @@ const answers: Record<string, unknown> = {
   },
 };
 
-let server: Server;
+let app: Awaited<ReturnType<typeof answeringApp>>;
 let appUrl: string;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const body = answers[(req.url ?? '').split('?')[0] ?? ''];
-      res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body ?? { message: 'not found' }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await answeringApp(() => answers);
+  appUrl = app.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => app.close());
 
 for (const target of databaseTargets()) {
   describe(`a loose app [${target.name}]`, () => {
