@@ -9,11 +9,13 @@
 // PGlite, and on Postgres when WEFT_TEST_DATABASE_URL is set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
+import { cookieFrom, postLogin } from '../../test/support/page-session.js';
 import { answeringApp } from './fixtures/answering-app.js';
 import { startHostedOn } from './fixtures/hosted-on.js';
 import type { HostedWorkspace } from './start-hosted-workspace.js';
 
 type Json = Record<string, unknown>;
+const TOKEN = 'field-shapes-admin-token-41c2';
 
 const schema = (noteType: Json): Json => ({
   task: {
@@ -66,7 +68,10 @@ for (const target of databaseTargets()) {
     let ws: HostedWorkspace;
     let stopWorkspace: () => Promise<void> = async () => {};
     beforeAll(async () => {
-      ({ ws, close: stopWorkspace } = await startHostedOn(target, 'multi', { jobs: { pollSeconds: 0.5 } }));
+      ({ ws, close: stopWorkspace } = await startHostedOn(target, 'multi', {
+        jobs: { pollSeconds: 0.5 },
+        adminToken: TOKEN,
+      }));
     });
     afterAll(async () => {
       await stopWorkspace();
@@ -139,6 +144,19 @@ for (const target of databaseTargets()) {
         expect.objectContaining({ 'enum/name': 'blue' }),
         expect.objectContaining({ 'enum/name': 'green' }),
       ]);
+
+      // The page's table shows a multi-select as a column of its options (neither sorted nor
+      // filtered by: the link and the filter's choice are for other columns).
+      const cookie = cookieFrom(await postLogin(ws.url, TOKEN), 'weft_page') as string;
+      const table = await (
+        await fetch(`${ws.url}/ui/type?name=${encodeURIComponent(`${ns}/task`)}`, { headers: { cookie } })
+      ).text();
+      expect(table).toContain(`<th title="${ns}/tags">Tags</th>`);
+      expect(table).not.toContain(`sort=${encodeURIComponent(`${ns}/tags`)}`);
+      expect(table).not.toContain(`<option value="${ns}/tags"`);
+      expect(table).toMatch(
+        /<td><a href="[^"]+">green<\/a>, <a href="[^"]+">red<\/a><\/td>|<td><a href="[^"]+">red<\/a>, <a href="[^"]+">green<\/a><\/td>/,
+      );
 
       // The app changes its values, sends one list as text, and now declares its notes a
       // multi-select: the notes field was made as text, and stays so.
