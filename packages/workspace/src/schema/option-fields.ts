@@ -2,9 +2,10 @@ import type { Queryable } from '../db/driver.js';
 import { type Catalog, loadCatalog } from './catalog.js';
 import { createField, setTypeMeta } from './schema-store.js';
 
-// An option type (a single-select's or a workflow's states: `svc/enum?`) has, besides `enum/name`
-// and its rank, a colour and an icon, as every one in the service's own schema does: `enum/color`
-// (svc/color) and `enum/icon` (svc/emoji). Clients copying options from the service set both.
+// An option type (a single- or multi-select's options, a workflow's states: `svc/enum?`) has,
+// besides `enum/name` and its rank, a colour and an icon, as every one in the service's own schema
+// does: `enum/color` (svc/color) and `enum/icon` (svc/emoji). Clients copying options from the
+// service set both.
 
 /**
  * The meta of an option type, as the service's schema shows every one: a component of the types
