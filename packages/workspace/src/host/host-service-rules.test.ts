@@ -11,6 +11,8 @@ import { databaseTargets } from '../../test/support/databases.js';
 import { loadCatalog } from '../schema/catalog.js';
 import { type ClubState, clubState, serveClub } from './fixtures/club-app.js';
 import { hostApi } from './fixtures/host-api.js';
+import { mapOntoWorkspace } from './kept-fields.js';
+import { type MappedType, mapSchema } from './schema-mapping.js';
 import { startHostedOn } from './fixtures/hosted-on.js';
 import type { HostedWorkspace } from './start-hosted-workspace.js';
 import { logIn } from '../../test/support/page-session.js';
@@ -229,6 +231,40 @@ for (const target of databaseTargets()) {
       const { body: run } = await api('POST', `/api/host/sources/${sourceId}/syncs?wait=true`);
       expect(run.status, run.error).toBe('succeeded');
       expect((await loadCatalog(ws.driver)).type('club/member').fields.map((f) => f.name)).toEqual(before);
+    });
+
+    it('keeps the reverse names however a run maps the schema: sync, app webhook or Verify', async () => {
+      // The schema with the event's fields in another order: mapped afresh, the reverse names of
+      // its relations to members (all "Events") shift.
+      const schema = (await (
+        await fetch(`${app.url}/api/v1/synchronizer/schema`, { method: 'POST' })
+      ).json()) as Record<string, Record<string, unknown>>;
+      const reordered = {
+        ...schema,
+        event: Object.fromEntries(Object.entries(schema.event ?? {}).reverse()),
+      };
+      const types = ['venue', 'member', 'event'];
+      const reverseNames = (mapped: MappedType[]) =>
+        Object.fromEntries(
+          (mapped.find((t) => t.appType === 'event')?.fields ?? []).flatMap((f) =>
+            f.kind === 'relation' && f.targetType === 'club/member' ? [[f.relationId, f.partnerName]] : [],
+          ),
+        );
+      const afresh = reverseNames(mapSchema('club', sourceId, reordered as never, types));
+      const { mapped } = await mapOntoWorkspace(ws, {
+        namespace: 'club',
+        sourceId,
+        schema: reordered as never,
+        types,
+      });
+      const made = Object.fromEntries(
+        (await loadCatalog(ws.driver))
+          .type('club/member')
+          .fields.filter((f) => f.meta['svc/relation'] !== undefined)
+          .map((f) => [f.meta['svc/relation'], f.name]),
+      );
+      expect(afresh).not.toEqual(made);
+      expect(reverseNames(mapped)).toEqual(made);
     });
 
     it('names the call, type and page of an error, and counts and links the rows that landed', async () => {

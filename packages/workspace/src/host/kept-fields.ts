@@ -2,6 +2,7 @@ import type { SchemaResponse } from '@weft/core/protocol';
 import { type Catalog, DOCUMENT_TYPE, type FieldDef, loadCatalog } from '../schema/catalog.js';
 import { FILE_TYPE } from '../schema/builtins.js';
 import type { Workspace } from '../workspace.js';
+import { existingPartners } from './apply-schema.js';
 import { enumTypeName, type MappedField, type MappedType, mapSchema } from './schema-mapping.js';
 
 // A field the workspace made before in another shape than the app's schema now asks for keeps the
@@ -82,22 +83,28 @@ export async function keptFields(
 }
 
 /**
- * The app's schema mapped onto the workspace as it is: mapSchema's types, with the fields the
- * workspace made in another shape kept in theirs.
+ * The app's schema mapped onto the workspace as it is, as every run maps it (a sync's start job,
+ * an app webhook's run, a Verify): reverse fields made before keep their names (`partners`, by
+ * relation id, see mapSchema), and fields made in another shape keep theirs (`kept`).
  */
 export async function mapOntoWorkspace(
   workspace: Workspace,
-  args: {
-    namespace: string;
-    sourceId: string;
-    schema: SchemaResponse;
-    types: string[];
-    partners?: ReadonlyMap<string, string>;
-  },
-): Promise<{ mapped: MappedType[]; kept: KeptFields; warnings: string[] }> {
-  const map = (kept?: KeptFields) =>
-    mapSchema(args.namespace, args.sourceId, args.schema, args.types, args.partners, kept);
-  const first = map();
-  const { kept, warnings } = await keptFields(workspace, first);
-  return { mapped: Object.keys(kept).length > 0 ? map(kept) : first, kept, warnings };
+  args: { namespace: string; sourceId: string; schema: SchemaResponse; types: string[] },
+): Promise<{
+  mapped: MappedType[];
+  partners: Map<string, string>;
+  kept: KeptFields;
+  warnings: string[];
+}> {
+  const map = (partners?: ReadonlyMap<string, string>, kept?: KeptFields) =>
+    mapSchema(args.namespace, args.sourceId, args.schema, args.types, partners, kept);
+  const partners = await existingPartners(workspace, map());
+  const named = map(partners);
+  const { kept, warnings } = await keptFields(workspace, named);
+  return {
+    mapped: Object.keys(kept).length > 0 ? map(partners, kept) : named,
+    partners,
+    kept,
+    warnings,
+  };
 }

@@ -14,7 +14,7 @@ import { runMessage } from './run-record-limits.js';
 import type { Queryable } from '../db/driver.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Workspace } from '../workspace.js';
-import { applySchema, existingPartners } from './apply-schema.js';
+import { applySchema } from './apply-schema.js';
 import { applyFieldLabels, wantedLabels } from './field-labels.js';
 import { mapOntoWorkspace } from './kept-fields.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
@@ -381,12 +381,10 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
     const request = requestOf(type, null);
     firstPages.hold(run.id, type, heldAs(request), ctx.signal, (signal) => askPage(client, request, signal));
   }
-  const started = await setUp(ctx, run, source, { read, fingerprint, offersNew, named }).catch(
-    (error: unknown) => {
-      firstPages.drop(run.id);
-      throw error;
-    },
-  );
+  const started = await setUp(ctx, run, source, { read, fingerprint, offersNew }).catch((error: unknown) => {
+    firstPages.drop(run.id);
+    throw error;
+  });
   // Another start job started the run meanwhile: its page jobs may ask with other values.
   if (!started) firstPages.drop(run.id);
   else ctx.queue.wake(SYNC_PAGE);
@@ -404,17 +402,15 @@ async function setUp(
     read: Awaited<ReturnType<AppClient['readSchema']>>;
     fingerprint: string;
     offersNew: boolean;
-    /** the app's types as mapped before the names of earlier reverse fields are known */
-    named: MappedType[];
   },
 ): Promise<boolean> {
   const { read, fingerprint, offersNew } = got;
   const schema = read.value;
   await pruneExchanges(ctx.workspace.driver, source.id);
-  // Reverse fields made by earlier syncs keep their names (see mapSchema).
-  const partners = await existingPartners(ctx.workspace, got.named);
+  // Reverse fields made by earlier syncs keep their names, fields their shapes (kept-fields.ts).
   const {
     mapped,
+    partners,
     kept,
     warnings: keptWarnings,
   } = await mapOntoWorkspace(ctx.workspace, {
@@ -422,7 +418,6 @@ async function setUp(
     sourceId: source.id,
     schema,
     types: source.types,
-    partners,
   });
   const warnings = [
     ...read.warnings.map(formatWarning),
