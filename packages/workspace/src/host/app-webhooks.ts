@@ -7,8 +7,7 @@ import { type AppClient, isMissingEndpoint, splitItems } from '@weft/sync-engine
 import type { Driver } from '../db/driver.js';
 import type { Workspace } from '../workspace.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { applySchema } from './apply-schema.js';
-import { mapOntoWorkspace } from './kept-fields.js';
+import { readyForSchema } from './schema-setup.js';
 import type { MappedType } from './schema-mapping.js';
 import { getRun, getSource, type SourceRow } from './source-store.js';
 import { sourceSecrets } from './run-exchanges.js';
@@ -229,13 +228,12 @@ export async function applyWebhookEvent(
     // A try that outlived its expiry may answer after its run was given up (abandonWebhookEvent):
     // the run's verdict stands, and its rows are not written behind it.
     if ((await getRun(driver, run.id))?.status !== 'running') return;
-    const { mapped } = await mapOntoWorkspace(deps.workspace, {
+    const { mapped } = await readyForSchema(deps.workspace, {
       namespace: source.namespace,
       sourceId: source.id,
       schema,
       types: source.types,
     });
-    await applySchema(deps.workspace, mapped);
     const types = new Map<string, MappedType>(mapped.map((t) => [t.appType, t]));
     const ctx: WriteContext = {
       workspace: deps.workspace,

@@ -14,9 +14,7 @@ import { runMessage } from './run-record-limits.js';
 import type { Queryable } from '../db/driver.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Workspace } from '../workspace.js';
-import { applySchema } from './apply-schema.js';
-import { applyFieldLabels, wantedLabels } from './field-labels.js';
-import { mapOntoWorkspace } from './kept-fields.js';
+import { readyForSchema } from './schema-setup.js';
 import { type MappedType, mapSchema } from './schema-mapping.js';
 import { relationOrder } from './type-order.js';
 import { loadPlan, type RunPlan, savePlan } from './run-plan.js';
@@ -408,24 +406,14 @@ async function setUp(
   const schema = read.value;
   await pruneExchanges(ctx.workspace.driver, source.id);
   // Reverse fields made by earlier syncs keep their names, fields their shapes (kept-fields.ts).
-  const {
-    mapped,
-    partners,
-    kept,
-    warnings: keptWarnings,
-  } = await mapOntoWorkspace(ctx.workspace, {
+  const setup = await readyForSchema(ctx.workspace, {
     namespace: source.namespace,
     sourceId: source.id,
     schema,
     types: source.types,
   });
-  const warnings = [
-    ...read.warnings.map(formatWarning),
-    ...keptWarnings,
-    ...(await applySchema(ctx.workspace, mapped, wantedLabels(schema, mapped))),
-  ].slice(0, MAX_WARNINGS);
-  // Labels of fields made before (or changed since): those just created carry theirs already.
-  await applyFieldLabels(ctx.workspace, schema, mapped);
+  const { mapped, partners, kept } = setup;
+  const warnings = [...read.warnings.map(formatWarning), ...setup.warnings].slice(0, MAX_WARNINGS);
   const fresh = new Set<string>();
   for (const t of mapped) if (await isEmpty(ctx.workspace, t.name)) fresh.add(t.appType);
   return ctx.workspace.driver.transaction(async (tx) => {
