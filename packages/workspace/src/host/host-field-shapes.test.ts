@@ -197,13 +197,24 @@ for (const target of databaseTargets()) {
       expect(verified.types[0]?.samples.changed[0]).toMatchObject({ id: 't1', fields: ['tags'] });
     }, 60_000);
 
+    const toTask = (name: string): Json => ({
+      type: 'text',
+      relation: {
+        cardinality: 'many-to-one',
+        name,
+        targetType: 'task',
+        targetName: `${name}d`,
+        targetFieldId: 'id',
+      },
+    });
+
     it('keeps the shape of a field made before: a select turned multi or single, files once text, a number now text', async () => {
       const shapes = (...changed: Json[]): Json => ({
         task: {
           id: { name: 'Id', type: 'id' },
           name: { name: 'Name', type: 'text' },
           ...Object.fromEntries(
-            ['status', 'group', 'files', 'count', 'size', 'body'].map((id, i) => [
+            ['status', 'group', 'files', 'count', 'size', 'body', 'link', 'ref'].map((id, i) => [
               id,
               {
                 name: id,
@@ -224,6 +235,8 @@ for (const target of databaseTargets()) {
           { type: 'text' },
           { type: 'number' },
           { type: 'text' },
+          { type: 'text' },
+          toTask('Ref'),
         ),
         '/api/v1/synchronizer/data': {
           items: [
@@ -236,6 +249,8 @@ for (const target of databaseTargets()) {
               count: 'twelve',
               size: 1.5,
               body: 'plain',
+              link: 'hello',
+              ref: 't1',
             },
           ],
         },
@@ -251,6 +266,8 @@ for (const target of databaseTargets()) {
         { type: 'number', subType: 'integer' },
         { type: 'text' },
         { type: 'text', subType: 'md' },
+        toTask('Link'),
+        { type: 'text' },
       );
       answers['/api/v1/synchronizer/data'] = {
         items: [
@@ -263,6 +280,8 @@ for (const target of databaseTargets()) {
             count: 13,
             size: '2.25',
             body: '# Now markdown',
+            link: 't1',
+            ref: 'plain',
           },
           { id: 't2', name: 'Two', size: 'large' },
         ],
@@ -280,6 +299,15 @@ for (const target of databaseTargets()) {
         expect(run.error).toContain(
           `${ns}/task: field ${ns}/${field} is ${was}, the app now sends ${now}; kept as it is, the values read as it takes them`,
         );
+      // A relation where there was text, text where there was a relation: no value fits, the
+      // field is left as it is.
+      for (const [field, was, now] of [
+        ['link', 'svc/text', `a relation to ${ns}/task`],
+        ['ref', `a relation to ${ns}/task`, 'svc/text'],
+      ])
+        expect(run.error).toContain(
+          `${ns}/task: field ${ns}/${field} is ${was}, the app now sends ${now}; left as it is and not written`,
+        );
       // A text that is no number is stored empty in the number field, and counted.
       expect(run.error).toContain(
         `${ns}/task: 1 value did not fit its field and was stored empty (1 × ${ns}/size)`,
@@ -295,6 +323,8 @@ for (const target of databaseTargets()) {
             count: `${ns}/count`,
             size: `${ns}/size`,
             body: `${ns}/body`,
+            link: `${ns}/link`,
+            ref: [`${ns}/ref`, `${ns}/name`],
           },
           'q/order-by': [[[`${ns}/name`], 'q/asc']],
           'q/limit': 2,
@@ -308,6 +338,8 @@ for (const target of databaseTargets()) {
         count: '13',
         size: '2.25',
         body: '# Now markdown',
+        link: 'hello',
+        ref: 'One',
       });
       expect(rows[1]).toMatchObject({ name: 'Two', size: null });
       // The same shapes on a verify: nothing differs.

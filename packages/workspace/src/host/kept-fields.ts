@@ -10,17 +10,22 @@ import { enumTypeName, type MappedField, type MappedType, mapSchema } from './sc
 // dropped or converted behind the user's back, and the sync goes on. Such a field is, say, a text
 // field where the app now sends a number, files or a multi-select (an earlier weft stored both as
 // text), a select the app turned from single to multi or back, or rich text that became plain.
-// Every job of a run maps the app's rows with the same shapes: the start job reads them and the
-// run's plan carries them. Relations keep whatever they are (applySchema warns of a change).
+// A field whose shape cannot take the app's values at all (a relation where the app now sends
+// text or a relation to another type, or the other way round) is left as it is and not written:
+// the rest of the row, and the run, go on. Every job of a run maps the app's rows with the same
+// shapes: the start job reads them and the run's plan carries them.
 
-/** The shape a field keeps: a primitive type, a single- or multi-select, rich text or files. */
-export type KeptShape = { primitive: string } | 'single' | 'multi' | 'rich' | 'files';
+/** A field's shape, relations aside: a primitive type, a single- or multi-select, rich text or files. */
+type Shape = { primitive: string } | 'single' | 'multi' | 'rich' | 'files';
+
+/** The shape a field keeps; `skip` for a field the app's values cannot go into, not written. */
+export type KeptShape = Shape | 'skip';
 
 /** Workspace type -> field -> the shape it keeps, for the fields whose shape differs only. */
 export type KeptFields = Record<string, Record<string, KeptShape>>;
 
 /** The shape the app's schema asks of a mapped field; undefined for relations. */
-function wantedShape(f: MappedField): KeptShape | undefined {
+function wantedShape(f: MappedField): Shape | undefined {
   switch (f.kind) {
     case 'primitive':
       return { primitive: f.svcType };
@@ -35,7 +40,7 @@ function wantedShape(f: MappedField): KeptShape | undefined {
 }
 
 /** The shape of a field the workspace has; undefined for one no app field maps to (a relation). */
-function existingShape(catalog: Catalog, f: FieldDef, enumType: string): KeptShape | undefined {
+function existingShape(catalog: Catalog, f: FieldDef, enumType: string): Shape | undefined {
   if (f.kind === 'primitive') return { primitive: f.fieldType };
   const target = catalog.target(f).name;
   if (target === DOCUMENT_TYPE) return 'rich';
@@ -44,10 +49,10 @@ function existingShape(catalog: Catalog, f: FieldDef, enumType: string): KeptSha
   return undefined;
 }
 
-const same = (a: KeptShape, b: KeptShape) =>
+const same = (a: Shape, b: Shape) =>
   typeof a === 'object' && typeof b === 'object' ? a.primitive === b.primitive : a === b;
 
-const described = (s: KeptShape) =>
+const described = (s: Shape) =>
   typeof s === 'object'
     ? s.primitive
     : s === 'single' || s === 'multi'
@@ -55,6 +60,19 @@ const described = (s: KeptShape) =>
       : s === 'rich'
         ? 'rich text'
         : 'files';
+
+/** A field of the workspace as a warning names it. */
+function describedField(catalog: Catalog, f: FieldDef, enumType: string): string {
+  const shape = existingShape(catalog, f, enumType);
+  if (shape) return described(shape);
+  return `${f.kind === 'many' ? 'a collection of' : 'a relation to'} ${catalog.target(f).name}`;
+}
+
+/** What the app now sends for a field, as a warning names it. */
+function describedWanted(f: MappedField): string {
+  if (f.kind === 'relation') return `${f.many ? 'a collection of' : 'a relation to'} ${f.targetType}`;
+  return described(wantedShape(f) as Shape);
+}
 
 /** The fields of `mapped` the workspace has in another shape, with a warning for each. */
 export async function keptFields(
@@ -67,16 +85,37 @@ export async function keptFields(
   for (const t of mapped) {
     const holder = catalog.findType(t.name);
     if (!holder) continue;
+    const keep = (field: string, shape: KeptShape, warning: string) => {
+      kept[t.name] = { ...kept[t.name], [field]: shape };
+      warnings.push(`${t.name}: field ${field} ${warning}`);
+    };
     for (const f of t.fields) {
       const have = holder.byName.get(f.name);
+      if (!have) continue;
+      const enumType = enumTypeName(f.name, t.name);
       const wanted = wantedShape(f);
-      if (!have || !wanted) continue;
-      const shape = existingShape(catalog, have, enumTypeName(f.name, t.name));
-      if (!shape || same(shape, wanted)) continue;
-      kept[t.name] = { ...kept[t.name], [f.name]: shape };
-      warnings.push(
-        `${t.name}: field ${f.name} is ${described(shape)}, the app now sends ${described(wanted)}; kept as it is, the values read as it takes them`,
-      );
+      const shape = existingShape(catalog, have, enumType);
+      if (!wanted || !shape) {
+        // A relation on either side: it fits only a relation to the same type, as many.
+        const fits =
+          f.kind === 'relation' &&
+          have.kind !== 'primitive' &&
+          catalog.target(have).name === f.targetType &&
+          (have.kind === 'many') === f.many;
+        if (!fits)
+          keep(
+            f.name,
+            'skip',
+            `is ${describedField(catalog, have, enumType)}, the app now sends ${describedWanted(f)}; left as it is and not written`,
+          );
+        continue;
+      }
+      if (!same(shape, wanted))
+        keep(
+          f.name,
+          shape,
+          `is ${described(shape)}, the app now sends ${described(wanted)}; kept as it is, the values read as it takes them`,
+        );
     }
   }
   return { kept, warnings };

@@ -238,6 +238,9 @@ export function mapSchema(
       if (names.has(fname) || kept.has(fname)) fname = `${fname}-${names.size}`;
       names.add(fname);
       const base = { appId, name: fname };
+      // A field made before in a shape the app's values cannot take is left out (kept-fields.ts).
+      const shape = shapes[name]?.[fname];
+      if (shape === 'skip') continue;
       if (field.relation) {
         const r = field.relation;
         const toUsers = isUserTypeName(r.targetType);
@@ -278,7 +281,6 @@ export function mapSchema(
       }
       const p = primitive(field);
       // A field made before in another shape keeps it (kept-fields.ts).
-      const shape = shapes[name]?.[fname];
       const select =
         shape === 'single' || shape === 'multi'
           ? shape
