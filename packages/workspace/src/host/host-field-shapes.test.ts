@@ -197,15 +197,9 @@ for (const target of databaseTargets()) {
       expect(verified.types[0]?.samples.changed[0]).toMatchObject({ id: 't1', fields: ['tags'] });
     }, 60_000);
 
-    const toTask = (name: string): Json => ({
-      type: 'text',
-      relation: {
-        cardinality: 'many-to-one',
-        name,
-        targetType: 'task',
-        targetName: `${name}d`,
-        targetFieldId: 'id',
-      },
+    const toTask = (name: string, cardinality = 'many-to-one'): Json => ({
+      type: cardinality === 'many-to-many' ? 'array[text]' : 'text',
+      relation: { cardinality, name, targetType: 'task', targetName: `${name} of`, targetFieldId: 'id' },
     });
 
     it('keeps the shape of a field made before: a select turned multi or single, files once text, a number now text', async () => {
@@ -214,14 +208,16 @@ for (const target of databaseTargets()) {
           id: { name: 'Id', type: 'id' },
           name: { name: 'Name', type: 'text' },
           ...Object.fromEntries(
-            ['status', 'group', 'files', 'count', 'size', 'body', 'link', 'ref'].map((id, i) => [
-              id,
-              {
-                name: id,
-                ...(id === 'status' ? { options: [{ name: 'Open' }, { name: 'Done' }] } : {}),
-                ...changed[i],
-              },
-            ]),
+            ['status', 'group', 'files', 'count', 'size', 'body', 'link', 'ref', 'owner', 'helpers'].map(
+              (id, i) => [
+                id,
+                {
+                  name: id,
+                  ...(id === 'status' ? { options: [{ name: 'Open' }, { name: 'Done' }] } : {}),
+                  ...changed[i],
+                },
+              ],
+            ),
           ),
         },
       });
@@ -237,6 +233,8 @@ for (const target of databaseTargets()) {
           { type: 'text' },
           { type: 'text' },
           toTask('Ref'),
+          toTask('Owner'),
+          toTask('Helpers', 'many-to-many'),
         ),
         '/api/v1/synchronizer/data': {
           items: [
@@ -251,6 +249,8 @@ for (const target of databaseTargets()) {
               body: 'plain',
               link: 'hello',
               ref: 't1',
+              owner: 't1',
+              helpers: ['t1'],
             },
           ],
         },
@@ -268,6 +268,8 @@ for (const target of databaseTargets()) {
         { type: 'text', subType: 'md' },
         toTask('Link'),
         { type: 'text' },
+        toTask('Owner', 'many-to-many'),
+        toTask('Helpers'),
       );
       answers['/api/v1/synchronizer/data'] = {
         items: [
@@ -282,6 +284,8 @@ for (const target of databaseTargets()) {
             body: '# Now markdown',
             link: 't1',
             ref: 'plain',
+            owner: ['t2', 't1'],
+            helpers: 't2',
           },
           { id: 't2', name: 'Two', size: 'large' },
         ],
@@ -295,6 +299,8 @@ for (const target of databaseTargets()) {
         ['count', 'svc/text', 'svc/int'],
         ['size', 'svc/decimal', 'svc/text'],
         ['body', 'svc/text', 'rich text'],
+        ['owner', `a relation to ${ns}/task`, `a collection of ${ns}/task`],
+        ['helpers', `a collection of ${ns}/task`, `a relation to ${ns}/task`],
       ])
         expect(run.error).toContain(
           `${ns}/task: field ${ns}/${field} is ${was}, the app now sends ${now}; kept as it is, the values read as it takes them`,
@@ -325,6 +331,8 @@ for (const target of databaseTargets()) {
             body: `${ns}/body`,
             link: `${ns}/link`,
             ref: [`${ns}/ref`, `${ns}/name`],
+            owner: [`${ns}/owner`, `${ns}/name`],
+            helpers: { 'q/from': `${ns}/helpers`, 'q/select': [`${ns}/name`], 'q/limit': 'q/no-limit' },
           },
           'q/order-by': [[[`${ns}/name`], 'q/asc']],
           'q/limit': 2,
@@ -340,6 +348,9 @@ for (const target of databaseTargets()) {
         body: '# Now markdown',
         link: 'hello',
         ref: 'One',
+        // The first of the list the app now sends; the one target it now sends, as a list.
+        owner: 'Two',
+        helpers: [{ [`${ns}/name`]: 'Two' }],
       });
       expect(rows[1]).toMatchObject({ name: 'Two', size: null });
       // The same shapes on a verify: nothing differs.

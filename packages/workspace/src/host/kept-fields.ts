@@ -18,8 +18,11 @@ import { enumTypeName, type MappedField, type MappedType, mapSchema } from './sc
 /** A field's shape, relations aside: a primitive type, a single- or multi-select, rich text or files. */
 type Shape = { primitive: string } | 'single' | 'multi' | 'rich' | 'files';
 
-/** The shape a field keeps; `skip` for a field the app's values cannot go into, not written. */
-export type KeptShape = Shape | 'skip';
+/**
+ * The shape a field keeps: one of Shape; a relation's cardinality (`to-one`, `to-many`: the app now
+ * sends the other to the same type); `skip` for a field the app's values cannot go into, not written.
+ */
+export type KeptShape = Shape | 'to-one' | 'to-many' | 'skip';
 
 /** Workspace type -> field -> the shape it keeps, for the fields whose shape differs only. */
 export type KeptFields = Record<string, Record<string, KeptShape>>;
@@ -96,13 +99,17 @@ export async function keptFields(
       const wanted = wantedShape(f);
       const shape = existingShape(catalog, have, enumType);
       if (!wanted || !shape) {
-        // A relation on either side: it fits only a relation to the same type, as many.
+        // A relation on either side: it fits only a relation to the same type; one to many or
+        // many to one keeps its cardinality (the first of a list, a list of one).
         const fits =
-          f.kind === 'relation' &&
-          have.kind !== 'primitive' &&
-          catalog.target(have).name === f.targetType &&
-          (have.kind === 'many') === f.many;
-        if (!fits)
+          f.kind === 'relation' && have.kind !== 'primitive' && catalog.target(have).name === f.targetType;
+        if (fits && (have.kind === 'many') !== f.many)
+          keep(
+            f.name,
+            have.kind === 'many' ? 'to-many' : 'to-one',
+            `is ${describedField(catalog, have, enumType)}, the app now sends ${describedWanted(f)}; kept as it is, the values read as it takes them`,
+          );
+        else if (!fits)
           keep(
             f.name,
             'skip',

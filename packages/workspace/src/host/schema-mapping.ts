@@ -265,7 +265,8 @@ export function mapSchema(
         const relation: Extract<MappedField, { kind: 'relation' }> = {
           ...base,
           kind: 'relation',
-          many: r.cardinality === 'many-to-many',
+          // A relation made before with the other cardinality keeps it (kept-fields.ts).
+          many: shape === 'to-many' || (shape !== 'to-one' && r.cardinality === 'many-to-many'),
           targetAppType: r.targetType,
           targetType: target,
           targetFieldId: r.targetFieldId,
