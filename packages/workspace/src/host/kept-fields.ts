@@ -128,20 +128,30 @@ export async function keptFields(
   return { kept, warnings };
 }
 
+/** A source's app schema and where it goes: the source's namespace, id and synced types. */
+export interface SourceSchema {
+  namespace: string;
+  sourceId: string;
+  schema: SchemaResponse;
+  types: string[];
+}
+
+/** The app's types as mapped onto the workspace, and what the mapping kept from before. */
+export interface WorkspaceMapping {
+  mapped: MappedType[];
+  /** reverse field names made before, by relation id */
+  partners: Map<string, string>;
+  kept: KeptFields;
+  /** a line per field kept in its shape */
+  warnings: string[];
+}
+
 /**
  * The app's schema mapped onto the workspace as it is, as every run maps it (a sync's start job,
  * an app webhook's run, a Verify): reverse fields made before keep their names (`partners`, by
  * relation id, see mapSchema), and fields made in another shape keep theirs (`kept`).
  */
-export async function mapOntoWorkspace(
-  workspace: Workspace,
-  args: { namespace: string; sourceId: string; schema: SchemaResponse; types: string[] },
-): Promise<{
-  mapped: MappedType[];
-  partners: Map<string, string>;
-  kept: KeptFields;
-  warnings: string[];
-}> {
+export async function mapOntoWorkspace(workspace: Workspace, args: SourceSchema): Promise<WorkspaceMapping> {
   const map = (partners?: ReadonlyMap<string, string>, kept?: KeptFields) =>
     mapSchema(args.namespace, args.sourceId, args.schema, args.types, partners, kept);
   const partners = await existingPartners(workspace, map());
