@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
+import { touchSchema } from '../src/schema/schema-store.js';
 import { builtinStartStatements, forgetFields } from './support/start-statements.js';
 
 // What the service's own clients (fibery-unofficial, its MCP server, its n8n node) send and read,
@@ -527,6 +528,34 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
       'svc/type-component?': true,
       'app/mixins': { 'svc/rank-mixin': true },
     });
+  });
+
+  it("the user type is a domain type, as the service's is; one made before becomes one at its next start, once", async () => {
+    const userMeta = async () =>
+      (await h.run('svc.schema/query'))['svc/types'].find(
+        (t: { 'svc/name': string }) => t['svc/name'] === 'svc/user',
+      )['svc/meta'];
+    expect(await userMeta()).toMatchObject({ 'svc/domain?': true, 'svc/platform?': true });
+    // The user type as an older workspace had it.
+    await h.ws.driver.transaction(async (tx) => {
+      await tx.query(
+        `UPDATE svc_types SET meta = (meta - 'svc/platform?') || '{"svc/domain?": false}' WHERE name = 'svc/user'`,
+      );
+      await touchSchema(tx);
+    });
+    expect(await userMeta()).toMatchObject({ 'svc/domain?': false });
+    const [first, second] = await builtinStartStatements(h);
+    expect(first!.some((sql) => sql.startsWith('UPDATE svc_types'))).toBe(true);
+    expect(second!.some((sql) => sql.startsWith('UPDATE svc_types'))).toBe(false);
+    expect(await userMeta()).toMatchObject({ 'svc/domain?': true, 'svc/platform?': true });
+    // What an admin sets since is left as it is by later starts.
+    await h.run('svc.schema/batch', {
+      commands: [
+        { command: 'schema.type/set-meta', args: { name: 'svc/user', key: 'svc/domain?', value: false } },
+      ],
+    });
+    await builtinStartStatements(h, 1);
+    expect(await userMeta()).toMatchObject({ 'svc/domain?': false });
   });
 
   it('bad object selects are refused as invalid queries', async () => {

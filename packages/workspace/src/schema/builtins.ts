@@ -15,7 +15,7 @@ export { USER_TYPE };
  * The form of the built-in types ensureBuiltinTypes makes: raised with every change to them, so
  * that the prepared PGlite template is made again (db/pglite-template.ts).
  */
-export const BUILTIN_TYPES_VERSION = '4';
+export const BUILTIN_TYPES_VERSION = '5';
 export const FILE_TYPE = 'svc/file';
 export const COMMENT_TYPE = 'comments/comment';
 /** The comment a reply answers. */
@@ -38,6 +38,12 @@ const field = (name: string, type: string, meta: Record<string, unknown> = {}) =
 // A user's e-mail is for admins only (as GET /api/users shows it): svc/user is a secured type and
 // user/email a secured field, so the one permission rule hides it from other users everywhere.
 const SECURED = { 'svc/secured?': true };
+/**
+ * The user type as the service has it: a domain type (clients that list a workspace's databases by
+ * `domain?`, as the service's own n8n node does, offer it; its web extension leaves it out by name)
+ * and a platform type.
+ */
+const USER_META = { 'svc/domain?': true, 'svc/platform?': true };
 
 export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
   const catalog = await loadCatalog(tx);
@@ -49,7 +55,7 @@ export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
     await createType(tx, {
       name: USER_TYPE,
       builtin: true,
-      meta: { 'svc/domain?': false, ...SECURED },
+      meta: { ...USER_META, ...SECURED },
       fields: [
         field('user/name', 'svc/text', { 'ui/title?': true }),
         field('user/email', 'svc/email', SECURED),
@@ -59,6 +65,9 @@ export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
     // A workspace made before e-mails were secured; a flag an admin set since is left as it is.
     const email = users.byName.get('user/email');
     if (!('svc/secured?' in users.meta)) await setTypeMeta(tx, users.id, SECURED);
+    // A workspace made before users were a domain type: once (platform? marks it done), so a
+    // domain flag an admin set since is left as it is.
+    if (!('svc/platform?' in users.meta)) await setTypeMeta(tx, users.id, USER_META);
     if (email && !('svc/secured?' in email.meta))
       await setFieldMeta(tx, catalog, USER_TYPE, 'user/email', 'svc/secured?', true);
   }
