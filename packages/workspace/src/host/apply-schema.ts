@@ -1,4 +1,5 @@
-import { loadCatalog } from '../schema/catalog.js';
+import { FILE_TYPE } from '../schema/builtins.js';
+import { DOCUMENT_TYPE, loadCatalog } from '../schema/catalog.js';
 import type { Workspace } from '../workspace.js';
 import { entityId } from './entity-ids.js';
 import type { SelectOption } from '@weft/core';
@@ -6,11 +7,9 @@ import { type MappedType, optionEntity } from './schema-mapping.js';
 
 // Creates the app's types and fields through the data API's own schema commands. Only what is
 // missing is created: a changed schema on a later sync adds fields and options, and never drops a
-// field or its data (a field whose type changed keeps its old type and is reported).
+// field or its data (a field made in another shape keeps it: kept-fields.ts, which reports it).
 
 type Json = Record<string, unknown>;
-const DOCUMENT_TYPE = 'Collaboration~Documents/Document';
-const FILE_TYPE = 'svc/file';
 
 export async function run(
   workspace: Workspace,
@@ -40,16 +39,15 @@ async function currentSchema(workspace: Workspace): Promise<Map<string, Map<stri
 export const optionId = (enumType: string, name: string) => entityId('enum', enumType, name);
 
 /**
- * Creates what is missing; returns warnings (fields whose type no longer matches). `labels` (type
- * -> field -> label, see field-labels.ts) go into the meta of the fields created, so a first sync
- * does not set them one by one afterwards.
+ * Creates what is missing, for types mapped onto the workspace as it is (kept-fields.ts). `labels`
+ * (type -> field -> label, see field-labels.ts) go into the meta of the fields created, so a first
+ * sync does not set them one by one afterwards.
  */
 export async function applySchema(
   workspace: Workspace,
   types: MappedType[],
   labels: Map<string, Map<string, string>> = new Map(),
-): Promise<string[]> {
-  const warnings: string[] = [];
+): Promise<void> {
   const labelled = (type: string, field: string, meta: Json = {}): Json => {
     const label = labels.get(type)?.get(field);
     return label === undefined ? meta : { ...meta, 'ui/label': label };
@@ -104,16 +102,6 @@ export async function applySchema(
     const commands: Json[] = [];
     const options: Json[] = [];
     for (const f of t.fields) {
-      const wanted =
-        f.kind === 'primitive'
-          ? f.svcType
-          : f.kind === 'enum'
-            ? f.enumType
-            : f.kind === 'rich'
-              ? DOCUMENT_TYPE
-              : f.kind === 'files'
-                ? FILE_TYPE
-                : f.targetType;
       // The value as sent, kept readable beside the relation (also for relations made before).
       if (f.kind === 'relation' && !have.has(f.rawName))
         commands.push({
@@ -125,12 +113,8 @@ export async function applySchema(
             'svc/meta': labelled(t.name, f.rawName, { 'ui/hidden?': true, 'svc/readonly?': true }),
           },
         });
-      const current = have.get(f.name);
-      if (current !== undefined) {
-        if (current !== wanted)
-          warnings.push(
-            `${t.name}: field ${f.name} is ${current}, the app now sends ${wanted}; kept as it is`,
-          );
+      // A field made before is taken as it is: the mapping kept its shape (kept-fields.ts).
+      if (have.has(f.name)) {
         if (f.kind === 'enum') options.push(...(await missingOptions(workspace, f.enumType, f.options)));
         continue;
       }
@@ -241,7 +225,6 @@ export async function applySchema(
     if (commands.length > 0) await run(workspace, [{ command: 'svc.schema/batch', args: { commands } }]);
     if (options.length > 0) await run(workspace, options);
   }
-  return warnings;
 }
 
 /**

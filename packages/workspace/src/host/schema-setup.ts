@@ -8,11 +8,10 @@ import { mapOntoWorkspace, type SourceSchema, type WorkspaceMapping } from './ke
 // (kept-fields.ts), what is missing created with the app's labels (apply-schema.ts), and the
 // labels of fields made before brought up to date (field-labels.ts).
 
-/** The mapping; its warnings also name fields whose type no longer matches (apply-schema.ts). */
 export async function readyForSchema(workspace: Workspace, args: SourceSchema): Promise<WorkspaceMapping> {
   const onto = await mapOntoWorkspace(workspace, args);
-  const made = await applySchema(workspace, onto.mapped, wantedLabels(args.schema, onto.mapped));
+  await applySchema(workspace, onto.mapped, wantedLabels(args.schema, onto.mapped));
   // Labels of fields made before (or changed since): those just created carry theirs already.
   await applyFieldLabels(workspace, args.schema, onto.mapped);
-  return { ...onto, warnings: [...onto.warnings, ...made] };
+  return onto;
 }
