@@ -910,23 +910,27 @@ export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void>
   }
   const warnings = [...(progress.warnings ?? []), ...dataWarnings(progress, wctx.byAppType, unresolved)];
   if (progress.moreWarnings) warnings.push(`${progress.moreWarnings} more warnings`);
-  await ctx.workspace.driver.query(
-    `UPDATE weft_host_runs SET status = 'succeeded', mode = $2, finished_at = clock_timestamp(),
-       duration_ms = (extract(epoch FROM clock_timestamp() - started_at) * 1000)::int,
-       rows_removed = rows_removed + $3, error = $4
-     WHERE id = $1 AND status = 'running'`,
-    [
-      run.id,
-      modes.every((m) => m === 'delta') ? 'delta' : 'full',
-      removed,
-      warnings.length > 0 ? warnings.join('; ') : null,
-    ],
-  );
-  if (plan.fingerprint)
-    await ctx.workspace.driver.query(`UPDATE weft_host_sources SET schema_fingerprint = $2 WHERE id = $1`, [
-      source.id,
-      plan.fingerprint,
-    ]);
+  // The source's fingerprint commits with the run's success: whoever sees the run succeeded (a
+  // waiter, the next sync's start job) sees what it was synced with.
+  await ctx.workspace.driver.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `UPDATE weft_host_runs SET status = 'succeeded', mode = $2, finished_at = clock_timestamp(),
+         duration_ms = (extract(epoch FROM clock_timestamp() - started_at) * 1000)::int,
+         rows_removed = rows_removed + $3, error = $4
+       WHERE id = $1 AND status = 'running' RETURNING id`,
+      [
+        run.id,
+        modes.every((m) => m === 'delta') ? 'delta' : 'full',
+        removed,
+        warnings.length > 0 ? warnings.join('; ') : null,
+      ],
+    );
+    if (plan.fingerprint && rows.length > 0)
+      await tx.query(`UPDATE weft_host_sources SET schema_fingerprint = $2 WHERE id = $1`, [
+        source.id,
+        plan.fingerprint,
+      ]);
+  });
   ctx.ended?.(run.id);
 }
 
