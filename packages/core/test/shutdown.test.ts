@@ -1,10 +1,13 @@
 // Start-up and shutdown of a real process: SIGTERM while a client holds a half-sent request,
-// an idle keep-alive connection and a request in flight; and a start on a busy port.
+// an idle keep-alive connection and a request in flight; a start on a busy port; and what a
+// connection leaves behind.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type Server, connect } from 'node:net';
+import { type Server, type Socket, connect, createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
 
 const SERVE = fileURLToPath(new URL('./fixtures/serve.ts', import.meta.url));
@@ -154,4 +157,49 @@ describe('slow clients', () => {
       await running.close();
     }
   }, 20_000);
+});
+
+describe('connections', () => {
+  test('a client that goes away mid-request leaves nothing of its connection behind', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { startServer, silentLogger } = await import('../src/index.js');
+    const { slowApp } = await import('./fixtures/slow-app.js');
+    const running = await startServer(slowApp, {
+      port: 0,
+      host: '127.0.0.1',
+      announce: false,
+      logger: silentLogger,
+      pageKeys: ['k'],
+    });
+    const sockets: WeakRef<Socket>[] = [];
+    running.server.on('connection', (socket: Socket) => sockets.push(new WeakRef(socket)));
+    try {
+      const body = JSON.stringify({ requestedType: 'slow', types: ['slow'], account: {}, filter: {} });
+      for (let i = 0; i < 5; i++) {
+        const client = connect(running.port, '127.0.0.1');
+        await once(client, 'connect');
+        client.write(
+          `POST /api/v1/synchronizer/data HTTP/1.1\r\nHost: app\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        client.destroy();
+      }
+      // The handlers still run after their clients have gone; once they end, nothing may hold
+      // the sockets.
+      // (A WeakRef read keeps its target for the rest of the turn, so the collection runs on a
+      // turn of its own.)
+      const alive = () => sockets.filter((ref) => ref.deref() !== undefined).length;
+      const tick = () => new Promise((resolve) => setTimeout(resolve, 100));
+      for (let round = 0; round < 50 && alive() > 0; round++) {
+        await tick();
+        gc();
+        await tick();
+      }
+      expect(sockets).toHaveLength(5);
+      expect(alive()).toBe(0);
+    } finally {
+      await running.close();
+    }
+  }, 30_000);
 });

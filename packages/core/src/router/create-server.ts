@@ -158,6 +158,8 @@ function trackConnections(server: Server) {
     busy.set(socket, (busy.get(socket) ?? 0) + 1);
     if (draining && !res.headersSent) res.setHeader('Connection', 'close');
     res.once('close', () => {
+      // The client may have gone away mid-request: its socket closed first and is not counted again.
+      if (!sockets.has(socket)) return;
       const left = (busy.get(socket) ?? 1) - 1;
       busy.set(socket, left);
       if (draining && left === 0) socket.end();
