@@ -47,6 +47,21 @@ describe('docker-check: local emulation', () => {
     expect(result.appId).toBe('built|hi there|clean');
   });
 
+  it('takes an exit that came in time while the check itself was busy', async () => {
+    const root = fixture(
+      `${HEAD}RUN node -e "require('fs').writeFileSync('built.txt', 'built')"\nWORKDIR /srv/app\nCMD ["node", "server.cjs"]\n`,
+    );
+    // Several apps are checked in one process: another's work can hold the event loop past the
+    // exit's time limit while the app exits well within it.
+    const busy = (line: string) => {
+      if (!line.startsWith('stop:')) return;
+      const until = Date.now() + 1_500;
+      while (Date.now() < until);
+    };
+    const result = await checkLocally({ root, dockerfile: 'Dockerfile', stopTimeoutMs: 200, log: busy });
+    expect(result.appId).toBe('built||clean');
+  });
+
   it('fails when a RUN step fails, with its output', async () => {
     const root = fixture(`${HEAD}RUN echo broken build >&2 && exit 3\nCMD ["node", "app/server.cjs"]\n`);
     await expect(checkLocally({ root, dockerfile: 'Dockerfile' })).rejects.toThrow(/exited 3\nbroken build/);

@@ -1,7 +1,8 @@
 // Builds and starts an app by executing its Dockerfile's steps on this machine, in a clean
 // temporary copy of the build context: for machines without a Docker engine.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { type Step, parseDockerfile } from './dockerfile.js';
@@ -19,6 +20,8 @@ export interface LocalCheckOptions {
   log?: (line: string) => void;
   /** Time limit of the app's start-up in ms; default 60,000. */
   startTimeoutMs?: number;
+  /** How long the app may take to exit after SIGTERM, in ms; default 10,000, as `docker stop`. */
+  stopTimeoutMs?: number;
 }
 
 export interface CheckResult {
@@ -69,7 +72,10 @@ export async function checkLocally(options: LocalCheckOptions): Promise<CheckRes
     const startMs = Date.now() - startedAt;
     // A graceful stop, as `docker stop` does it: SIGTERM, and the app should exit 0.
     child.kill('SIGTERM');
-    const code = await Promise.race([exited, sleep(10_000).then(() => 'timeout' as const)]);
+    const stopLimit = options.stopTimeoutMs ?? 10_000;
+    const stopped = exitWithin(exited, stopLimit);
+    log(`stop: SIGTERM, waiting up to ${stopLimit / 1000} s for exit 0`);
+    const code = await stopped;
     if (code !== 0)
       throw new Error(`the app did not exit cleanly on SIGTERM (exit ${code})\n${tail(output.join(''))}`);
     return { buildMs, startMs, appId: descriptor.id, notes };
@@ -111,10 +117,12 @@ async function apply(
       const dest = join(state.cwd, step.dest);
       const ignore = parseDockerignore(readText(join(options.root, '.dockerignore')));
       const files = contextFiles(options.root, ignore);
+      // Asynchronous: several apps are checked at once in one process, and a copy that held the
+      // event loop would stall the others' start-up polls and exit waits.
       for (const file of files) {
         const target = join(dest, file);
-        mkdirSync(dirname(target), { recursive: true });
-        copyFileSync(join(options.root, file), target);
+        await mkdir(dirname(target), { recursive: true });
+        await copyFile(join(options.root, file), target);
       }
       log(`copy: ${files.length} files of the build context`);
       return undefined;
@@ -159,6 +167,18 @@ function readText(path: string): string {
 
 export function tail(text: string, lines = 20): string {
   return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/**
+ * The exit code, or 'timeout' when the process has not exited within `ms`. A busy event loop runs
+ * an expired timer before it hears of an exit that came in time, so the verdict waits one more
+ * turn of the loop.
+ */
+async function exitWithin(exited: Promise<number | null>, ms: number): Promise<number | null | 'timeout'> {
+  const first = await Promise.race([exited, sleep(ms).then(() => 'timeout' as const)]);
+  if (first !== 'timeout') return first;
+  await new Promise((resolve) => setImmediate(resolve));
+  return Promise.race([exited, 'timeout' as const]);
 }
 
 function sleep(ms: number): Promise<void> {
