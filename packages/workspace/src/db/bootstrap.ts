@@ -40,6 +40,7 @@ CREATE TABLE IF NOT EXISTS svc_deliveries (id bigserial PRIMARY KEY,
   webhook_id bigint NOT NULL REFERENCES svc_webhooks(id) ON DELETE CASCADE, body jsonb NOT NULL,
   attempts int NOT NULL DEFAULT 0, next_at timestamptz NOT NULL DEFAULT now(), state text NOT NULL DEFAULT 'pending');
 CREATE INDEX IF NOT EXISTS svc_deliveries_due ON svc_deliveries (next_at) WHERE state = 'pending';
+CREATE TABLE IF NOT EXISTS svc_page_sessions (id text PRIMARY KEY, sealed text NOT NULL, expires timestamptz NOT NULL);
 `;
 
 const STATEMENTS = [SYSTEM_TABLES, AUTOMATION_TABLES].flatMap((ddl) =>

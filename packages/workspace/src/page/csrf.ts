@@ -1,7 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import type { Queryable } from '../db/driver.js';
 import { escapeHtml, type Html, raw } from './html.js';
 import { messagePage } from './layout.js';
+import { pageKey } from './page-key.js';
 import { readCookie, sessionOf } from './session.js';
 
 // Cross-site request forgery on the page. SameSite cookies are not enough on a developer's
@@ -14,7 +16,8 @@ import { readCookie, sessionOf } from './session.js';
 //    goes on to the second check alone;
 //  - a form token: every form the page serves carries the session's token in a hidden input, and
 //    the POST must send it back. The login form, before any session, carries a token bound to a
-//    cookie set with the form (an HMAC of the cookie's random value under a key of this process),
+//    cookie set with the form (an HMAC of the cookie's random value under the workspace's page key,
+//    see page-key.ts: a cookie another page on the same host sets cannot come with a valid token),
 //    so a login cannot be forged either.
 
 export const FORM_FIELD = 'csrf';
@@ -77,15 +80,18 @@ const LOGIN_MISSING =
 
 /** The login form's token, bound to a cookie of its own. */
 export class LoginTokens {
-  private readonly key = randomBytes(32);
+  constructor(private readonly db: Queryable) {}
 
-  private sign(nonce: string): string {
-    return createHmac('sha256', this.key).update(nonce).digest('base64url');
+  private async sign(nonce: string): Promise<string> {
+    return createHmac('sha256', await pageKey(this.db))
+      .update(`login ${nonce}`)
+      .digest('base64url');
   }
 
   /** Sets the login cookie and answers the token its form carries. */
-  issue(res: Response, secure: boolean): string {
+  async issue(res: Response, secure: boolean): Promise<string> {
     const nonce = randomBytes(24).toString('base64url');
+    const token = await this.sign(nonce);
     res.cookie(LOGIN_COOKIE, nonce, {
       path: '/ui/login',
       httpOnly: true,
@@ -93,13 +99,13 @@ export class LoginTokens {
       maxAge: LOGIN_TTL_MS,
       secure,
     });
-    return this.sign(nonce);
+    return token;
   }
 
   /** Refuses a login post whose token does not match its cookie. */
-  check = (req: Request, res: Response, next: NextFunction): void => {
+  check = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const nonce = readCookie(req, LOGIN_COOKIE);
-    if (nonce && same(sentToken(req), this.sign(nonce))) next();
+    if (nonce && same(sentToken(req), await this.sign(nonce))) next();
     else refuse(req, res, LOGIN_MISSING);
   };
 

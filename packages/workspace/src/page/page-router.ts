@@ -48,8 +48,8 @@ const loginForm = z.object({ token: z.string().trim().min(1).max(1000) });
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 export function pageRouter(workspace: Workspace): Router {
-  const sessions = new Sessions();
-  const logins = new LoginTokens();
+  const sessions = new Sessions(workspace.driver);
+  const logins = new LoginTokens(workspace.driver);
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '64kb' });
 
@@ -59,8 +59,8 @@ export function pageRouter(workspace: Workspace): Router {
     req.method === 'POST' ? form(req, res, next) : next(),
   );
 
-  const showLogin = (req: Request, res: Response, error?: string) => {
-    res.locals.formToken = logins.issue(res, req.secure);
+  const showLogin = async (req: Request, res: Response, error?: string) => {
+    res.locals.formToken = await logins.issue(res, req.secure);
     send(res, loginPage(error));
   };
   router.get('/ui/login', (req, res) => showLogin(req, res));
@@ -71,8 +71,8 @@ export function pageRouter(workspace: Workspace): Router {
       res.status(401);
       return showLogin(req, res, 'That token is not valid for this workspace.');
     }
-    sessions.delete(readCookie(req, COOKIE));
-    setSessionCookie(res, sessions.create(parsed.data.token), req.secure);
+    await sessions.delete(readCookie(req, COOKIE));
+    setSessionCookie(res, await sessions.create(parsed.data.token), req.secure);
     logins.clear(res);
     res.redirect(303, '/ui');
   });
@@ -88,8 +88,8 @@ export function pageRouter(workspace: Workspace): Router {
   });
   router.use('/ui', requireSession(sessions, workspace.driver), requireFormToken);
 
-  router.post('/ui/logout', (req, res) => {
-    sessions.delete(readCookie(req, COOKIE));
+  router.post('/ui/logout', async (req, res) => {
+    await sessions.delete(readCookie(req, COOKIE));
     clearSessionCookie(res);
     res.redirect(303, '/ui/login');
   });

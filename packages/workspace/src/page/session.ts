@@ -1,58 +1,86 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/driver.js';
 import { authenticate } from '../tokens/token-store.js';
+import { pageKey } from './page-key.js';
 
 // Page sessions: logging in with a workspace token gives a random session id in an HttpOnly,
 // SameSite=Strict cookie; the token itself never travels to the browser again (not in URLs, not in
 // the page). The server keeps it with the session to call the app host's JSON API for the user,
 // and looks it up again on every request: a session lasts only as long as its token (deleting the
 // token, or its user, ends the session at its next request) and carries the user's current role.
-// Sessions are kept in this process's memory: a restart logs everyone out, which is fine locally.
+//
+// Sessions are kept in the workspace's database (svc_page_sessions), so every process on one
+// database serves them and a restart keeps them. What a row holds is of no use without the cookie:
+// the session id only as its SHA-256, and the token sealed (AES-256-GCM) under a key derived from
+// the session id, which only the browser holds.
 
 export const COOKIE = 'weft_page';
 const TTL_MS = 12 * 60 * 60 * 1000;
+/** a session id is 43 characters (32 random bytes); anything much longer is not one */
+const MAX_ID = 100;
 
 export interface Session {
   token: string;
   /** the session's form token: every form the page serves carries it, every POST must send it */
   formToken: string;
-  expires: number;
+}
+
+const idHash = (id: string) => createHash('sha256').update(id).digest('base64url');
+const sealKey = (id: string) =>
+  Buffer.from(hkdfSync('sha256', id, '', 'weft page session token', 32) as ArrayBuffer);
+
+function seal(id: string, token: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(id), iv);
+  const sealed = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
+}
+
+function unseal(id: string, value: string): string | undefined {
+  const bytes = Buffer.from(value, 'base64url');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', sealKey(id), bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 export class Sessions {
-  private readonly byId = new Map<string, Session>();
+  constructor(private readonly db: Queryable) {}
 
-  create(token: string): string {
-    this.sweep();
+  /** A new session for the token; answers its id (the cookie's value). */
+  async create(token: string): Promise<string> {
+    // Sessions nobody came back to are dropped as new ones come, so they do not pile up.
+    await this.db.query(`DELETE FROM svc_page_sessions WHERE expires < now()`);
     const id = randomBytes(32).toString('base64url');
-    this.byId.set(id, {
-      token,
-      formToken: randomBytes(32).toString('base64url'),
-      expires: Date.now() + TTL_MS,
-    });
+    await this.db.query(
+      `INSERT INTO svc_page_sessions (id, sealed, expires) VALUES ($1, $2, now() + make_interval(secs => $3))`,
+      [idHash(id), seal(id, token), TTL_MS / 1000],
+    );
     return id;
   }
 
-  get(id: string | undefined): Session | undefined {
-    if (!id) return undefined;
-    const s = this.byId.get(id);
-    if (s && s.expires < Date.now()) {
-      this.byId.delete(id);
-      return undefined;
-    }
-    return s;
+  async get(id: string | undefined): Promise<Session | undefined> {
+    if (!id || id.length > MAX_ID) return undefined;
+    const { rows } = await this.db.query<{ sealed: string }>(
+      `SELECT sealed FROM svc_page_sessions WHERE id = $1 AND expires > now()`,
+      [idHash(id)],
+    );
+    const token = rows[0] && unseal(id, rows[0].sealed);
+    if (!token) return undefined;
+    const formToken = createHmac('sha256', await pageKey(this.db))
+      .update(`form token ${id}`)
+      .digest('base64url');
+    return { token, formToken };
   }
 
-  delete(id: string | undefined): void {
-    if (id) this.byId.delete(id);
-  }
-
-  /** Drops expired sessions, so that sessions nobody comes back to do not pile up. */
-  private sweep(): void {
-    const now = Date.now();
-    for (const [id, s] of this.byId) if (s.expires < now) this.byId.delete(id);
+  async delete(id: string | undefined): Promise<void> {
+    if (id && id.length <= MAX_ID)
+      await this.db.query(`DELETE FROM svc_page_sessions WHERE id = $1`, [idHash(id)]);
   }
 }
 
@@ -92,11 +120,11 @@ export async function liveSession(
   db: Queryable,
   id: string | undefined,
 ): Promise<{ session: Session; user: Principal } | undefined> {
-  const session = sessions.get(id);
+  const session = await sessions.get(id);
   if (!session) return undefined;
   const user = await authenticate(db, session.token);
   if (user) return { session, user };
-  sessions.delete(id);
+  await sessions.delete(id);
   return undefined;
 }
 
