@@ -179,10 +179,13 @@ describe('connections', () => {
       for (let i = 0; i < 5; i++) {
         const client = connect(running.port, '127.0.0.1');
         await once(client, 'connect');
+        // Gone once the server holds the request (and counts it in flight), before its answer.
+        // (Waited for without keeping the request: the test must hold none of its objects.)
+        const held = new Promise<void>((resolve) => running.server.once('request', () => resolve()));
         client.write(
           `POST /api/v1/synchronizer/data HTTP/1.1\r\nHost: app\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
         );
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await held;
         client.destroy();
       }
       // The handlers still run after their clients have gone; once they end, nothing may hold
