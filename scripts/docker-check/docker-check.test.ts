@@ -1,6 +1,6 @@
 // The check itself: on small fixtures (fast, no npm), then every app's real Dockerfile, built with
 // Docker where an engine answers, else by running the same steps in a clean temporary copy.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,12 @@ const server = require('node:http').createServer((req, res) => {
   res.end(JSON.stringify({ id: [built, process.env.GREETING, leaked ? 'leaked' : 'clean'].join('|') }));
 });
 server.listen(Number(process.env.PORT), process.env.HOST);
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.on('SIGTERM', () =>
+  server.close(() => {
+    if (process.env.STOPPED_FILE) fs.writeFileSync(process.env.STOPPED_FILE, String(process.pid));
+    process.exit(0);
+  }),
+);
 `;
 
 const roots: string[] = [];
@@ -48,15 +53,28 @@ describe('docker-check: local emulation', () => {
   });
 
   it('takes an exit that came in time while the check itself was busy', async () => {
+    const stoppedFile = join(tmpdir(), `weft-stopped-${process.pid}-${Date.now()}`);
     const root = fixture(
-      `${HEAD}RUN node -e "require('fs').writeFileSync('built.txt', 'built')"\nWORKDIR /srv/app\nCMD ["node", "server.cjs"]\n`,
+      `${HEAD}RUN node -e "require('fs').writeFileSync('built.txt', 'built')"\nENV STOPPED_FILE=${stoppedFile}\nWORKDIR /srv/app\nCMD ["node", "server.cjs"]\n`,
     );
+    roots.push(stoppedFile);
     // Several apps are checked in one process: another's work can hold the event loop past the
-    // exit's time limit while the app exits well within it.
+    // exit's time limit while the app exits well within it. Held here until the app has exited
+    // (it names its pid on the way out) and the limit has passed.
     const busy = (line: string) => {
       if (!line.startsWith('stop:')) return;
-      const until = Date.now() + 1_500;
-      while (Date.now() < until);
+      const limitPassed = Date.now() + 400;
+      const until = Date.now() + 20_000;
+      while (!existsSync(stoppedFile) && Date.now() < until);
+      const pid = existsSync(stoppedFile) ? readFileSync(stoppedFile, 'utf8') : '';
+      const gone = () => {
+        try {
+          return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? true;
+        } catch {
+          return true;
+        }
+      };
+      while ((!gone() || Date.now() < limitPassed) && Date.now() < until);
     };
     const result = await checkLocally({ root, dockerfile: 'Dockerfile', stopTimeoutMs: 200, log: busy });
     expect(result.appId).toBe('built||clean');
