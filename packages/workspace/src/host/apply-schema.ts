@@ -1,5 +1,5 @@
 import { FILE_TYPE } from '../schema/builtins.js';
-import { DOCUMENT_TYPE, loadCatalog } from '../schema/catalog.js';
+import { DOCUMENT_TYPE } from '../schema/catalog.js';
 import type { Workspace } from '../workspace.js';
 import { entityId } from './entity-ids.js';
 import type { SelectOption } from '@weft/core';
@@ -225,29 +225,6 @@ export async function applySchema(
     if (commands.length > 0) await run(workspace, [{ command: 'svc.schema/batch', args: { commands } }]);
     if (options.length > 0) await run(workspace, options);
   }
-}
-
-/**
- * The reverse fields the workspace has already for the relations of `mapped`, by relation id: the
- * field on the target type sharing the relation's `svc/relation` (other than the relation itself).
- */
-export async function existingPartners(
-  workspace: Workspace,
-  mapped: MappedType[],
-): Promise<Map<string, string>> {
-  const catalog = await loadCatalog(workspace.driver);
-  const out = new Map<string, string>();
-  for (const t of mapped)
-    for (const f of t.fields) {
-      if (f.kind !== 'relation') continue;
-      const target = catalog.findType(f.targetType);
-      for (const [name, def] of target?.byName ?? []) {
-        if (def.meta['svc/relation'] !== f.relationId) continue;
-        if (f.targetType === t.name && name === f.name) continue;
-        out.set(f.relationId, name);
-      }
-    }
-  return out;
 }
 
 async function missingOptions(

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
 import { cookieFrom, postLogin } from '../../test/support/page-session.js';
-import { answeringApp } from './fixtures/answering-app.js';
+import { useAnsweringApp } from './fixtures/answering-app.js';
 import { startHostedOn } from './fixtures/hosted-on.js';
 import type { HostedWorkspace } from './start-hosted-workspace.js';
 
@@ -55,13 +55,7 @@ const firstAnswers = (): Record<string, unknown> => ({
   },
 });
 
-let app: Awaited<ReturnType<typeof answeringApp>>;
-let appUrl: string;
-beforeAll(async () => {
-  app = await answeringApp(() => answers);
-  appUrl = app.url;
-});
-afterAll(() => app.close());
+const app = useAnsweringApp(() => answers);
 
 for (const target of databaseTargets()) {
   describe(`multi-selects [${target.name}]`, () => {
@@ -109,7 +103,7 @@ for (const target of databaseTargets()) {
 
     it('makes a collection of options, sets exactly the options sent, and keeps a text field text', async () => {
       answers = firstAnswers();
-      const source = await ws.apps.addSource({ url: appUrl, fields: {} });
+      const source = await ws.apps.addSource({ url: app.url, fields: {} });
       const ns = source.namespace;
       const first = await ws.apps.sync(source.id, { wait: true });
       expect(first).toMatchObject({ status: 'succeeded', rowsSet: 3 });
@@ -255,7 +249,7 @@ for (const target of databaseTargets()) {
           ],
         },
       };
-      const source = await ws.apps.addSource({ url: appUrl, fields: {} });
+      const source = await ws.apps.addSource({ url: app.url, fields: {} });
       const ns = source.namespace;
       expect(await ws.apps.sync(source.id, { wait: true })).toMatchObject({ status: 'succeeded' });
 
@@ -278,7 +272,7 @@ for (const target of databaseTargets()) {
             name: 'One',
             status: ['Done', 'Open'],
             group: 'g2',
-            files: [`${appUrl}/f.txt`],
+            files: [`${app.url}/f.txt`],
             count: 13,
             size: '2.25',
             body: '# Now markdown',
@@ -342,7 +336,7 @@ for (const target of databaseTargets()) {
         name: 'One',
         status: 'Done',
         group: [{ 'enum/name': 'g2' }],
-        files: `${appUrl}/f.txt`,
+        files: `${app.url}/f.txt`,
         count: '13',
         size: '2.25',
         body: '# Now markdown',

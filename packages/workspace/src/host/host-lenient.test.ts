@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/databases.js';
 import { readDocument } from '../documents/document-store.js';
-import { answeringApp } from './fixtures/answering-app.js';
+import { useAnsweringApp } from './fixtures/answering-app.js';
 import { startHostedOn } from './fixtures/hosted-on.js';
 import type { HostedWorkspace } from './start-hosted-workspace.js';
 
@@ -66,13 +66,7 @@ const answers: Record<string, unknown> = {
   },
 };
 
-let app: Awaited<ReturnType<typeof answeringApp>>;
-let appUrl: string;
-beforeAll(async () => {
-  app = await answeringApp(() => answers);
-  appUrl = app.url;
-});
-afterAll(() => app.close());
+const app = useAnsweringApp(() => answers);
 
 for (const target of databaseTargets()) {
   describe(`a loose app [${target.name}]`, () => {
@@ -86,7 +80,7 @@ for (const target of databaseTargets()) {
     });
 
     it('registers as it is and syncs every field but the one it cannot read', async () => {
-      const source = await ws.apps.addSource({ url: appUrl, fields: { key: 'k' } });
+      const source = await ws.apps.addSource({ url: app.url, fields: { key: 'k' } });
       // What registration took leniently is told with the new source, where it was found.
       expect(source.warnings).toEqual(
         expect.arrayContaining([expect.stringMatching(/^descriptor\.website: missing/)]),

@@ -2,7 +2,6 @@ import type { SchemaResponse } from '@weft/core/protocol';
 import { type Catalog, DOCUMENT_TYPE, type FieldDef, loadCatalog } from '../schema/catalog.js';
 import { FILE_TYPE } from '../schema/builtins.js';
 import type { Workspace } from '../workspace.js';
-import { existingPartners } from './apply-schema.js';
 import { enumTypeName, type MappedField, type MappedType, mapSchema } from './schema-mapping.js';
 
 // A field the workspace made before in another shape than the app's schema now asks for keeps the
@@ -78,11 +77,7 @@ function describedWanted(f: MappedField): string {
 }
 
 /** The fields of `mapped` the workspace has in another shape, with a warning for each. */
-export async function keptFields(
-  workspace: Workspace,
-  mapped: MappedType[],
-): Promise<{ kept: KeptFields; warnings: string[] }> {
-  const catalog = await loadCatalog(workspace.driver);
+function keptFields(catalog: Catalog, mapped: MappedType[]): { kept: KeptFields; warnings: string[] } {
   const kept: KeptFields = {};
   const warnings: string[] = [];
   for (const t of mapped) {
@@ -128,6 +123,25 @@ export async function keptFields(
   return { kept, warnings };
 }
 
+/**
+ * The reverse fields the workspace has already for the relations of `mapped`, by relation id: the
+ * field on the target type sharing the relation's `svc/relation` (other than the relation itself).
+ */
+function existingPartners(catalog: Catalog, mapped: MappedType[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const t of mapped)
+    for (const f of t.fields) {
+      if (f.kind !== 'relation') continue;
+      const target = catalog.findType(f.targetType);
+      for (const [name, def] of target?.byName ?? []) {
+        if (def.meta['svc/relation'] !== f.relationId) continue;
+        if (f.targetType === t.name && name === f.name) continue;
+        out.set(f.relationId, name);
+      }
+    }
+  return out;
+}
+
 /** A source's app schema and where it goes: the source's namespace, id and synced types. */
 export interface SourceSchema {
   namespace: string;
@@ -154,9 +168,10 @@ export interface WorkspaceMapping {
 export async function mapOntoWorkspace(workspace: Workspace, args: SourceSchema): Promise<WorkspaceMapping> {
   const map = (partners?: ReadonlyMap<string, string>, kept?: KeptFields) =>
     mapSchema(args.namespace, args.sourceId, args.schema, args.types, partners, kept);
-  const partners = await existingPartners(workspace, map());
+  const catalog = await loadCatalog(workspace.driver);
+  const partners = existingPartners(catalog, map());
   const named = map(partners);
-  const { kept, warnings } = await keptFields(workspace, named);
+  const { kept, warnings } = keptFields(catalog, named);
   return {
     mapped: Object.keys(kept).length > 0 ? map(partners, kept) : named,
     partners,

@@ -605,11 +605,12 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
   const coerced: Record<string, number> = { ...current.coerced };
   /** values stored empty by this type's pages so far (recorded with each page) */
   const unfit: Record<string, number> = { ...current.unfit };
-  const withCounts = (tp: TypeProgress): TypeProgress => ({
-    ...tp,
+  /** the counts as a type's progress records them (none while there are none) */
+  const counts = (): Pick<TypeProgress, 'coerced' | 'unfit'> => ({
     ...(Object.keys(coerced).length > 0 ? { coerced: { ...coerced } } : {}),
     ...(Object.keys(unfit).length > 0 ? { unfit: { ...unfit } } : {}),
   });
+  const withCounts = (tp: TypeProgress): TypeProgress => ({ ...tp, ...counts() });
   const wctx = writeContext(ctx, source, run, plan, { client, account, warnings: pageWarnings });
   const type = wctx.byAppType.get(job.type);
   if (!type) throw new Error(`Type ${job.type} is not in the schema of this run`);
@@ -761,8 +762,7 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
           // The first page decides full or delta for the whole type.
           mode = tp.mode ?? page.synchronizationType;
           tp.mode = mode;
-          if (Object.keys(coerced).length > 0) tp.coerced = { ...coerced };
-          if (Object.keys(unfit).length > 0) tp.unfit = { ...unfit };
+          Object.assign(tp, counts());
           delete tp.attempts;
           addWarnings(progress, pageWarnings);
           if (next) {
