@@ -155,6 +155,12 @@ function keptConversion(svcType: string, field: SchemaField): Conversion {
   return KEPT_CONVERSIONS[svcType] ?? 'text';
 }
 
+/** A field the app's schema makes a select: a single- or multi-select; undefined for any other. */
+function selectOf(p: ReturnType<typeof primitive>, field: SchemaField): 'single' | 'multi' | undefined {
+  if (p === 'enum') return 'single';
+  return field.subType === 'multi-select' ? 'multi' : undefined;
+}
+
 /** The option type of a select field `field` of type `type`. */
 export const enumTypeName = (field: string, type: string) => `${field}_${type}`;
 
@@ -283,12 +289,10 @@ export function mapSchema(
       const p = primitive(field);
       // A field made before in another shape keeps it (kept-fields.ts).
       const select =
-        shape === 'single' || shape === 'multi'
-          ? shape
-          : shape === undefined && (p === 'enum' || field.subType === 'multi-select')
-            ? p === 'enum'
-              ? 'single'
-              : 'multi'
+        shape === undefined
+          ? selectOf(p, field)
+          : shape === 'single' || shape === 'multi'
+            ? shape
             : undefined;
       if (typeof shape === 'object')
         mapped.fields.push({
