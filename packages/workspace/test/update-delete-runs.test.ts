@@ -297,9 +297,11 @@ describeEachDatabase('runs of updates in a batch', (target) => {
         values: own(e.values as Entity),
         valuesBefore: own(e.valuesBefore as Entity),
       }));
-    expect(together.effects).toHaveLength(30);
+    // Those that set only their group set the one they have (i % 6 === 2): no change, no effect.
+    const changed = a.filter((_, i) => i % 6 !== 2);
+    expect(together.effects).toHaveLength(25);
     expect(effects(together)).toEqual(effects(alone));
-    expect(together.effects.map((e: Entity) => e.id)).toEqual(a);
+    expect(together.effects.map((e: Entity) => e.id)).toEqual(changed);
     expect(together.effects[1]).toMatchObject({
       effect: 'svc.entity/update',
       type: T,

@@ -125,6 +125,58 @@ describeEachDatabase('webhooks v2', (target) => {
     await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
   });
 
+  it('an update tells of the fields it changed only; one that changed nothing is not delivered', async () => {
+    rx.bodies.length = 0;
+    const hook = (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: 'w/task' })).body;
+    const x = await h.run('svc.entity/create', { type: 'w/task', entity: { 'w/name': 'x', 'w/n': 1 } });
+    const y = await h.run('svc.entity/create', { type: 'w/task', entity: { 'w/name': 'y', 'w/n': 2 } });
+    await rx.until(2);
+    rx.bodies.length = 0;
+    const update = (entity: Record<string, unknown>) => ({
+      command: 'svc.entity/update',
+      args: { type: 'w/task', entity },
+    });
+    // One update at a time, then a run of them (update-entities.ts has a path for each), with
+    // values as they are (one entity named by its id in upper case).
+    await h.commands([update({ 'svc/id': x['svc/id'], 'w/n': 1, 'w/name': 'x' })]);
+    await h.commands([
+      {
+        command: 'svc.command/batch',
+        args: {
+          commands: [
+            update({ 'svc/id': x['svc/id'], 'w/n': 1, 'w/name': 'x two' }),
+            update({ 'svc/id': y['svc/id'].toUpperCase(), 'w/n': 2, 'w/name': 'y' }),
+          ],
+        },
+      },
+    ]);
+    await h.commands([update({ 'svc/id': y['svc/id'], 'w/n': 3 })]);
+    // A webhook's deliveries go out in the order of their changes: a delivery of the first
+    // command would come before these two.
+    const [first, second] = await rx.until(2);
+    expect(first.body.effects).toEqual([
+      {
+        effect: 'svc.entity/update',
+        id: x['svc/id'],
+        type: 'w/task',
+        values: { 'w/name': 'x two' },
+        valuesBefore: { 'w/name': 'x' },
+      },
+    ]);
+    expect(second.body.effects).toEqual([
+      {
+        effect: 'svc.entity/update',
+        id: y['svc/id'],
+        type: 'w/task',
+        values: { 'w/n': 3 },
+        valuesBefore: { 'w/n': 2 },
+      },
+    ]);
+    await h.ws.webhooks?.idle();
+    expect(rx.bodies).toHaveLength(2);
+    await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
+  });
+
   it('the list returns the latest 50 runs', async () => {
     const hook = (
       await h.request('POST', '/api/webhooks/v2', { url: 'http://127.0.0.1:9/x', type: 'w/other' })

@@ -196,8 +196,6 @@ export async function queueButtonRun(
   return id;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-
 /**
  * Called in the transaction of every command that changed entities (like webhook deliveries):
  * queues a run per matching rule and entity, and its job, so both exist exactly when the change
@@ -226,11 +224,8 @@ export async function enqueueAutomationRuns(
       if (a.trigger === 'created' && e.effect !== 'svc.entity/create') continue;
       if (a.trigger === 'updated') {
         if (e.effect !== 'svc.entity/update') continue;
-        const values = (e.values ?? {}) as Row;
-        const before = (e.valuesBefore ?? {}) as Row;
-        if (a.field) {
-          if (!(a.field in values) || same(values[a.field], before[a.field])) continue;
-        } else if (Object.keys(values).every((k) => same(values[k], before[k]))) continue;
+        // An update's effect names the fields it changed, and only those (update-entities.ts).
+        if (a.field && !(a.field in ((e.values ?? {}) as Row))) continue;
       }
       automationIds.push(a.id);
       entityIds.push(e.id);

@@ -59,15 +59,26 @@ function planUpdate(user: Principal, catalog: Catalog, type: TypeDef, entity: un
 
 const columnOf = (f: FieldDef) => (f.storage as { col: string }).col;
 
-/** The effect of an update: the values it set, as they were before and are now. */
+/** Two values as the API prints them are the same value. */
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * The effect of an update: the fields it changed, as they were before and are now. A field set to
+ * the value it held is no change, and an update that changed nothing has no effect: webhooks and
+ * automations hear of changes only, so a sync that writes back rows as they are tells nobody.
+ */
 function recordEffect(ctx: CommandContext, type: TypeDef, plan: UpdatePlan, before: Row, after: Row): void {
   const values: Row = {};
   const valuesBefore: Row = {};
+  let changed = false;
   for (const f of plan.fields) {
+    if (sameValue(after[f.name], before[f.name])) continue;
     values[f.name] = after[f.name];
     valuesBefore[f.name] = before[f.name];
+    changed = true;
   }
-  ctx.effects.push({ effect: 'svc.entity/update', id: plan.id, type: type.name, values, valuesBefore });
+  if (changed)
+    ctx.effects.push({ effect: 'svc.entity/update', id: plan.id, type: type.name, values, valuesBefore });
 }
 
 async function updateOne(ctx: CommandContext, catalog: Catalog, type: TypeDef, plan: UpdatePlan) {

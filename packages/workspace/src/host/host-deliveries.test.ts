@@ -11,6 +11,7 @@ import { type HostedWorkspace, startHostedWorkspace } from './start-hosted-works
 const rows = [
   { id: 'a', name: 'Alpha' },
   { id: 'b', name: 'Beta' },
+  { id: 'c', name: 'Gamma' },
 ];
 const app = defineApp({
   id: 'mini',
@@ -59,22 +60,40 @@ const call = hostApi(() => ws.url, TOKEN);
 const api = async (method: string, path: string, body?: unknown) => (await call(method, path, body)).body;
 
 describe('workspace webhooks and syncs', () => {
-  it('delivers the changes a sync makes', async () => {
+  it('delivers the changes a sync makes, and nothing for the rows it writes back as they were', async () => {
     const source = await api('POST', '/api/host/sources', {
       url: served.url,
     });
-    expect((await api('POST', `/api/host/sources/${source.id}/syncs?wait=true`)).status).toBe('succeeded');
+    const sync = async () =>
+      expect((await api('POST', `/api/host/sources/${source.id}/syncs?wait=true`)).status).toBe('succeeded');
+    await sync();
     await api('POST', '/api/webhooks/v2', {
       url: receiver.url,
       type: 'mini/item',
     });
     rows[0] = { id: 'a', name: 'Alpha renamed' };
-    rows.pop();
-    expect((await api('POST', `/api/host/sources/${source.id}/syncs?wait=true`)).status).toBe('succeeded');
-    const received = await receiver.until(2);
-    // One delivery for the update of `a`, one for the removal of `b` (not sent by the full sync).
-    const effects = received.flatMap((d) => d.body.effects as { type: string }[]);
-    expect(effects.length).toBeGreaterThanOrEqual(2);
-    expect(effects.every((e) => e.type === 'mini/item')).toBe(true);
+    rows.splice(1, 1);
+    await sync();
+    rows[1] = { id: 'c', name: 'Gamma renamed' };
+    await sync();
+    // The second sync: the update of `a` and the removal of `b` (not sent by the full sync); `c`
+    // is written back as it was, which is no change. The third: the update of `c` only.
+    const received = await receiver.until(3);
+    const effects = received.flatMap((d) => d.body.effects as Record<string, unknown>[]);
+    const update = (before: string, after: string) => ({
+      effect: 'svc.entity/update',
+      id: expect.any(String),
+      type: 'mini/item',
+      values: { 'mini/name': after },
+      valuesBefore: { 'mini/name': before },
+    });
+    expect(effects).toEqual([
+      update('Alpha', 'Alpha renamed'),
+      { effect: 'svc.entity/delete', id: expect.any(String), type: 'mini/item' },
+      update('Gamma', 'Gamma renamed'),
+    ]);
+    expect(new Set(effects.map((e) => e.id)).size).toBe(3);
+    await ws.webhooks?.idle();
+    expect(receiver.bodies).toHaveLength(3);
   });
 });
