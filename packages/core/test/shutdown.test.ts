@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
+import { DEFAULT_SHUTDOWN_GRACE_MS } from '../src/router/create-server.js';
 
 const SERVE = fileURLToPath(new URL('./fixtures/serve.ts', import.meta.url));
 
@@ -99,6 +100,11 @@ describe('shutdown', () => {
       kill(proc.child);
     }
   }, 20_000);
+});
+
+test('the default grace period ends with time to exit before a container is killed', () => {
+  // `docker stop` and Cloud Run send SIGKILL 10 s after SIGTERM.
+  expect(DEFAULT_SHUTDOWN_GRACE_MS).toBeLessThanOrEqual(10_000 - 2_000);
 });
 
 describe('start-up', () => {

@@ -40,7 +40,7 @@ export interface StartOptions extends RouterOptions, ServerLimits {
   announce?: boolean;
   /**
    * On SIGTERM/SIGINT: how long requests in flight may take to finish before their connections
-   * are cut, in ms; default `WEFT_SHUTDOWN_GRACE_MS`, else 10,000.
+   * are cut, in ms; default `WEFT_SHUTDOWN_GRACE_MS`, else DEFAULT_SHUTDOWN_GRACE_MS.
    */
   shutdownGraceMs?: number;
   /**
@@ -49,6 +49,13 @@ export interface StartOptions extends RouterOptions, ServerLimits {
    */
   exitOnError?: boolean;
 }
+
+/**
+ * The grace period on SIGTERM without an option or WEFT_SHUTDOWN_GRACE_MS: under the 10 s that
+ * `docker stop` and most container platforms wait before SIGKILL, so a process whose requests
+ * outlast it still exits 0 rather than being killed.
+ */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 8_000;
 
 export interface RunningApp {
   url: string;
@@ -70,7 +77,7 @@ export async function startServer(
   const envPort = process.env.PORT ? Number(process.env.PORT) : undefined;
   const port = options.port ?? (Number.isInteger(envPort) ? envPort! : (options.defaultPort ?? 3000));
   const host = options.host ?? process.env.HOST ?? '0.0.0.0';
-  const grace = options.shutdownGraceMs ?? envNumber('WEFT_SHUTDOWN_GRACE_MS') ?? 10_000;
+  const grace = options.shutdownGraceMs ?? envNumber('WEFT_SHUTDOWN_GRACE_MS') ?? DEFAULT_SHUTDOWN_GRACE_MS;
   const app = createServer(definition, options);
   // Node enforces the header and request timeouts when it checks connections: every 30 s by
   // default, which lets a slow client hold a connection for up to 40 s.
