@@ -10,6 +10,7 @@ import { parseNamespace } from '@weft/namespace';
 import type { WeftCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { AppProcess } from './dev-app-process.js';
+import { devAppPageKey } from './dev-page-key.js';
 import { checkAccountArgs, isFreshDataFolder } from './dev-preflight.js';
 import { readyLine } from './dev-ready.js';
 import { showExchanges } from './dev-verbose.js';
@@ -120,10 +121,16 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
       '--new-token: WEFT_ADMIN_TOKEN sets the admin token already; unset it to get a fresh one',
     );
 
+  // Where the workspace keeps its key files: the data folder, or .weft beside a Postgres one.
+  const memory = env.WEFT_DATA_DIR === ':memory:';
+  const keyDir = env.WEFT_DATA_DIR && !memory ? resolve(io.cwd, env.WEFT_DATA_DIR) : resolve(io.cwd, '.weft');
   let app: AppProcess | undefined;
   let appStarted: Promise<void> | undefined;
   if (file) {
-    app = new AppProcess(file, Number(env.WEFT_APP_PORT) || (await freePort()), io);
+    // The app's page cursors outlive its restarts (dev-page-key.ts).
+    const pageKeys = io.env.WEFT_PAGE_KEYS || devAppPageKey(memory ? undefined : keyDir);
+    const appIo = { ...io, env: { ...io.env, WEFT_PAGE_KEYS: pageKeys } };
+    app = new AppProcess(file, Number(env.WEFT_APP_PORT) || (await freePort()), appIo);
     io.stdout.write(`Starting the app ${target}\n`);
     // The app starts while the workspace loads and boots: both take seconds. Its failure is
     // reported below; when the data folder turns out to be in use, it is stopped again.
@@ -137,10 +144,6 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
     const [workspace, sync, { devSource }] = await loadWorkspace();
     const { DEV_LEASE_SECONDS, syncKind, syncWhenFree, tellUnsynced } = sync;
     const config = workspace.configFromEnv(env as NodeJS.ProcessEnv);
-    const keyDir =
-      env.WEFT_DATA_DIR && env.WEFT_DATA_DIR !== ':memory:'
-        ? resolve(io.cwd, env.WEFT_DATA_DIR)
-        : resolve(io.cwd, '.weft');
     // The PGlite folder, when the workspace lives in one: one process at a time (see lockDataFolder).
     const dataFolder =
       config.database.kind === 'pglite' ? resolve(io.cwd, config.database.dataDir) : undefined;
@@ -281,7 +284,8 @@ export const devCommand: WeftCommand = {
         `
 Environment: PORT (workspace port, default 3100), HOST (its address, default 127.0.0.1),
 WEFT_ADMIN_TOKEN, WEFT_DATA_DIR (default .weft), DATABASE_URL (Postgres instead of PGlite),
-WEFT_SECRET_KEY (encrypts stored accounts), WEFT_APP_PORT, WEFT_NAMESPACE (svc or fibery).
+WEFT_SECRET_KEY (encrypts stored accounts), WEFT_APP_PORT, WEFT_NAMESPACE (svc or fibery),
+WEFT_PAGE_KEYS (the app's; default a key kept in the data folder).
 
 Examples:
   weft dev src/main.ts
