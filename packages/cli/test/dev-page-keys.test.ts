@@ -2,25 +2,14 @@
 // answered before a restart after a file change, and before a restart of `weft dev` itself on the
 // same data folder, is taken by the new process (each would sign with a key of its own otherwise,
 // and refuse the other's cursors with a 400). The app no longer warns that WEFT_PAGE_KEYS is unset.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { entryArgs } from '../../../scripts/test-support/checkout-node.js';
+import { describe, expect, it } from 'vitest';
 import { APP_PAGE_KEY_FILE } from '../src/commands/dev-page-key.js';
 import { freePort } from '../src/commands/free-port.js';
-import { cleanEnv } from './support/processes.js';
+import { devFolders, spawnWeftDev, type WeftDev } from './support/weft-dev.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-// Inside packages/cli, so that the module resolves @weft/core like an app of this repository.
-const appFolder = mkdtempSync(join(root, 'packages/cli/test/.dev-page-keys-'));
-const userFolder = mkdtempSync(join(tmpdir(), 'weft-dev-page-keys-'));
-afterAll(() => {
-  rmSync(appFolder, { recursive: true, force: true });
-  rmSync(userFolder, { recursive: true, force: true });
-});
+const { appFolder, userFolder } = devFolders('dev-page-keys');
 
 const appModule = (note: string) => `// ${note}
 import { auth, defineApp, field, startServer } from '@weft/core';
@@ -49,31 +38,21 @@ const app = defineApp({
 await startServer(app, { defaultPort: 3998, shutdownGraceMs: 500 });
 `;
 
-/** `weft dev` on the module, read until `until` is printed. */
-async function startDev(file: string, appPort: number) {
-  const child = spawn(process.execPath, [...entryArgs('cli', 'main'), 'dev', file, '--no-sync'], {
-    cwd: join(root, 'packages/cli'),
-    env: cleanEnv({
-      PORT: '0',
-      WEFT_APP_PORT: String(appPort),
-      WEFT_ADMIN_TOKEN: 'dev-page-keys-token',
-      INIT_CWD: userFolder,
-    }),
+/** `weft dev` on the module, without a first sync; `until` waits for a line after `from`. */
+function startDev(file: string, appPort: number) {
+  const dev = spawnWeftDev([file, '--no-sync'], userFolder, {
+    env: { WEFT_APP_PORT: String(appPort), WEFT_ADMIN_TOKEN: 'dev-page-keys-token' },
   });
-  const output = { out: '', err: '' };
-  child.stdout!.on('data', (c: Buffer) => (output.out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output.err += c.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   const until = async (text: string, from = 0) => {
     const deadline = Date.now() + 90_000;
-    while (!output.out.slice(from).includes(text) && Date.now() < deadline && child.exitCode === null)
+    while (!dev.out().slice(from).includes(text) && Date.now() < deadline && dev.child.exitCode === null)
       await new Promise((r) => setTimeout(r, 100));
-    expect(output.out.slice(from), output.err).toContain(text);
+    expect(dev.out().slice(from), dev.err()).toContain(text);
   };
-  return { child, output, exited, until };
+  return { ...dev, until };
 }
 
-async function stop(dev: { child: ChildProcess; exited: Promise<number | null> }) {
+async function stop(dev: WeftDev) {
   dev.child.kill('SIGINT');
   expect(await dev.exited).toBe(0);
 }
@@ -113,13 +92,13 @@ describe('weft dev and the page cursors of its app', () => {
       next = first.body.pagination?.nextPageConfig;
       expect(next).toBeDefined();
 
-      const mark = dev.output.out.length;
+      const mark = dev.out().length;
       writeFileSync(file, appModule('second'));
       await dev.until('App restarted on', mark);
       const second = await page(next);
       expect(second, JSON.stringify(second.body)).toMatchObject({ status: 200 });
       expect(second.body.items?.map((i) => i.id)).toEqual(['i2']);
-      expect(dev.output.err).not.toContain('WEFT_PAGE_KEYS');
+      expect(dev.err()).not.toContain('WEFT_PAGE_KEYS');
     } finally {
       await stop(dev);
     }

@@ -3,22 +3,16 @@
 // workspace over HTTP until the restarted app's new rows and field are there. No timing asserts:
 // only a generous deadline.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { entryArgs } from '../../../scripts/test-support/checkout-node.js';
 import { cleanEnv } from './support/processes.js';
+import { devFolders } from './support/weft-dev.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-// The module lives inside packages/cli so that it resolves @weft/core like an app of this repository.
-const appFolder = mkdtempSync(join(root, 'packages/cli/test/.dev-restart-'));
-const dataFolder = mkdtempSync(join(tmpdir(), 'weft-dev-restart-'));
-afterAll(() => {
-  rmSync(appFolder, { recursive: true, force: true });
-  rmSync(dataFolder, { recursive: true, force: true });
-});
+const { appFolder, userFolder: dataFolder } = devFolders('dev-restart');
 
 function appModule(version: 1 | 2): string {
   const extraField = version === 2 ? `size: field.integer({ name: 'Size' }),` : '';

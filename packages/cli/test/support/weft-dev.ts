@@ -1,8 +1,11 @@
 // `weft dev` from this checkout (its fresh build, else its sources) as a child process, its output collected, for the CLI
 // tests that meet it as a user does (real processes, real signals).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 import { entryArgs } from '../../../../scripts/test-support/checkout-node.js';
 import { cleanEnv } from './processes.js';
 
@@ -36,4 +39,19 @@ export function spawnWeftDev(
   child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   return { child, out: () => out, err: () => err, exited };
+}
+
+/**
+ * The folders of a file of `weft dev` tests, removed after its tests: one for app modules, inside
+ * packages/cli so that they resolve @weft/core like an app of this repository, and one the user
+ * runs `weft dev` in (its `.weft` data folder).
+ */
+export function devFolders(name: string): { appFolder: string; userFolder: string } {
+  const appFolder = mkdtempSync(join(root, `packages/cli/test/.${name}-`));
+  const userFolder = mkdtempSync(join(tmpdir(), `weft-${name}-`));
+  afterAll(() => {
+    rmSync(appFolder, { recursive: true, force: true });
+    rmSync(userFolder, { recursive: true, force: true });
+  });
+  return { appFolder, userFolder };
 }
