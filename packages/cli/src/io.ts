@@ -30,3 +30,6 @@ export class UsageError extends Error {}
 export function userFolder(env: Record<string, string | undefined>, cwd: string): string {
   return env.INIT_CWD && env.INIT_CWD.length > 0 ? env.INIT_CWD : cwd;
 }
+
+/** `1 row`, `2 rows`: a count and its word, singular for one. */
+export const counted = (n: number, word: string): string => `${n} ${n === 1 ? word : `${word}s`}`;

@@ -39,7 +39,7 @@ describe('weft dev boot', () => {
         await new Promise((r) => setTimeout(r, 100));
       expect(dev.out(), dev.err()).toContain('Ready.');
       expect(dev.out().indexOf('Workspace listening')).toBeLessThan(dev.out().indexOf('Source Late'));
-      expect(dev.out()).toMatch(/Synced 1 rows/);
+      expect(dev.out()).toMatch(/Synced 1 row /);
     } finally {
       // Let a waiting app go, so that weft dev stops it on the way out.
       if (!existsSync(go)) writeFileSync(go, '');

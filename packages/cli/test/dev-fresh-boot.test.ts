@@ -34,7 +34,7 @@ it('boots the workspace of a fresh folder while asking the app about its account
     }
     expect(dev.out(), dev.err()).toContain('Ready.');
     expect(dev.out()).toMatch(/Admin token: /);
-    expect(dev.out()).toMatch(/Synced 1 rows/);
+    expect(dev.out()).toMatch(/Synced 1 row /);
   } finally {
     if (!existsSync(go)) writeFileSync(go, '');
     child.kill('SIGINT');

@@ -308,7 +308,7 @@ describe('weft dev in the dev loop', () => {
 
     const again = weftDev([file, '--full'], data, env);
     await ready(again);
-    expect(again.out()).toContain('Synced 2 rows (0 removed) in 1 pages');
+    expect(again.out()).toContain('Synced 2 rows (0 removed) in 1 page,');
     expect(again.out()).toMatch(/ · full: asked for\n/);
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { DataFolderLock, HostedWorkspace } from '@weft/workspace';
 import { parseNamespace } from '@weft/namespace';
 import type { WeftCommand } from '../command.js';
-import { type CliIo, EXIT, UsageError } from '../io.js';
+import { type CliIo, counted, EXIT, UsageError } from '../io.js';
 import { AppProcess } from './dev-app-process.js';
 import { devAppPageKey } from './dev-page-key.js';
 import { checkAccountArgs, isFreshDataFolder } from './dev-preflight.js';
@@ -66,7 +66,7 @@ function progressBar(io: CliIo, types: string[]) {
       const done = [...state.values()].filter((v) => v.done).length;
       const filled = Math.round((done / state.size) * width);
       const detail = [...state].map(([t, v]) => `${t} ${v.done ? '✓' : `p${v.pages}`}`).join(' · ');
-      const line = `Syncing [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${rows} rows · ${detail}`;
+      const line = `Syncing [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${counted(rows, 'row')} · ${detail}`;
       io.stdout.write(io.stdout.isTTY ? `\r${line}\u001b[K` : `${line}\n`);
     },
     end() {
@@ -85,7 +85,7 @@ async function syncAgain(
   const run = await syncWhenFree(ws, id, {}, io);
   io.stdout.write(
     run.status === 'succeeded'
-      ? `Synced again: ${run.rowsSet} rows (${run.rowsRemoved} removed)${syncKind(run)}\n`
+      ? `Synced again: ${counted(run.rowsSet, 'row')} (${run.rowsRemoved} removed)${syncKind(run)}\n`
       : `Sync after the restart failed: ${run.error}\n`,
   );
   if (run.status === 'succeeded') await tellUnsynced(ws, id, io);
@@ -222,7 +222,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
       bar.end();
       if (run.status === 'succeeded') {
         io.stdout.write(
-          `Synced ${run.rowsSet} rows (${run.rowsRemoved} removed) in ${run.pages} pages, ${run.durationMs} ms${syncKind(run)}\n`,
+          `Synced ${counted(run.rowsSet, 'row')} (${run.rowsRemoved} removed) in ${counted(run.pages, 'page')}, ${run.durationMs} ms${syncKind(run)}\n`,
         );
         await tellUnsynced(ws, source.id, io);
         // Values coerced, references to no synced row, files not stored: said once, per run.

@@ -15,7 +15,7 @@ import {
   readPages,
   summarizeExchange,
 } from '@weft/sync-engine';
-import { type CliIo, EXIT, UsageError } from '../io.js';
+import { type CliIo, counted, EXIT, UsageError } from '../io.js';
 import type { InvokeArgs } from './invoke-args.js';
 import { exchangeText, pretty, table } from './invoke-print.js';
 
@@ -276,7 +276,7 @@ async function readData(run: Invocation, type: string, types: string[], filter: 
     }
   }
   const items = pages.reduce((n, p) => n + p.items.length, 0);
-  run.print(`${items} items in ${pages.length} pages\n`);
+  run.print(`${counted(items, 'item')} in ${counted(pages.length, 'page')}\n`);
   return run.done({ type, items, pages: pages.length });
 }
 
