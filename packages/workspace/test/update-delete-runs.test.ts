@@ -565,6 +565,85 @@ describeEachDatabase('runs of updates in a batch', (target) => {
       expect(await held(G, 'bup/items', b)).toEqual([[items[1]], [items[3], items[4]].sort(), [items[5]]]);
     });
 
+    it('tells of the links a change made or undid only, in a run as one at a time', async () => {
+      const tags = await newGroups(3);
+      const [a, b] = [await create(4), await create(4)];
+      // Per set: four entities holding tags[0], two groups, the first holding its first item.
+      await h.run('svc.command/batch', {
+        commands: [...a, ...b].map((id) => link('add', T, 'bup/tags', id, [tags[0]!])),
+      });
+      const [ga, gb] = [await newGroups(2), await newGroups(2)];
+      const [ia, ib] = [await create(3), await create(3)];
+      await h.run('svc.command/batch', {
+        commands: [
+          link('add', G, 'bup/items', ga[0]!, [ia[0]!]),
+          link('add', G, 'bup/items', gb[0]!, [ib[0]!]),
+        ],
+      });
+      const hooks = [
+        (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: T })).body,
+        (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: G })).body,
+      ];
+      rx.bodies.length = 0;
+      const joins = (ids: string[]) => [
+        link('add', T, 'bup/tags', ids[0]!, [tags[0]!, tags[1]!]),
+        link('add', T, 'bup/tags', ids[1]!, [tags[0]!]),
+        link('add', T, 'bup/tags', ids[2]!, [tags[2]!]),
+        link('add', T, 'bup/tags', ids[2]!, [tags[2]!, tags[1]!]),
+      ];
+      const unjoins = (ids: string[]) => [
+        link('remove', T, 'bup/tags', ids[3]!, [tags[1]!]),
+        link('remove', T, 'bup/tags', ids[0]!, [tags[0]!, tags[2]!]),
+      ];
+      const owns = (g: string[], items: string[]) => [
+        link('add', G, 'bup/items', g[0]!, [items[0]!, items[1]!]),
+        link('add', G, 'bup/items', g[1]!, [items[2]!]),
+      ];
+      const disowns = (g: string[], items: string[]) => [
+        link('remove', G, 'bup/items', g[1]!, [items[0]!]),
+        link('remove', G, 'bup/items', g[0]!, [items[0]!]),
+      ];
+      for (const make of [
+        (ids: string[]) => joins(ids),
+        (ids: string[]) => unjoins(ids),
+        (_: string[], g: string[], items: string[]) => owns(g, items),
+        (_: string[], g: string[], items: string[]) => disowns(g, items),
+      ]) {
+        await h.run('svc.command/batch', { commands: make(a, ga, ia) });
+        await h.run('svc.command/batch', { commands: spaced(make(b, gb, ib)) });
+      }
+      const effect = (mode: string, type: string, field: string, id: string, items: string[]) => ({
+        effect: `svc.entity/${mode}-collection-items`,
+        id,
+        type,
+        field,
+        items: items.map((i) => ({ 'svc/id': i })),
+      });
+      const expected = (ids: string[], g: string[], items: string[]) => [
+        [
+          effect('add', T, 'bup/tags', ids[0]!, [tags[1]!]),
+          effect('add', T, 'bup/tags', ids[2]!, [tags[2]!]),
+          effect('add', T, 'bup/tags', ids[2]!, [tags[1]!]),
+        ],
+        [effect('remove', T, 'bup/tags', ids[0]!, [tags[0]!])],
+        [
+          effect('add', G, 'bup/items', g[0]!, [items[1]!]),
+          effect('add', G, 'bup/items', g[1]!, [items[2]!]),
+        ],
+        [effect('remove', G, 'bup/items', g[0]!, [items[0]!])],
+      ];
+      // One delivery per command, in order per webhook: the run's, then the same one at a time.
+      const deliveries = await rx.until(8);
+      const [ea, eb] = [expected(a, ga, ia), expected(b, gb, ib)];
+      const of = (type: string, effects: Array<Array<{ type: string }>>) =>
+        effects.filter((e) => e[0]!.type === type);
+      const sent = deliveries.map((d) => d.body.effects);
+      const wanted = ea.flatMap((e, i) => [e, eb[i]!]);
+      for (const type of [T, G]) expect(of(type, sent)).toEqual(of(type, wanted));
+      expect(sent).toHaveLength(8);
+      for (const hook of hooks) await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
+    });
+
     it('fails a run of collection changes as one at a time does, nothing kept', async () => {
       const ids = await create(8);
       const tags = await newGroups(2);

@@ -44,15 +44,30 @@ function planChange(ctx: CommandContext, catalog: Catalog, args: Row): Change {
 const answerOf = (ctx: CommandContext, c: Change, mode: Mode) =>
   mode === 'add' && ctx.depth > 0 && c.field.name === 'comments/comments' ? null : 'ok';
 
-function recordEffect(ctx: CommandContext, c: Change, mode: Mode): void {
+/** An entity and an item of its collection, as one key. */
+const pairKey = (entity: string, item: string) => `${entity} ${item}`;
+
+/**
+ * The effect of a change: the items it added (or removed), of those it named. An item the
+ * collection held already (or did not hold) is no change, and a change of none has no effect, as
+ * an update of no value has none (update-entities.ts). `changed` holds the pairs the database
+ * changed; each goes to the first change naming it, as one change at a time would have it.
+ */
+function recordEffect(ctx: CommandContext, c: Change, mode: Mode, changed: Set<string>): void {
+  const items: string[] = [];
+  for (const i of c.items) if (changed.delete(pairKey(c.id, i))) items.push(i);
+  if (items.length === 0) return;
   ctx.effects.push({
     effect: mode === 'add' ? 'svc.entity/add-collection-items' : 'svc.entity/remove-collection-items',
     id: c.id,
     type: c.type.name,
     field: c.field.name,
-    items: c.items.map((i) => ({ 'svc/id': i })),
+    items: items.map((i) => ({ 'svc/id': i })),
   });
 }
+
+/** The pairs a statement answered as changed (`s` the entity, `o` the item). */
+const changedPairs = (rows: Array<{ s: string; o: string }>) => new Set(rows.map((r) => pairKey(r.s, r.o)));
 
 async function changeOne(ctx: CommandContext, catalog: Catalog, c: Change, mode: Mode) {
   const { type, field, id, items } = c;
@@ -60,40 +75,49 @@ async function changeOne(ctx: CommandContext, catalog: Catalog, c: Change, mode:
   if (exists.rows.length === 0) throw notFound(`${type.name} ${id} does not exist`);
   const target = catalog.target(field);
   const s = field.storage;
+  type Pair = { s: string; o: string };
+  let changed: Pair[] = [];
   try {
     if (s.kind === 'join') {
       if (mode === 'add') {
-        await ctx.tx.query(
-          `INSERT INTO ${s.table} (${s.self}, ${s.other}) SELECT $1, x FROM unnest($2::uuid[]) AS x ON CONFLICT DO NOTHING`,
+        ({ rows: changed } = await ctx.tx.query<Pair>(
+          `INSERT INTO ${s.table} (${s.self}, ${s.other}) SELECT $1, x FROM unnest($2::uuid[]) AS x ON CONFLICT DO NOTHING
+           RETURNING ${s.self}::text AS s, ${s.other}::text AS o`,
           [id, items],
-        );
+        ));
       } else {
-        await ctx.tx.query(`DELETE FROM ${s.table} WHERE ${s.self} = $1 AND ${s.other} = ANY($2::uuid[])`, [
-          id,
-          items,
-        ]);
+        ({ rows: changed } = await ctx.tx.query<Pair>(
+          `DELETE FROM ${s.table} WHERE ${s.self} = $1 AND ${s.other} = ANY($2::uuid[])
+           RETURNING ${s.self}::text AS s, ${s.other}::text AS o`,
+          [id, items],
+        ));
       }
     } else if (s.kind === 'reverse') {
       const pc = partnerColumn(catalog, field);
       if (mode === 'add') {
-        const { rowCount } = await ctx.tx.query(
-          `UPDATE ${target.table} SET ${pc} = $1, modified = clock_timestamp() WHERE id = ANY($2::uuid[])`,
+        // Each item as it was (`was`, the same snapshot), to tell the items it held already.
+        const { rows } = await ctx.tx.query<Pair & { was: string | null }>(
+          `UPDATE ${target.table} t SET ${pc} = $1::uuid, modified = clock_timestamp() FROM ${target.table} w
+             WHERE t.id = ANY($2::uuid[]) AND w.id = t.id
+           RETURNING t.${pc}::text AS s, t.id::text AS o, w.${pc}::text AS was`,
           [id, items],
         );
-        if (rowCount !== items.length) {
+        if (rows.length !== items.length) {
           throw new WorkspaceError(400, 'invalid-value', `Some items are not entities of ${target.name}`);
         }
+        changed = rows.filter((r) => r.was !== r.s);
       } else {
-        await ctx.tx.query(
-          `UPDATE ${target.table} SET ${pc} = NULL, modified = clock_timestamp() WHERE id = ANY($2::uuid[]) AND ${pc} = $1`,
+        ({ rows: changed } = await ctx.tx.query<Pair>(
+          `UPDATE ${target.table} SET ${pc} = NULL, modified = clock_timestamp() WHERE id = ANY($2::uuid[]) AND ${pc} = $1::uuid
+           RETURNING $1::uuid::text AS s, id::text AS o`,
           [id, items],
-        );
+        ));
       }
     }
   } catch (error) {
     mapDbError(error, `Changing ${field.name}`);
   }
-  recordEffect(ctx, c, mode);
+  recordEffect(ctx, c, mode, changedPairs(changed));
   return answerOf(ctx, c, mode);
 }
 
@@ -141,35 +165,43 @@ async function makeChanges(ctx: CommandContext, catalog: Catalog, changes: Chang
   const owners = changes.flatMap((c) => c.items.map(() => c.id));
   const items = changes.flatMap((c) => c.items);
   const s = field.storage;
+  type Pair = { s: string; o: string };
+  let changed: Pair[] = [];
   try {
     if (s.kind === 'join') {
       const pairs = `unnest($1::uuid[], $2::uuid[]) AS v(s, o)`;
-      await ctx.tx.query(
+      ({ rows: changed } = await ctx.tx.query<Pair>(
         mode === 'add'
-          ? `INSERT INTO ${s.table} (${s.self}, ${s.other}) SELECT s, o FROM ${pairs} ON CONFLICT DO NOTHING`
-          : `DELETE FROM ${s.table} j USING ${pairs} WHERE j.${s.self} = v.s AND j.${s.other} = v.o`,
+          ? `INSERT INTO ${s.table} (${s.self}, ${s.other}) SELECT s, o FROM ${pairs} ON CONFLICT DO NOTHING
+             RETURNING ${s.self}::text AS s, ${s.other}::text AS o`
+          : `DELETE FROM ${s.table} j USING ${pairs} WHERE j.${s.self} = v.s AND j.${s.other} = v.o
+             RETURNING j.${s.self}::text AS s, j.${s.other}::text AS o`,
         [owners, items],
-      );
+      ));
     } else if (s.kind === 'reverse') {
       const target = catalog.target(field);
       const pc = partnerColumn(catalog, field);
       if (mode === 'add') {
         // An item named for two entities: the last one takes it, as one at a time.
         if (new Set(items).size < items.length) return oneByOne(ctx, catalog, changes, mode);
-        const { rowCount } = await ctx.tx.query(
+        // Each item as it was (`was`, the same snapshot), to tell the items it held already.
+        const { rows } = await ctx.tx.query<Pair & { was: string | null }>(
           `UPDATE ${target.table} t SET ${pc} = v.s, modified = clock_timestamp()
-             FROM unnest($1::uuid[], $2::uuid[]) AS v(s, o) WHERE t.id = v.o`,
+             FROM unnest($1::uuid[], $2::uuid[]) AS v(s, o), ${target.table} w WHERE t.id = v.o AND w.id = v.o
+           RETURNING v.s::text AS s, v.o::text AS o, w.${pc}::text AS was`,
           [owners, items],
         );
         // An item that is not an entity of the target: the others are changed already, and which
         // change fails first is known only one at a time. The command runs again so.
-        if (rowCount !== items.length) throw new RunAgainOneByOne();
+        if (rows.length !== items.length) throw new RunAgainOneByOne();
+        changed = rows.filter((r) => r.was !== r.s);
       } else {
-        await ctx.tx.query(
+        ({ rows: changed } = await ctx.tx.query<Pair>(
           `UPDATE ${target.table} t SET ${pc} = NULL, modified = clock_timestamp()
-             FROM unnest($1::uuid[], $2::uuid[]) AS v(s, o) WHERE t.id = v.o AND t.${pc} = v.s`,
+             FROM unnest($1::uuid[], $2::uuid[]) AS v(s, o) WHERE t.id = v.o AND t.${pc} = v.s
+           RETURNING v.s::text AS s, v.o::text AS o`,
           [owners, items],
-        );
+        ));
       }
     }
   } catch (error) {
@@ -177,7 +209,8 @@ async function makeChanges(ctx: CommandContext, catalog: Catalog, changes: Chang
     // the command runs again one change at a time (RunAgainOneByOne).
     throw refusedValue(error) ? new RunAgainOneByOne() : error;
   }
-  for (const c of changes) recordEffect(ctx, c, mode);
+  const pairs = changedPairs(changed);
+  for (const c of changes) recordEffect(ctx, c, mode, pairs);
   return changes.map((c) => answerOf(ctx, c, mode));
 }
 
