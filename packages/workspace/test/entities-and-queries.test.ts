@@ -222,7 +222,35 @@ describeEachDatabase('entities and the query object', (target) => {
     });
   });
 
-  it('svc.entity/update returns the full entity and moves the modification date', async () => {
+  it('an update that sets values as they read already is no change; a decimal of another scale is one', async () => {
+    await h.run(
+      'schema.type/create',
+      typeArgs('x/same', [
+        ['x/d', 'svc/decimal'],
+        ['x/at', 'svc/date-time'],
+        ['x/j', 'svc/json-value'],
+      ]),
+    );
+    const e = await h.run('svc.entity/create', {
+      type: 'x/same',
+      entity: { 'x/d': '15.0', 'x/at': '2026-05-01T08:00:00.000Z', 'x/j': { a: 1, b: [2] } },
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    const update = (values: Record<string, unknown>) =>
+      h.run('svc.entity/update', { type: 'x/same', entity: { 'svc/id': e['svc/id'], ...values } });
+    // The same instant at another offset, the same object with its keys in another order.
+    const same = await update({
+      'x/d': '15.0',
+      'x/at': '2026-05-01T10:00:00+02:00',
+      'x/j': { b: [2], a: 1 },
+    });
+    expect(same).toEqual(e);
+    const scaled = await update({ 'x/d': '15' });
+    expect(scaled['x/d']).toBe('15');
+    expect(scaled['svc/modification-date'] > e['svc/modification-date']).toBe(true);
+  });
+
+  it('svc.entity/update returns the full entity and moves the modification date, unless nothing changed', async () => {
     const e = await h.run('svc.entity/create', { type: TAG, entity: { 'x/name': 'u' } });
     await new Promise((r) => setTimeout(r, 5));
     const u = await h.run('svc.entity/update', {
@@ -235,6 +263,12 @@ describeEachDatabase('entities and the query object', (target) => {
       'svc/creation-date': e['svc/creation-date'],
     });
     expect(u['svc/modification-date'] > e['svc/modification-date']).toBe(true);
+    // The same value again is no change: the modification date stays.
+    const same = await h.run('svc.entity/update', {
+      type: TAG,
+      entity: { 'svc/id': e['svc/id'], 'x/name': 'v' },
+    });
+    expect(same).toEqual(u);
     expect(
       await h.attempt('svc.entity/update', { type: TAG, entity: { 'svc/id': randomUUID(), 'x/name': 'v' } }),
     ).toMatchObject({

@@ -59,6 +59,20 @@ function planUpdate(user: Principal, catalog: Catalog, type: TypeDef, entity: un
 
 const columnOf = (f: FieldDef) => (f.storage as { col: string }).col;
 
+/**
+ * The SET of the modification date: bumped only when a value changes, so a row written back as it
+ * was keeps it, as it has no effect either (recordEffect).
+ */
+function modifiedSet(fields: FieldDef[], values: string[]): string {
+  if (fields.length === 0) return 'modified = r0.modified';
+  // A decimal prints with its scale ("15.0"), so one whose scale changes is a change, as the
+  // effect has it, though the numbers are equal.
+  const asPrinted = (f: FieldDef, sql: string) => (fieldColumnType(f) === 'numeric' ? `${sql}::text` : sql);
+  const now = fields.map((f) => asPrinted(f, `r0.${columnOf(f)}`)).join(', ');
+  const given = fields.map((f, i) => asPrinted(f, values[i]!)).join(', ');
+  return `modified = CASE WHEN (${now}) IS DISTINCT FROM (${given}) THEN clock_timestamp() ELSE r0.modified END`;
+}
+
 /** Two values as the API prints them are the same value. */
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -87,9 +101,10 @@ async function updateOne(ctx: CommandContext, catalog: Catalog, type: TypeDef, p
   const before = await ctx.tx.query<{ r: Row }>(beforeSql, bb.values);
   if (before.rows.length === 0) throw notFound(`${type.name} ${plan.id} does not exist`);
   const b = new SqlBuilder();
-  const sets = plan.fields.map((f, i) => `${columnOf(f)} = ${b.bind(plan.values[i], fieldColumnType(f))}`);
+  const values = plan.fields.map((f, i) => b.bind(plan.values[i], fieldColumnType(f)));
+  const sets = plan.fields.map((f, i) => `${columnOf(f)} = ${values[i]}`);
   const returning = entityJson(catalog, type, 'r0', ctx.user, b);
-  const sql = `UPDATE ${type.table} AS r0 SET ${[...sets, 'modified = clock_timestamp()'].join(', ')}
+  const sql = `UPDATE ${type.table} AS r0 SET ${[...sets, modifiedSet(plan.fields, values)].join(', ')}
     WHERE r0.id = ${b.bind(plan.id, 'uuid')} RETURNING ${returning} AS r`;
   let rows: Array<{ r: Row }>;
   try {
@@ -194,7 +209,8 @@ async function updatePlans(
       : effects
         ? entityJson(catalog, type, 'r0', ctx.user, ub, new Set(fields.map((f) => f.name)))
         : 'NULL::json';
-    const sql = `UPDATE ${type.table} AS r0 SET ${[...sets, 'modified = clock_timestamp()'].join(', ')}
+    const given = fields.map((_, c) => `v.c${c}`);
+    const sql = `UPDATE ${type.table} AS r0 SET ${[...sets, modifiedSet(fields, given)].join(', ')}
       FROM unnest(${arrays.join(', ')}) AS v(id${fields.map((_, c) => `, c${c}`).join('')})
       WHERE r0.id = v.id RETURNING r0.id::text AS id, ${returning} AS r`;
     let rows: Array<{ id: string; r: Row | null }>;

@@ -35,6 +35,15 @@ CREATE TABLE IF NOT EXISTS weft_host_run_exchanges (
   warnings jsonb NOT NULL DEFAULT '[]', error_body text, failure text,
   PRIMARY KEY (run_id, seq))`;
 
+/**
+ * The rows a full sync of a type that held rows when it began has sent, one per row, written
+ * before the row: at its end the rows it did not send are removed (removeUnsent in write-rows.ts).
+ */
+export const RUN_SEEN_TABLE = `
+CREATE TABLE IF NOT EXISTS weft_host_seen (
+  run_id uuid NOT NULL REFERENCES weft_host_runs(id) ON DELETE CASCADE, entity_id uuid NOT NULL,
+  PRIMARY KEY (run_id, entity_id))`;
+
 /** A run's plan, written once by its start job (run-plan.ts). */
 export const RUN_PLANS_TABLE = `
 CREATE TABLE IF NOT EXISTS weft_host_run_plans (
@@ -59,6 +68,7 @@ export function hostTablesSql(): string {
     HOST_TABLES,
     RUN_EXCHANGES_TABLE,
     RUN_PLANS_TABLE,
+    RUN_SEEN_TABLE,
     ...LEASE_COLUMNS,
     ...FINGERPRINT_COLUMNS,
     VERIFY_SCHEDULE_COLUMN,

@@ -12,6 +12,8 @@ import type { HostedWorkspace } from './start-hosted-workspace.js';
 
 const PAGES = 12;
 const SIZE = 5;
+/** how many pages the app serves (fewer in the last sync, for the rows it no longer sends) */
+let pages = PAGES;
 /** the cursors the app was asked for, in order */
 const asked: number[] = [];
 let round = 1;
@@ -38,7 +40,7 @@ const app = defineApp({
             if (i === 2 * SIZE - 1) yield { id: 'i0', name: `Item 0 again round ${round}` };
             else yield { id: `i${i}`, name: `Item ${i} round ${round}` };
           }
-          if (at + SIZE < PAGES * SIZE) yield resume({ at: at + SIZE });
+          if (at + SIZE < pages * SIZE) yield resume({ at: at + SIZE });
         },
       },
     },
@@ -90,6 +92,24 @@ for (const target of databaseTargets()) {
       return new Map(rows.map((r) => [r['pager/id'] as string, r['pager/name'] as string]));
     }
 
+    /** Each row's modification date, by its app id. */
+    async function modificationDates(): Promise<Map<string, string>> {
+      const [result] = await ws.execute([
+        {
+          command: 'svc.entity/query',
+          args: {
+            query: {
+              'q/from': 'pager/item',
+              'q/select': ['pager/id', 'svc/modification-date'],
+              'q/limit': 'q/no-limit',
+            },
+          },
+        },
+      ]);
+      const rows = (result as { result: Record<string, string>[] }).result;
+      return new Map(rows.map((r) => [r['pager/id'] as string, r['svc/modification-date'] as string]));
+    }
+
     const pageJobs = async () =>
       (
         await ws.driver.query<{ n: number }>(
@@ -121,6 +141,34 @@ for (const target of databaseTargets()) {
       expect(after.size).toBe(PAGES * SIZE - 1);
       expect(after.get('i0')).toBe('Item 0 again round 2');
       expect(after.get(`i${PAGES * SIZE - 1}`)).toBe(`Item ${PAGES * SIZE - 1} round 2`);
-    }, 60_000);
+
+      // Once more with nothing changed: every row stays as it was, its modification date too,
+      // though each was sent (and so is not removed as unsent). Not i0: it is sent twice with two
+      // names, so it changes twice in every sync.
+      const dates = await modificationDates();
+      dates.delete('i0');
+      const third = await ws.apps.sync(source.id, { wait: true });
+      expect(third).toMatchObject({ status: 'succeeded', pages: PAGES, rowsRemoved: 0 });
+      const now = await modificationDates();
+      expect(now.size).toBe(PAGES * SIZE - 1);
+      now.delete('i0');
+      expect(now).toEqual(dates);
+      // Two pages fewer: their rows go, the others stay as they were.
+      pages = PAGES - 2;
+      const fourth = await ws.apps.sync(source.id, { wait: true });
+      expect(fourth).toMatchObject({ status: 'succeeded', pages: PAGES - 2, rowsRemoved: 2 * SIZE });
+      const kept = await modificationDates();
+      kept.delete('i0');
+      expect([...kept.keys()].sort()).toEqual(
+        [...dates.keys()].filter((id) => Number(id.slice(1)) < (PAGES - 2) * SIZE).sort(),
+      );
+      for (const [id, date] of kept) expect(date).toBe(dates.get(id));
+      // What the runs marked as sent went with them.
+      const { rows: marks } = await ws.driver.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM weft_host_seen',
+      );
+      expect(marks[0]?.n).toBe(0);
+      pages = PAGES;
+    }, 90_000);
   });
 }

@@ -25,6 +25,7 @@ import { FULL_SCHEMA_CHANGED, schemaFingerprint } from './schema-fingerprint.js'
 import { HeldAnswers } from './held-answers.js';
 import {
   removeRows,
+  forgetSeen,
   removeUnsent,
   resolveLinks,
   type Unresolved,
@@ -181,6 +182,7 @@ export async function failRun(ctx: SyncContext, runId: string, error: unknown): 
   );
   stops.delete(runId);
   await settleLinks(ctx, runId);
+  await forgetSeen(ctx.workspace, runId).catch(() => {});
   ctx.ended?.(runId);
 }
 
@@ -345,6 +347,10 @@ export async function startRun(ctx: SyncContext, job: StartJob): Promise<void> {
   const { run, source } = loaded;
   // Started already (this job ran before, and its process died after committing): nothing to do.
   if ((run.progress as RunProgress).types) return;
+  // What runs that ended kept of the rows they sent (a page that landed after its run failed).
+  await ctx.workspace.driver.query(
+    `DELETE FROM weft_host_seen WHERE run_id IN (SELECT id FROM weft_host_runs WHERE status <> 'running')`,
+  );
   const account = await ctx.refreshAccount(source, ctx.signal).catch((e) => {
     throw callError('validate', e);
   });
@@ -706,8 +712,10 @@ async function readPages(ctx: SyncContext, job: PageJob, stopped: AbortSignal): 
       const next = page.hasNext ? { page: at.page + 1, pagination: page.nextPageConfig } : undefined;
       // A page with rows to remove waits for the previous page (it may have created them).
       if (remove.length > 0 && !(await recorded())) return;
+      // A full sync of a type that held rows marks the rows it sends, for removeUnsent at its end.
+      const seen = !source.keep_unsynced && !own.fresh && (own.mode ?? page.synchronizationType) === 'full';
       const writing = (async () => {
-        const written = await writeRows(wctx, type, set);
+        const written = await writeRows(wctx, type, set, { seen });
         addCounts(coerced, written.coerced);
         addCounts(unfit, written.unfit);
         const removed = remove.length > 0 ? await removeRows(wctx, type, remove) : 0;
@@ -904,10 +912,12 @@ export async function finishRun(ctx: SyncContext, job: FinishJob): Promise<void>
       removed += await removeUnsent(
         ctx.workspace,
         (wctx.byAppType.get(t) as MappedType).name,
+        run.id,
         new Date(run.started_at).toISOString(),
       );
     }
   }
+  await forgetSeen(ctx.workspace, run.id);
   const warnings = [...(progress.warnings ?? []), ...dataWarnings(progress, wctx.byAppType, unresolved)];
   if (progress.moreWarnings) warnings.push(`${progress.moreWarnings} more warnings`);
   // The source's fingerprint commits with the run's success: whoever sees the run succeeded (a

@@ -1,5 +1,6 @@
 import { type DocumentWrite, writeDocuments as storeDocuments } from '../documents/document-store.js';
 import { type CreateRows, createRowsCommand } from '../entities/create-rows.js';
+import { loadCatalog } from '../schema/catalog.js';
 import { MAX_RUN_MESSAGE } from './run-record-limits.js';
 import type { Workspace } from '../workspace.js';
 import { optionId, run } from './apply-schema.js';
@@ -121,13 +122,28 @@ function put(values: unknown[], names: string[] | undefined, name: string, value
   names?.push(name);
 }
 
-export async function writeRows(ctx: WriteContext, type: MappedType, items: Json[]): Promise<WriteResult> {
+/**
+ * Writes a page's rows. With `seen` (a full sync of a type that held rows when it began), the rows
+ * are first marked as sent by this run, for removeUnsent at its end.
+ */
+export async function writeRows(
+  ctx: WriteContext,
+  type: MappedType,
+  items: Json[],
+  options: { seen?: boolean } = {},
+): Promise<WriteResult> {
   const titleName = `${type.name.slice(0, type.name.indexOf('/'))}/name`;
   // The last row of a page wins when an id repeats.
   const byId = new Map<string, Json>();
   for (const item of items) byId.set(entityId(ctx.sourceId, type.appType, String(item.id)), item);
   const ids = [...byId.keys()];
   if (ids.length === 0) return { set: 0 };
+  // Before the rows: a row marked but not written (the write failed) is only kept, never lost.
+  if (options.seen)
+    await ctx.workspace.driver.query(
+      `INSERT INTO weft_host_seen (run_id, entity_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING`,
+      [ctx.runId, ids],
+    );
 
   const optionNames = new Map<string, Set<string>>();
   for (const f of type.fields) {
@@ -419,28 +435,39 @@ export async function deleteEntities(workspace: Workspace, type: string, ids: st
   }
 }
 
-/** Full sync: removes the rows of `type` not written since `since` (not sent by this run). */
-export async function removeUnsent(workspace: Workspace, type: string, since: string): Promise<number> {
+/**
+ * Full sync: removes the rows of `type` that run `runId` did not send (writeRows' `seen`) and that
+ * nothing changed since it began at `since` (a webhook event's row, a row a user made meanwhile,
+ * stay). Sent is not told by the modification date: a row sent as it was keeps its date.
+ */
+export async function removeUnsent(
+  workspace: Workspace,
+  type: string,
+  runId: string,
+  since: string,
+): Promise<number> {
+  const { table } = (await loadCatalog(workspace.driver)).type(type);
   let removed = 0;
   for (;;) {
-    const rows = await query(
-      workspace,
-      {
-        'q/from': type,
-        'q/select': ['svc/id'],
-        'q/where': ['<', ['svc/modification-date'], '$since'],
-        'q/limit': QUERY_CHUNK,
-      },
-      { $since: since },
+    const { rows } = await workspace.driver.query<{ id: string }>(
+      `SELECT t.id::text AS id FROM ${table} t WHERE t.modified < $2
+         AND NOT EXISTS (SELECT 1 FROM weft_host_seen s WHERE s.run_id = $1 AND s.entity_id = t.id)
+       LIMIT ${QUERY_CHUNK}`,
+      [runId, since],
     );
     if (rows.length === 0) return removed;
     await deleteEntities(
       workspace,
       type,
-      rows.map((r) => String(r['svc/id'])),
+      rows.map((r) => r.id),
     );
     removed += rows.length;
   }
+}
+
+/** A run's marks of the rows it sent, once its removal no longer needs them (or it ended). */
+export async function forgetSeen(workspace: Workspace, runId: string): Promise<void> {
+  await workspace.driver.query('DELETE FROM weft_host_seen WHERE run_id = $1', [runId]);
 }
 
 /** References that resolved to no synced row, per relation field: how many, and a few of them. */
