@@ -36,13 +36,15 @@ CREATE TABLE IF NOT EXISTS weft_host_run_exchanges (
   PRIMARY KEY (run_id, seq))`;
 
 /**
- * The rows a full sync of a type that held rows when it began has sent, one per row, written
- * before the row: at its end the rows it did not send are removed (removeUnsent in write-rows.ts).
+ * The rows a full sync of a type that held rows when it began has sent, a page's ids a row,
+ * written before the page: at its end the rows it did not send are removed (removeUnsent in
+ * write-rows.ts). An array a page, not a row an id: a thousand index entries a page cost PGlite
+ * about as much as writing the page's rows.
  */
 export const RUN_SEEN_TABLE = `
 CREATE TABLE IF NOT EXISTS weft_host_seen (
-  run_id uuid NOT NULL REFERENCES weft_host_runs(id) ON DELETE CASCADE, entity_id uuid NOT NULL,
-  PRIMARY KEY (run_id, entity_id))`;
+  run_id uuid NOT NULL REFERENCES weft_host_runs(id) ON DELETE CASCADE, ids uuid[] NOT NULL);
+CREATE INDEX IF NOT EXISTS weft_host_seen_run ON weft_host_seen (run_id)`;
 
 /** A run's plan, written once by its start job (run-plan.ts). */
 export const RUN_PLANS_TABLE = `

@@ -140,10 +140,10 @@ export async function writeRows(
   if (ids.length === 0) return { set: 0 };
   // Before the rows: a row marked but not written (the write failed) is only kept, never lost.
   if (options.seen)
-    await ctx.workspace.driver.query(
-      `INSERT INTO weft_host_seen (run_id, entity_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING`,
-      [ctx.runId, ids],
-    );
+    await ctx.workspace.driver.query('INSERT INTO weft_host_seen (run_id, ids) VALUES ($1, $2::uuid[])', [
+      ctx.runId,
+      ids,
+    ]);
 
   const optionNames = new Map<string, Set<string>>();
   for (const f of type.fields) {
@@ -451,7 +451,7 @@ export async function removeUnsent(
   for (;;) {
     const { rows } = await workspace.driver.query<{ id: string }>(
       `SELECT t.id::text AS id FROM ${table} t WHERE t.modified < $2
-         AND NOT EXISTS (SELECT 1 FROM weft_host_seen s WHERE s.run_id = $1 AND s.entity_id = t.id)
+         AND NOT EXISTS (SELECT 1 FROM weft_host_seen s, unnest(s.ids) AS u(id) WHERE s.run_id = $1 AND u.id = t.id)
        LIMIT ${QUERY_CHUNK}`,
       [runId, since],
     );
