@@ -73,42 +73,23 @@ for (const target of databaseTargets()) {
       await stopWorkspace();
     });
 
-    async function items(): Promise<Map<string, string>> {
+    /** A field of every row, by its app id (one row per id, checked). */
+    async function byAppId(field: string): Promise<Map<string, string>> {
       const [result] = await ws.execute([
         {
           command: 'svc.entity/query',
           args: {
-            query: {
-              'q/from': 'pager/item',
-              'q/select': ['pager/id', 'pager/name'],
-              'q/limit': 'q/no-limit',
-            },
+            query: { 'q/from': 'pager/item', 'q/select': ['pager/id', field], 'q/limit': 'q/no-limit' },
           },
         },
       ]);
       expect(result?.success).toBe(true);
       const rows = (result as { result: Record<string, string>[] }).result;
       expect(rows).toHaveLength(new Set(rows.map((r) => r['pager/id'])).size);
-      return new Map(rows.map((r) => [r['pager/id'] as string, r['pager/name'] as string]));
+      return new Map(rows.map((r) => [r['pager/id'] as string, r[field] as string]));
     }
-
-    /** Each row's modification date, by its app id. */
-    async function modificationDates(): Promise<Map<string, string>> {
-      const [result] = await ws.execute([
-        {
-          command: 'svc.entity/query',
-          args: {
-            query: {
-              'q/from': 'pager/item',
-              'q/select': ['pager/id', 'svc/modification-date'],
-              'q/limit': 'q/no-limit',
-            },
-          },
-        },
-      ]);
-      const rows = (result as { result: Record<string, string>[] }).result;
-      return new Map(rows.map((r) => [r['pager/id'] as string, r['svc/modification-date'] as string]));
-    }
+    const items = () => byAppId('pager/name');
+    const modificationDates = () => byAppId('svc/modification-date');
 
     const pageJobs = async () =>
       (
