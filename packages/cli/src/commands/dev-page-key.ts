@@ -5,23 +5,13 @@
 // (mode 0600), so cursors also survive a restart of `weft dev` on the same data folder; an
 // in-memory workspace, gone at exit, gets a key for this process only.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 export const APP_PAGE_KEY_FILE = 'app-page.key';
 
 /** The key for the app's WEFT_PAGE_KEYS: read from `dir` (made there when missing), else new. */
-export function devAppPageKey(dir: string | undefined): string {
+export async function devAppPageKey(dir: string | undefined): Promise<string> {
   if (dir === undefined) return randomBytes(32).toString('base64url');
-  const file = join(dir, APP_PAGE_KEY_FILE);
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
-    try {
-      writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      // Another process made it first: its key is the one.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-  return readFileSync(file, 'utf8').trim();
+  // The workspace's key-file module only: `weft dev --help` loads nothing of the workspace.
+  const { keyFile } = await import('@weft/workspace/key-file');
+  return keyFile(dir, APP_PAGE_KEY_FILE);
 }

@@ -128,7 +128,7 @@ async function dev(target: string, options: DevOptions, io: CliIo): Promise<numb
   let appStarted: Promise<void> | undefined;
   if (file) {
     // The app's page cursors outlive its restarts (dev-page-key.ts).
-    const pageKeys = io.env.WEFT_PAGE_KEYS || devAppPageKey(memory ? undefined : keyDir);
+    const pageKeys = io.env.WEFT_PAGE_KEYS || (await devAppPageKey(memory ? undefined : keyDir));
     const appIo = { ...io, env: { ...io.env, WEFT_PAGE_KEYS: pageKeys } };
     app = new AppProcess(file, Number(env.WEFT_APP_PORT) || (await freePort()), appIo);
     io.stdout.write(`Starting the app ${target}\n`);

@@ -66,8 +66,10 @@ function recordEffect(ctx: CommandContext, c: Change, mode: Mode, changed: Set<s
   });
 }
 
-/** The pairs a statement answered as changed (`s` the entity, `o` the item). */
-const changedPairs = (rows: Array<{ s: string; o: string }>) => new Set(rows.map((r) => pairKey(r.s, r.o)));
+/** A pair a statement answered as changed: `s` the entity, `o` the item. */
+type Pair = { s: string; o: string };
+
+const changedPairs = (rows: Pair[]) => new Set(rows.map((r) => pairKey(r.s, r.o)));
 
 async function changeOne(ctx: CommandContext, catalog: Catalog, c: Change, mode: Mode) {
   const { type, field, id, items } = c;
@@ -75,7 +77,6 @@ async function changeOne(ctx: CommandContext, catalog: Catalog, c: Change, mode:
   if (exists.rows.length === 0) throw notFound(`${type.name} ${id} does not exist`);
   const target = catalog.target(field);
   const s = field.storage;
-  type Pair = { s: string; o: string };
   let changed: Pair[] = [];
   try {
     if (s.kind === 'join') {
@@ -165,7 +166,6 @@ async function makeChanges(ctx: CommandContext, catalog: Catalog, changes: Chang
   const owners = changes.flatMap((c) => c.items.map(() => c.id));
   const items = changes.flatMap((c) => c.items);
   const s = field.storage;
-  type Pair = { s: string; o: string };
   let changed: Pair[] = [];
   try {
     if (s.kind === 'join') {

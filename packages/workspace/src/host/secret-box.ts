@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { keyFile } from '../key-file.js';
 
 // Accounts are stored encrypted at rest with AES-256-GCM. The key comes from WEFT_SECRET_KEY (any
 // string; hashed to 32 bytes) or, for local use, from a key file generated once in the data
@@ -17,12 +16,7 @@ export class SecretBox {
   static fromEnv(env: NodeJS.ProcessEnv, dir: string | undefined): SecretBox {
     if (env.WEFT_SECRET_KEY) return new SecretBox(env.WEFT_SECRET_KEY);
     if (!dir) return new SecretBox(randomBytes(32));
-    const file = join(dir, 'secret.key');
-    if (!existsSync(file)) {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
-    }
-    return new SecretBox(readFileSync(file, 'utf8').trim());
+    return new SecretBox(keyFile(dir, 'secret.key'));
   }
 
   seal(value: unknown): string {
