@@ -1,7 +1,8 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/driver.js';
+import { SecretBox } from '../host/secret-box.js';
 import { authenticate } from '../tokens/token-store.js';
 import { pageKey } from './page-key.js';
 
@@ -31,19 +32,13 @@ const idHash = (id: string) => createHash('sha256').update(id).digest('base64url
 const sealKey = (id: string) =>
   Buffer.from(hkdfSync('sha256', id, '', 'weft page session token', 32) as ArrayBuffer);
 
-function seal(id: string, token: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', sealKey(id), iv);
-  const sealed = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
-}
+/** The token sealed under the session id's key (SecretBox: AES-256-GCM). */
+const seal = (id: string, token: string) => new SecretBox(sealKey(id)).seal(token);
 
+/** The token again, or undefined for a value not sealed under this id's key. */
 function unseal(id: string, value: string): string | undefined {
-  const bytes = Buffer.from(value, 'base64url');
   try {
-    const decipher = createDecipheriv('aes-256-gcm', sealKey(id), bytes.subarray(0, 12));
-    decipher.setAuthTag(bytes.subarray(12, 28));
-    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+    return new SecretBox(sealKey(id)).open<string>(value);
   } catch {
     return undefined;
   }
