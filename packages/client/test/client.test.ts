@@ -520,8 +520,16 @@ describe.each(NAMESPACES)('namespace %s', (namespace) => {
         if (effect?.effect === 'svc.entity/update') {
           expect(effect.values['Tracker/Name']).toBe('Hooked again');
           expect(effect.valuesBefore['Tracker/Name']).toBe('Hooked');
+          expect(effect.valuesBefore['svc/modification-date']).toBe(task['svc/modification-date']);
         }
         expect(effects).toContain('svc.entity/update');
+        // A delete tells what the entity held.
+        await client.entities.delete('Tracker/Task', task['svc/id'] as string, { correlationId: 'corr-2' });
+        await expect.poll(() => deliveries.some((d) => d.command.correlationId === 'corr-2')).toBe(true);
+        const removal = deliveries.find((d) => d.command.correlationId === 'corr-2')?.effects[0];
+        expect(removal?.effect).toBe('svc.entity/delete');
+        if (removal?.effect === 'svc.entity/delete')
+          expect(removal.valuesBefore?.['Tracker/Name']).toBe('Hooked again');
         const listed = await client.webhooks.list();
         await expect
           .poll(async () => (await client.webhooks.list()).find((h) => h.id === hook.id)?.runs.length, {

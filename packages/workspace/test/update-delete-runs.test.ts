@@ -340,6 +340,16 @@ describeEachDatabase('runs of updates in a batch', (target) => {
     const [a, b] = [await create(40), await create(40)];
     const hook = (await h.request('POST', '/api/webhooks/v2', { url: rx.url, type: T })).body;
     rx.bodies.length = 0;
+    // Each effect carries the entity's plain values as they were (not its id, not its relations).
+    const was = new Map(
+      (await read([...a, ...b])).map((r) => [
+        r['svc/id'],
+        Object.fromEntries(
+          Object.entries(r).filter(([k]) => !['svc/id', 'bup/group', 'bup/owner'].includes(k)),
+        ),
+      ]),
+    );
+    const deleted = (id: string) => ({ effect: 'svc.entity/delete', id, type: T, valuesBefore: was.get(id) });
     const gone = (ids: string[]) => ids.map((id, i) => ({ 'svc/id': i % 4 === 0 ? id.toUpperCase() : id }));
     let together: unknown[] = [];
     const statements = await statementsOf(async () => {
@@ -353,8 +363,9 @@ describeEachDatabase('runs of updates in a batch', (target) => {
     expect(statements).toBeLessThanOrEqual(6);
     expect(await read([...a, ...b])).toEqual([...a, ...b].map(() => undefined));
     const [{ body: first }, { body: second }] = await rx.until(2);
-    expect(first.effects).toEqual(a.map((id) => ({ effect: 'svc.entity/delete', id, type: T })));
-    expect(second.effects).toEqual(b.map((id) => ({ effect: 'svc.entity/delete', id, type: T })));
+    expect(first.effects).toEqual(a.map(deleted));
+    expect(second.effects).toEqual(b.map(deleted));
+    expect(first.effects[0].valuesBefore).toMatchObject({ 'bup/name': 'row 0', 'bup/n': 0 });
     await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);
   });
 

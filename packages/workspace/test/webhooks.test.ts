@@ -13,6 +13,18 @@ import { hookReceiver } from './support/hook-receiver.js';
 describeEachDatabase('webhooks v2', (target) => {
   const h = useWorkspace(target);
   const rx = hookReceiver();
+  /** An entity's modification date as the API prints it now. */
+  const modified = async (id: string): Promise<string> => {
+    const [row] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': 'w/task',
+        'q/select': ['svc/modification-date'],
+        'q/where': ['=', ['svc/id'], '$id'],
+      },
+      params: { $id: id },
+    });
+    return row['svc/modification-date'];
+  };
 
   beforeAll(async () => {
     await rx.start();
@@ -100,8 +112,10 @@ describeEachDatabase('webhooks v2', (target) => {
           effect: 'svc.entity/update',
           id: a['svc/id'],
           type: 'w/task',
-          values: { 'w/n': 10 },
-          valuesBefore: { 'w/n': 1 },
+          // The modification date the update moved comes with the fields it changed, as the
+          // service's own update effects carry it.
+          values: { 'w/n': 10, 'svc/modification-date': await modified(a['svc/id']) },
+          valuesBefore: { 'w/n': 1, 'svc/modification-date': a['svc/modification-date'] },
         },
         {
           effect: 'svc.entity/add-collection-items',
@@ -159,19 +173,21 @@ describeEachDatabase('webhooks v2', (target) => {
         effect: 'svc.entity/update',
         id: x['svc/id'],
         type: 'w/task',
-        values: { 'w/name': 'x two' },
-        valuesBefore: { 'w/name': 'x' },
+        values: { 'w/name': 'x two', 'svc/modification-date': await modified(x['svc/id']) },
+        valuesBefore: { 'w/name': 'x', 'svc/modification-date': x['svc/modification-date'] },
       },
     ]);
+    // y's no-op update in the run kept its date, which the next update's effect starts from.
     expect(second.body.effects).toEqual([
       {
         effect: 'svc.entity/update',
         id: y['svc/id'],
         type: 'w/task',
-        values: { 'w/n': 3 },
-        valuesBefore: { 'w/n': 2 },
+        values: { 'w/n': 3, 'svc/modification-date': await modified(y['svc/id']) },
+        valuesBefore: { 'w/n': 2, 'svc/modification-date': y['svc/modification-date'] },
       },
     ]);
+    expect(second.body.effects[0].values['svc/modification-date'] > y['svc/modification-date']).toBe(true);
     await h.ws.webhooks?.idle();
     expect(rx.bodies).toHaveLength(2);
     await h.request('DELETE', `/api/webhooks/v2/${hook.id}`);

@@ -12,6 +12,9 @@ describe('typed webhook effects', () => {
         // @ts-expect-error: not a field of Tracker/Task
         void effect.valuesBefore['Tracker/Budget'];
       }
+      if (effect.type === 'Tracker/Task' && effect.effect === 'svc.entity/delete') {
+        expectTypeOf(effect.valuesBefore?.['Tracker/Estimate']).toEqualTypeOf<number | null | undefined>();
+      }
       if (effect.effect === 'svc.entity/add-collection-items') {
         expectTypeOf(effect.items).toEqualTypeOf<{ 'svc/id': string }[]>();
       }

@@ -12,7 +12,10 @@ export const EffectSchema = z.union([
   z
     .object({ effect: z.literal('svc.entity/update'), ...base, values: Values, valuesBefore: Values })
     .passthrough(),
-  z.object({ effect: z.literal('svc.entity/delete'), ...base }).passthrough(),
+  // valuesBefore: the entity's plain values as they were (the service sends them; older weft did not).
+  z
+    .object({ effect: z.literal('svc.entity/delete'), ...base, valuesBefore: Values.optional() })
+    .passthrough(),
   z
     .object({
       effect: z.enum(['svc.entity/add-collection-items', 'svc.entity/remove-collection-items']),
@@ -44,7 +47,7 @@ type Known<S, T extends string> =
       values: Partial<EntityOutput<S, T>>;
       valuesBefore: Partial<EntityOutput<S, T>>;
     }
-  | { effect: 'svc.entity/delete'; id: string; type: T }
+  | { effect: 'svc.entity/delete'; id: string; type: T; valuesBefore?: Partial<EntityOutput<S, T>> }
   | {
       effect: 'svc.entity/add-collection-items' | 'svc.entity/remove-collection-items';
       id: string;

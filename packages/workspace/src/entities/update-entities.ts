@@ -58,6 +58,7 @@ function planUpdate(user: Principal, catalog: Catalog, type: TypeDef, entity: un
 }
 
 const columnOf = (f: FieldDef) => (f.storage as { col: string }).col;
+const MODIFIED = 'svc/modification-date';
 
 /**
  * The SET of the modification date: bumped only when a value changes, so a row written back as it
@@ -77,7 +78,9 @@ function modifiedSet(fields: FieldDef[], values: string[]): string {
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
- * The effect of an update: the fields it changed, as they were before and are now. A field set to
+ * The effect of an update: the fields it changed, as they were before and are now, and with them
+ * the modification date it moved (the service's own update effects always carry it, and a client
+ * counting the keys of `valuesBefore` takes more than one as "a field changed"). A field set to
  * the value it held is no change, and an update that changed nothing has no effect: webhooks and
  * automations hear of changes only, so a sync that writes back rows as they are tells nobody.
  */
@@ -91,8 +94,12 @@ function recordEffect(ctx: CommandContext, type: TypeDef, plan: UpdatePlan, befo
     valuesBefore[f.name] = before[f.name];
     changed = true;
   }
-  if (changed)
-    ctx.effects.push({ effect: 'svc.entity/update', id: plan.id, type: type.name, values, valuesBefore });
+  if (!changed) return;
+  if (MODIFIED in after) {
+    values[MODIFIED] = after[MODIFIED];
+    valuesBefore[MODIFIED] = before[MODIFIED];
+  }
+  ctx.effects.push({ effect: 'svc.entity/update', id: plan.id, type: type.name, values, valuesBefore });
 }
 
 async function updateOne(ctx: CommandContext, catalog: Catalog, type: TypeDef, plan: UpdatePlan) {
@@ -166,7 +173,7 @@ async function updatePlans(
   const results = ctx.createResults !== false;
   let before: Map<string, Row> | undefined;
   if (effects) {
-    const changed = new Set(plans.flatMap((p) => p.fields.map((f) => f.name)));
+    const changed = new Set([MODIFIED, ...plans.flatMap((p) => p.fields.map((f) => f.name))]);
     const b = new SqlBuilder();
     const { rows: found } = await ctx.tx.query<{ id: string; r: Row }>(
       `SELECT r0.id::text AS id, ${entityJson(catalog, type, 'r0', ctx.user, b, changed)} AS r FROM ${type.table} r0
@@ -207,7 +214,7 @@ async function updatePlans(
     const returning = results
       ? entityJson(catalog, type, 'r0', ctx.user, ub)
       : effects
-        ? entityJson(catalog, type, 'r0', ctx.user, ub, new Set(fields.map((f) => f.name)))
+        ? entityJson(catalog, type, 'r0', ctx.user, ub, new Set([MODIFIED, ...fields.map((f) => f.name)]))
         : 'NULL::json';
     const given = fields.map((_, c) => `v.c${c}`);
     const sql = `UPDATE ${type.table} AS r0 SET ${[...sets, modifiedSet(fields, given)].join(', ')}

@@ -80,16 +80,22 @@ describe('workspace webhooks and syncs', () => {
     // is written back as it was, which is no change. The third: the update of `c` only.
     const received = await receiver.until(3);
     const effects = received.flatMap((d) => d.body.effects as Record<string, unknown>[]);
+    const date = expect.stringMatching(/Z$/);
     const update = (before: string, after: string) => ({
       effect: 'svc.entity/update',
       id: expect.any(String),
       type: 'mini/item',
-      values: { 'mini/name': after },
-      valuesBefore: { 'mini/name': before },
+      values: { 'mini/name': after, 'svc/modification-date': date },
+      valuesBefore: { 'mini/name': before, 'svc/modification-date': date },
     });
     expect(effects).toEqual([
       update('Alpha', 'Alpha renamed'),
-      { effect: 'svc.entity/delete', id: expect.any(String), type: 'mini/item' },
+      {
+        effect: 'svc.entity/delete',
+        id: expect.any(String),
+        type: 'mini/item',
+        valuesBefore: expect.objectContaining({ 'mini/name': 'Beta', 'svc/public-id': expect.any(String) }),
+      },
       update('Gamma', 'Gamma renamed'),
     ]);
     expect(new Set(effects.map((e) => e.id)).size).toBe(3);

@@ -12,6 +12,10 @@ type Values = Record<string, unknown>;
 
 const isValues = (v: unknown): v is Values => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The fields a set of values names, the modification date aside. */
+const changedFields = (values: Values) =>
+  Object.keys(values).length - (Object.hasOwn(values, 'svc/modification-date') ? 1 : 0);
+
 /** Whether `user` may subscribe to `type`: a user who may not see all of its entities may not. */
 export function maySubscribe(catalog: Catalog, user: Principal, type: TypeDef): boolean {
   return canReadAllOf(catalog, user, type);
@@ -49,8 +53,10 @@ export function visibleEffects(
     for (const key of ['values', 'valuesBefore'] as const) {
       const v = e[key];
       if (!isValues(v)) continue;
-      shown[key] = openValues(type, subscriber, v);
-      if (Object.keys(v).length > 0 && Object.keys(shown[key] as Values).length === 0) emptied = true;
+      const open = openValues(type, subscriber, v);
+      shown[key] = open;
+      // The modification date an update carries beside its fields says nothing on its own.
+      if (changedFields(v) > 0 && changedFields(open) === 0) emptied = true;
     }
     if (emptied && e.effect === 'svc.entity/update') continue;
     out.push(shown);
