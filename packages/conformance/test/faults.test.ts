@@ -374,6 +374,12 @@ const quirks: QuirkCase[] = [
     warns: [],
     says: ['data.pagination', 'no `pagination`: taken as the last page'],
   },
+  // Said once, as a note: a later page without it is no new case (it warned on page 2 once).
+  {
+    quirk: 'no-sync-type',
+    warns: [],
+    says: ['data.sync-type', 'no `synchronizationType`: taken as a full sync'],
+  },
   {
     quirk: 'no-website',
     warns: [],

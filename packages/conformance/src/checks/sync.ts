@@ -287,9 +287,14 @@ export async function syncType(
         'pagination',
         `page ${page} has no \`pagination\`: taken as the last page, as the service does`,
       );
-    if (json.synchronizationType === undefined && !findings.notes.has('sync-type'))
-      findings.notes.set('sync-type', 'no `synchronizationType`: taken as a full sync, as the service does');
-    else if (json.synchronizationType !== 'full' && json.synchronizationType !== 'delta')
+    if (json.synchronizationType === undefined) {
+      // Said once, on the first page without it: the later ones are the same case.
+      if (!findings.notes.has('sync-type'))
+        findings.notes.set(
+          'sync-type',
+          'no `synchronizationType`: taken as a full sync, as the service does',
+        );
+    } else if (json.synchronizationType !== 'full' && json.synchronizationType !== 'delta')
       // The reader takes it as full; an app that meant delta would lose the rows it did not send.
       findings.add(
         'sync-type',
