@@ -224,6 +224,33 @@ describe('the schema', () => {
     );
   });
 
+  it('reads a type or subType written in another case as the one it names, with a warning', () => {
+    // An app in production declares its id fields {"type": "ID"}; the service syncs them as ids.
+    const read = readSchema(
+      {
+        entry: {
+          id: { name: 'Id', type: 'ID' },
+          done: { name: 'Done', type: 'Text', subType: 'Boolean' },
+          size: { name: 'Size', type: 'Numeric' },
+        },
+      },
+      ['entry'],
+    );
+    expect(read.ok).toBe(true);
+    const entry = read.ok ? read.value.entry : undefined;
+    expect(entry?.id).toEqual({ name: 'Id', type: 'id' });
+    expect(entry?.done).toEqual({ name: 'Done', type: 'text', subType: 'boolean' });
+    // Another word in any case is still unknown, and left out.
+    expect(entry).not.toHaveProperty('size');
+    expect(read.warnings.map((w) => `${w.where}: ${w.message}`)).toEqual(
+      expect.arrayContaining([
+        'schema.entry.id.type: "ID" read as "id"',
+        'schema.entry.done.type: "Text" read as "text"',
+        'schema.entry.done.subType: "Boolean" read as "boolean"',
+      ]),
+    );
+  });
+
   it('is refused only when it is not an object', async () => {
     answers.set('/api/v1/synchronizer/schema', ['task']);
     await expect(client().client.schema(['task'], {}, {})).rejects.toThrow(/schema: unexpected answer/);

@@ -75,10 +75,22 @@ function readRelation(raw: unknown, fieldName: string, typeId: string): SchemaFi
   return out;
 }
 
+/**
+ * A type or subType written in another case than the service's (`"ID"` for `id`) as the one it
+ * names, with a warning: an app in production declares every id field `{"type": "ID"}`, and the
+ * service syncs those fields as ids. Anything else is returned as it was, to be judged as it is.
+ */
+function anyCase(value: unknown, known: readonly string[], key: 'type' | 'subType'): unknown {
+  if (typeof value !== 'string' || known.includes(value)) return value;
+  const found = known.find((k) => k === value.toLowerCase());
+  if (found) warn(key, `${JSON.stringify(value)} read as "${found}"`);
+  return found ?? value;
+}
+
 /** One field, or why it is left out. */
 function readField(typeId: string, fieldId: string, raw: unknown): SchemaField | string {
   if (!isObject(raw)) return 'not an object';
-  const type = schemaFieldType.safeParse(raw.type);
+  const type = schemaFieldType.safeParse(anyCase(raw.type, schemaFieldType.options, 'type'));
   if (!type.success)
     return `unknown field type ${JSON.stringify(raw.type)} (the service knows ${schemaFieldType.options.join(', ')})`;
   const parsed = simple.safeParse(raw);
@@ -95,7 +107,7 @@ function readField(typeId: string, fieldId: string, raw: unknown): SchemaField |
   for (const k of ['description', 'ignore', 'readonly', 'path', 'order', 'postProcessingFunctions'] as const)
     if (field[k] === undefined) delete field[k];
   if (raw.subType !== undefined && raw.subType !== null) {
-    const sub = schemaFieldSubType.safeParse(raw.subType);
+    const sub = schemaFieldSubType.safeParse(anyCase(raw.subType, schemaFieldSubType.options, 'subType'));
     if (sub.success) field.subType = sub.data;
     else {
       warn('subType', `unknown subType ${JSON.stringify(raw.subType)}: read as plain ${type.data}`);
