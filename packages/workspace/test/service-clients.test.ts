@@ -412,6 +412,47 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     expect(rc['svc/id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("what the user may do, as the service's web extension asks: databases by capability, spaces by access", async () => {
+    await h.run('svc.schema/batch', {
+      commands: [
+        { command: 'schema.type/create', args: typeArgs('Ops/Ticket', [], { 'svc/domain?': true }) },
+        { command: 'schema.type/create', args: typeArgs('Ops/Scratch') },
+      ],
+    });
+    const uuid = expect.stringMatching(/^[0-9a-f-]{36}$/);
+    // The databases (domain types) the user may create in, with the capabilities asked that it has.
+    const caps = await h.run('svc.type/query-user-capabilities', {
+      capabilities: ['entity.create', 'entity.fly'],
+    });
+    expect(caps['Ops/Ticket']).toEqual(['entity.create']);
+    expect(caps).not.toHaveProperty('Ops/Scratch');
+    expect(caps).not.toHaveProperty('svc/user');
+    expect(await h.run('svc.type/query-user-capabilities', { capabilities: ['entity.fly'] })).toEqual({});
+    expect((await h.run('svc.type/query-user-capabilities', {}))['Ops/Ticket']).toEqual([
+      'entity.read',
+      'entity.create',
+      'entity.update',
+      'entity.delete',
+    ]);
+    const bad = await h.attempt('svc.type/query-user-capabilities', { capabilities: 'entity.create' });
+    expect(bad.success).toBe(false);
+    expect(bad.error.code).toBe('invalid-args');
+    // The spaces: an admin configures them; another user edits their entities, on the same databases.
+    const apps = await h.run('svc.app/get-available-apps', {});
+    expect(apps).toContainEqual({ 'app-id': uuid, 'app-namespace': 'Ops', access: 'access/type.creator' });
+    const other = await h.ws.createUser({ name: 'Cap', email: 'cap@example.test' });
+    const asOther = async (command: string, args: unknown) =>
+      (await h.request('POST', '/api/commands', [{ command, args }], other.token)).body[0].result;
+    expect(await asOther('svc.app/get-available-apps', {})).toContainEqual({
+      'app-id': apps.find((a: Record<string, string>) => a['app-namespace'] === 'Ops')['app-id'],
+      'app-namespace': 'Ops',
+      access: 'access/type.editor',
+    });
+    expect(
+      (await asOther('svc.type/query-user-capabilities', { capabilities: ['entity.create'] }))['Ops/Ticket'],
+    ).toEqual(['entity.create']);
+  });
+
   it('URL and colour fields, as the service lists its primitive types and its clients make them', async () => {
     // A schema read from the service has fields of type fibery/url (a Notion import's links) and
     // an option's enum/color of type fibery/color; both hold text.

@@ -14,6 +14,7 @@ import { badRequest, WorkspaceError } from '../errors.js';
 import { type Catalog, lastCatalog, loadCatalog } from '../schema/catalog.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
 import { answersInJson } from './answer-json.js';
+import { availableApps, typeCapabilities } from './capabilities.js';
 import { entityQuery, uncheckedQuery } from './entity-query.js';
 import type { RequestBudgets } from './budgets.js';
 import { type CommandContext, RowsNotExact, RunAgainOneByOne, StaleCatalog } from './context.js';
@@ -52,6 +53,8 @@ const ENTITY_COMMANDS: Record<string, Handler> = {
   'svc.entity.batch/delete': async (ctx, a) => batchDelete(ctx, await loadCatalog(ctx.tx), a),
   'svc.entity.batch/create-or-update': async (ctx, a) =>
     batchCreateOrUpdate(ctx, await loadCatalog(ctx.tx), a),
+  'svc.type/query-user-capabilities': typeCapabilities,
+  'svc.app/get-available-apps': (ctx) => availableApps(ctx),
 };
 
 function parseCommand(raw: unknown): { command: string; args: Args; correlationId?: string } {
@@ -250,7 +253,12 @@ export function loggable(error: unknown): unknown {
   return copy;
 }
 
-const READ_ONLY = new Set(['svc.entity/query', 'svc.schema/query']);
+const READ_ONLY = new Set([
+  'svc.entity/query',
+  'svc.schema/query',
+  'svc.type/query-user-capabilities',
+  'svc.app/get-available-apps',
+]);
 
 /**
  * What commands may have queued for the background workers (webhook deliveries, automation
