@@ -717,6 +717,13 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     const bad = await post({ command: 'create-or-append-documents', args: [{ secret, content: 5 }] });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ message: 'content must be a string', code: 'bad-request' });
+    // get-documents takes a document by its bare secret too, as a TypeScript client sends it.
+    const got = await post({ command: 'get-documents', args: [secret, { secret: other }] });
+    expect(got.body).toEqual([
+      { secret, content: 'First\n\nSecond' },
+      { secret: other, content: 'a\n\nb' },
+    ]);
+    expect((await post({ command: 'get-documents', args: ['not-a-secret'] })).status).toBe(400);
   });
 
   it('documents in json format: the ProseMirror document under doc, read and written', async () => {

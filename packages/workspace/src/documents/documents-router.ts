@@ -36,8 +36,12 @@ export function documentsRouter(driver: Driver): Router {
   });
   router.post('/api/documents/commands', async (req, res) => {
     const format = parseFormat(req.query.format);
-    const { command, args } = (req.body ?? {}) as { command?: unknown; args?: unknown };
-    if (!Array.isArray(args)) throw badRequest('args must be an array');
+    const { command, args: given } = (req.body ?? {}) as { command?: unknown; args?: unknown };
+    if (!Array.isArray(given)) throw badRequest('args must be an array');
+    // A document named by its bare secret is {secret}: a TypeScript client for the service types
+    // get-documents' args as a list of secrets, and another passes its caller's list through.
+    const args =
+      command === 'get-documents' ? given.map((a) => (typeof a === 'string' ? { secret: a } : a)) : given;
     const secrets = secretsOf(args.map((a) => (a as { secret?: unknown } | null)?.secret));
     if (command === 'get-documents') {
       await assertDocumentAccess(driver, principalOf(res), secrets);
