@@ -315,6 +315,30 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     expect(await page(1)).toEqual(['Bob', 'Cy']);
   });
 
+  it('a query key the language does not have is ignored, as an MCP server sends q/order in every search', async () => {
+    const rows = await h.run('svc.entity/query', {
+      query: {
+        'q/from': PERSON,
+        'q/select': { Name: 'rc/name', Id: 'svc/id' },
+        'q/limit': 500,
+        'q/offset': 0,
+        'q/order': ['svc/creation-date', 'desc'],
+      },
+      params: null,
+    });
+    expect(rows.map((r: Record<string, unknown>) => r.Name).sort()).toEqual(['Ann', 'Bob', 'Cy']);
+    // In a collection sub-query too; the keys it has still work there.
+    const [blue] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': TEAM,
+        'q/select': { people: { 'q/from': 'rc/people', 'q/select': ['rc/name'], 'q/limit': 1, 'q/sort': 1 } },
+        'q/where': ['=', ['svc/id'], '$t'],
+      },
+      params: { $t: team },
+    });
+    expect(blue.people).toHaveLength(1);
+  });
+
   it('a client that writes every key reads and writes as usual: null query keys and args are absent', async () => {
     // As an Android client's serializer writes its requests (explicit nulls, every default).
     const nulls = { query: null, params: null, type: null, entity: null, field: null, items: null };
