@@ -145,6 +145,33 @@ describe('NamespaceCodec', () => {
     ]);
   });
 
+  it("renames a space's lifecycle commands: the app's keys, the space's id key, the saved space", () => {
+    const fromPage = [
+      {
+        command: 'fibery.app/save',
+        args: { app: { 'fibery/id': 'a', 'fibery/name': 'fibery/x', 'fibery/namespace': 'Road' } },
+      },
+      { command: 'fibery.app/delete', args: { 'fibery/id': 'a' } },
+    ];
+    const svc = back.commands(fromPage);
+    expect(svc).toEqual([
+      {
+        command: 'svc.app/save',
+        args: { app: { 'svc/id': 'a', 'svc/name': 'fibery/x', 'svc/namespace': 'Road' } },
+      },
+      { command: 'svc.app/delete', args: { 'svc/id': 'a' } },
+    ]);
+    expect(
+      out.results(svc, [
+        { success: true, result: { 'svc/id': 'a', 'svc/name': 'svc/y' } },
+        { success: true, result: 'ok' },
+      ]),
+    ).toEqual([
+      { success: true, result: { 'fibery/id': 'a', 'fibery/name': 'svc/y' } },
+      { success: true, result: 'ok' },
+    ]);
+  });
+
   it('renames a field written on its own in q/where, and never a parameter', () => {
     const bare = (where: unknown) => ({
       command: 'svc.entity/query',

@@ -246,6 +246,12 @@ export class NamespaceCodec {
             : args.items,
         };
       }
+      // A space's lifecycle: the app's keys and the space's id key are names; their values data.
+      case 'svc.app/save':
+        return isObject(args.app) ? { ...args, app: this.#renameKeys(args.app) } : args;
+      case 'svc.app/uninstall':
+      case 'svc.app/delete':
+        return this.#renameKeys(args);
       default:
         return typeof command === 'string' &&
           (command.startsWith('schema.') || command === 'svc.app/install-mixins')
@@ -421,6 +427,8 @@ export class NamespaceCodec {
     switch (name) {
       case 'svc.schema/query':
         return this.#schemaObject(result);
+      case 'svc.app/save':
+        return isObject(result) ? this.#renameKeys(result) : result;
       case 'svc.entity/create':
       case 'svc.entity/update':
         return this.entity(typeof args.type === 'string' ? args.type : undefined, result, overlay);

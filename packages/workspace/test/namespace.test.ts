@@ -170,6 +170,33 @@ describeEachDatabase('the namespace setting: fibery', (target) => {
     expect(JSON.stringify(badField)).not.toContain('svc/');
   });
 
+  it("makes and removes a space, and says what the user may do, in the commands of the service's own page and extension", async () => {
+    const id = randomUUID();
+    const [saved, installed] = await h.commands([
+      {
+        command: 'fibery.app/save',
+        args: { app: { 'fibery/id': id, 'fibery/name': 'Plans', 'fibery/namespace': 'Plans' } },
+      },
+      { command: 'fibery.app/install', args: { name: 'Plans', version: '1.0.0' } },
+    ]);
+    expect(saved).toEqual({ success: true, result: { 'fibery/id': id, 'fibery/name': 'Plans' } });
+    expect(installed).toEqual({ success: true, result: 'ok' });
+    await h.run('schema.type/create', inFibery(typeArgs('Plans/Goal', [], { 'svc/domain?': true })));
+    const [apps, caps] = await h.commands([
+      { command: 'fibery.app/get-available-apps', args: {} },
+      { command: 'fibery.type/query-user-capabilities', args: { capabilities: ['entity.create'] } },
+    ]);
+    expect(apps.result).toContainEqual({
+      'app-id': id,
+      'app-namespace': 'Plans',
+      access: 'access/type.creator',
+    });
+    expect(caps.result['Plans/Goal']).toEqual(['entity.create']);
+    await h.run('schema.type/delete', { name: 'Plans/Goal', 'delete-entities?': true });
+    const [gone] = await h.commands([{ command: 'fibery.app/delete', args: { 'fibery/id': id } }]);
+    expect(gone).toEqual({ success: true, result: 'ok' });
+  });
+
   it('answers file uploads in fibery names', async () => {
     const form = new FormData();
     form.append('file', new Blob(['hello']), 'notes.txt');

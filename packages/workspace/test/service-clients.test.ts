@@ -477,6 +477,66 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
     ).toEqual(['entity.create']);
   });
 
+  it("a space's lifecycle as the service's page sends it: save and install, uninstall and delete", async () => {
+    const id = randomUUID();
+    const save = {
+      command: 'svc.app/save',
+      args: {
+        app: {
+          'svc/id': id,
+          'svc/name': 'Road Map',
+          'svc/namespace': 'Road Map',
+          'svc/version': '1.0.0',
+          'svc/color': '#F7D130',
+          'svc/status': 'app/installed',
+          'svc/schema': { 'svc/name': 'Road Map', 'svc/types': [] },
+        },
+      },
+    };
+    const install = { command: 'svc.app/install', args: { name: 'Road Map', version: '1.0.0' } };
+    expect(await h.run('svc.command/batch', { commands: [save, install] })).toEqual([
+      { 'svc/id': id, 'svc/name': 'Road Map' },
+      'ok',
+    ]);
+    // Saved again: the same space.
+    expect(await h.run('svc.app/save', { app: { 'svc/name': 'Road Map' } })).toEqual({
+      'svc/id': id,
+      'svc/name': 'Road Map',
+    });
+    const listed = async () =>
+      (
+        await h.run('svc.entity/query', {
+          query: { 'q/from': 'svc/app', 'q/select': ['svc/id', 'svc/name'], 'q/limit': 'q/no-limit' },
+        })
+      ).filter((r: Record<string, string>) => r['svc/name'] === 'Road Map');
+    expect(await listed()).toEqual([{ 'svc/id': id, 'svc/name': 'Road Map' }]);
+    // A database made in it belongs to it; the space is not deleted while it holds one.
+    await h.run('schema.type/create', typeArgs('Road Map/Milestone'));
+    const held = await h.attempt('svc.app/delete', { 'svc/id': id });
+    expect(held.error).toMatchObject({ code: 'not-empty', status: 409 });
+    expect(held.error.message).toContain('Road Map/Milestone');
+    await h.run('schema.type/delete', { name: 'Road Map/Milestone', 'delete-entities?': true });
+    expect(await h.run('svc.app/uninstall', { 'svc/id': id })).toBe('ok');
+    expect(await h.run('svc.app/delete', { 'svc/id': id })).toBe('ok');
+    expect(await listed()).toEqual([]);
+    expect((await h.attempt('svc.app/delete', { 'svc/id': id })).error.status).toBe(404);
+    expect((await h.attempt('svc.app/install', { name: 'Nowhere' })).error.status).toBe(404);
+    // Refused: a name a type could not be in, the service's own namespaces, another user.
+    expect((await h.attempt('svc.app/save', { app: { 'svc/name': 'a/b' } })).error.code).toBe('invalid-args');
+    expect((await h.attempt('svc.app/save', { app: { 'svc/name': 'svc' } })).error.code).toBe('invalid-args');
+    expect((await h.attempt('svc.app/save', { app: {} })).error.code).toBe('invalid-args');
+    const other = await h.ws.createUser({ name: 'Spacer', email: 'spacer@example.test' });
+    const [refused] = (
+      await h.request(
+        'POST',
+        '/api/commands',
+        [{ command: 'svc.app/save', args: { app: { 'svc/name': 'X' } } }],
+        other.token,
+      )
+    ).body;
+    expect(refused.error.status).toBe(403);
+  });
+
   it('URL and colour fields, as the service lists its primitive types and its clients make them', async () => {
     // A schema read from the service has fields of type fibery/url (a Notion import's links) and
     // an option's enum/color of type fibery/color; both hold text.

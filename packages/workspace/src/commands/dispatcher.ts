@@ -12,6 +12,7 @@ import { COPY_MIN_ROWS, createEntities } from '../entities/entity-store.js';
 import { updateEntities, updateEntity } from '../entities/update-entities.js';
 import { badRequest, WorkspaceError } from '../errors.js';
 import { type Catalog, lastCatalog, loadCatalog } from '../schema/catalog.js';
+import { deleteSpace, installSpace, saveSpace, uninstallSpace } from '../schema/space-commands.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
 import { answersInJson } from './answer-json.js';
 import { availableApps, typeCapabilities } from './capabilities.js';
@@ -55,6 +56,10 @@ const ENTITY_COMMANDS: Record<string, Handler> = {
     batchCreateOrUpdate(ctx, await loadCatalog(ctx.tx), a),
   'svc.type/query-user-capabilities': typeCapabilities,
   'svc.app/get-available-apps': (ctx) => availableApps(ctx),
+  'svc.app/save': saveSpace,
+  'svc.app/install': installSpace,
+  'svc.app/uninstall': uninstallSpace,
+  'svc.app/delete': deleteSpace,
 };
 
 function parseCommand(raw: unknown): { command: string; args: Args; correlationId?: string } {

@@ -35,17 +35,21 @@ export async function ensureApps(
     [wanted],
   );
   const have = new Set(rows.map((r) => r.name));
-  for (const name of wanted) {
-    if (have.has(name)) continue;
-    const { rows: ids } = await tx.query<{ n: string }>(
-      `UPDATE svc_types SET next_public_id = next_public_id + 1 WHERE id = $1
-        RETURNING (next_public_id - 1)::text AS n`,
-      [app.id],
-    );
-    await tx.query(`INSERT INTO ${app.table} (id, public_id, ${col}) VALUES ($1, $2, $3)`, [
-      randomUUID(),
-      ids[0]?.n ?? '1',
-      name,
-    ]);
-  }
+  for (const name of wanted) if (!have.has(name)) await addSpace(tx, catalog, name, randomUUID());
+}
+
+/** Makes the `svc/app` entity of the space `name`, with the id given (the caller checked both are free). */
+export async function addSpace(tx: Queryable, catalog: Catalog, name: string, id: string): Promise<void> {
+  const app = catalog.type(APP_TYPE);
+  const col = (catalog.field(app, 'svc/name').storage as { col: string }).col;
+  const { rows: ids } = await tx.query<{ n: string }>(
+    `UPDATE svc_types SET next_public_id = next_public_id + 1 WHERE id = $1
+      RETURNING (next_public_id - 1)::text AS n`,
+    [app.id],
+  );
+  await tx.query(`INSERT INTO ${app.table} (id, public_id, ${col}) VALUES ($1, $2, $3)`, [
+    id,
+    ids[0]?.n ?? '1',
+    name,
+  ]);
 }
