@@ -145,13 +145,21 @@ describe('NamespaceCodec', () => {
     ]);
   });
 
-  it("renames a space's lifecycle commands: the app's keys, the space's id key, the saved space", () => {
+  it("renames a space's lifecycle commands and a workflow's states: their keys, never their values", () => {
     const fromPage = [
       {
         command: 'fibery.app/save',
         args: { app: { 'fibery/id': 'a', 'fibery/name': 'fibery/x', 'fibery/namespace': 'Road' } },
       },
       { command: 'fibery.app/delete', args: { 'fibery/id': 'a' } },
+      {
+        command: 'workflow/install',
+        args: {
+          type: 'Road/Task',
+          states: [{ 'fibery/id': 's', 'enum/name': 'fibery/y' }],
+          'default-state-id': 's',
+        },
+      },
     ];
     const svc = back.commands(fromPage);
     expect(svc).toEqual([
@@ -160,14 +168,24 @@ describe('NamespaceCodec', () => {
         args: { app: { 'svc/id': 'a', 'svc/name': 'fibery/x', 'svc/namespace': 'Road' } },
       },
       { command: 'svc.app/delete', args: { 'svc/id': 'a' } },
+      {
+        command: 'workflow/install',
+        args: {
+          type: 'Road/Task',
+          states: [{ 'svc/id': 's', 'enum/name': 'fibery/y' }],
+          'default-state-id': 's',
+        },
+      },
     ]);
     expect(
       out.results(svc, [
         { success: true, result: { 'svc/id': 'a', 'svc/name': 'svc/y' } },
         { success: true, result: 'ok' },
+        { success: true, result: 'ok' },
       ]),
     ).toEqual([
       { success: true, result: { 'fibery/id': 'a', 'fibery/name': 'svc/y' } },
+      { success: true, result: 'ok' },
       { success: true, result: 'ok' },
     ]);
   });

@@ -252,6 +252,11 @@ export class NamespaceCodec {
       case 'svc.app/uninstall':
       case 'svc.app/delete':
         return this.#renameKeys(args);
+      // A workflow's states: their keys are names (`svc/id`), their values data.
+      case 'workflow/install':
+        return Array.isArray(args.states)
+          ? { ...args, states: args.states.map((st) => (isObject(st) ? this.#renameKeys(st) : st)) }
+          : args;
       default:
         return typeof command === 'string' &&
           (command.startsWith('schema.') || command === 'svc.app/install-mixins')

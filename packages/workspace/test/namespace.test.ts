@@ -197,6 +197,31 @@ describeEachDatabase('the namespace setting: fibery', (target) => {
     expect(gone).toEqual({ success: true, result: 'ok' });
   });
 
+  it('installs a workflow with its states named in fibery names', async () => {
+    await h.run('schema.type/create', inFibery(typeArgs('ns/Step')));
+    const open = randomUUID();
+    expect(
+      await h.run('workflow/install', {
+        type: 'ns/Step',
+        states: [
+          { 'fibery/id': open, 'enum/name': 'Open', 'workflow/Type': 'Not started' },
+          { 'enum/name': 'Closed', 'workflow/Type': 'Finished' },
+        ],
+        'default-state-id': open,
+      }),
+    ).toBe('ok');
+    const step = await h.run('fibery.entity/create', { type: 'ns/Step', entity: { 'ns/name': 's' } });
+    const [row] = await h.run('fibery.entity/query', {
+      query: {
+        'q/from': 'ns/Step',
+        'q/select': { state: ['workflow/state', 'fibery/id'] },
+        'q/where': ['=', ['fibery/id'], '$id'],
+      },
+      params: { $id: step['fibery/id'] },
+    });
+    expect(row.state).toBe(open);
+  });
+
   it('answers file uploads in fibery names', async () => {
     const form = new FormData();
     form.append('file', new Blob(['hello']), 'notes.txt');

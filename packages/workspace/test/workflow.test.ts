@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { automationRuns } from './support/automation-runs.js';
 import { describeEachDatabase, typeArgs, useWorkspace } from './support/databases.js';
@@ -133,5 +134,94 @@ describeEachDatabase('the workflow mixin', (target) => {
       unknown: 'workflow/state has no option "Nope"',
     });
     expect(await tasks()).toEqual(['before:Done!', 'after:Done!']);
+  });
+});
+
+describeEachDatabase('workflow/install, as the service page installs a workflow', (target) => {
+  const h = useWorkspace(target);
+  const TICKET = 'wf/ticket';
+
+  it('makes the states given, in order, the Finished ones final, and starts entities in the default one', async () => {
+    await h.run('schema.type/create', typeArgs(TICKET));
+    await h.run('svc.entity/create', { type: TICKET, entity: { 'wf/name': 'old' } });
+    const [todo, doing, done] = [randomUUID(), randomUUID(), randomUUID()];
+    const states = [
+      {
+        'svc/id': todo,
+        'enum/name': 'To Do',
+        'enum/color': null,
+        'enum/icon': null,
+        'workflow/Type': 'Not started',
+      },
+      {
+        'svc/id': doing,
+        'enum/name': 'Doing',
+        'enum/color': '#f00',
+        'enum/icon': null,
+        'workflow/Type': 'Started',
+      },
+      {
+        'svc/id': done,
+        'enum/name': 'Shipped',
+        'enum/color': null,
+        'enum/icon': null,
+        'workflow/Type': 'Finished',
+      },
+    ];
+    expect(await h.run('workflow/install', { type: TICKET, states, 'default-state-id': doing })).toBe('ok');
+    const options = await h.run('svc.entity/query', {
+      query: {
+        'q/from': `workflow/state_${TICKET}`,
+        'q/select': ['svc/id', 'enum/name', 'enum/color', 'workflow/Final'],
+        'q/order-by': [[['svc/rank'], 'q/asc']],
+      },
+    });
+    expect(options).toEqual([
+      { 'svc/id': todo, 'enum/name': 'To Do', 'enum/color': null, 'workflow/Final': false },
+      { 'svc/id': doing, 'enum/name': 'Doing', 'enum/color': '#f00', 'workflow/Final': false },
+      { 'svc/id': done, 'enum/name': 'Shipped', 'enum/color': null, 'workflow/Final': true },
+    ]);
+    await h.run('svc.entity/create', { type: TICKET, entity: { 'wf/name': 'new' } });
+    const rows = await h.run('svc.entity/query', {
+      query: {
+        'q/from': TICKET,
+        'q/select': { name: 'wf/name', state: ['workflow/state', 'enum/name'] },
+        'q/order-by': [[['svc/creation-date'], 'q/asc']],
+      },
+    });
+    expect(rows).toEqual([
+      { name: 'old', state: 'Doing' },
+      { name: 'new', state: 'Doing' },
+    ]);
+    const schema = await h.run('svc.schema/query');
+    const type = schema['svc/types'].find((t: any) => t['svc/name'] === TICKET);
+    expect(type['svc/meta']['app/mixins']).toMatchObject({ 'workflow/workflow': true });
+    // Once: a second install is refused, its states are changed as entities.
+    const again = await h.attempt('workflow/install', { type: TICKET, states });
+    expect(again.error).toMatchObject({ status: 409 });
+  });
+
+  it('refuses what it cannot make, naming it', async () => {
+    await h.run('schema.type/create', typeArgs('wf/other'));
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ type: 'wf/other', states: [] }, 'states'],
+      [
+        { type: 'wf/other', states: [{ 'enum/name': 'A', 'workflow/Type': 'Later' }] },
+        'states.0.workflow/Type',
+      ],
+      [
+        { type: 'wf/other', states: [{ 'enum/name': 'A' }], 'default-state-id': randomUUID() },
+        'default-state-id',
+      ],
+      [{ type: 'wf/other', states: [{ 'svc/id': 'x', 'enum/name': 'A' }] }, 'not a uuid'],
+    ];
+    for (const [args, says] of cases) {
+      const r = await h.attempt('workflow/install', args);
+      expect(r.error).toMatchObject({ code: 'invalid-args', status: 400 });
+      expect(r.error.message).toContain(says);
+    }
+    expect(
+      (await h.attempt('workflow/install', { type: 'wf/none', states: [{ 'enum/name': 'A' }] })).success,
+    ).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { forbidden } from '../errors.js';
 import { loadCatalog } from '../schema/catalog.js';
 import { installMixins } from '../schema/mixins.js';
+import { installWorkflowCommand, WORKFLOW_MIXIN } from '../schema/workflow.js';
 import { schemaObject } from '../schema/schema-object.js';
 import { OPTION_TYPE_META, optionTypeFields } from '../schema/option-fields.js';
 import {
@@ -122,6 +123,13 @@ export const SCHEMA_CHANGES: Record<string, Handler> = {
   'svc.app/install-mixins': async (ctx, a) => {
     adminOnly(ctx);
     await installMixins(ctx, a.types);
+    return 'ok';
+  },
+  // The workflow mixin with the states the caller chose, as the service's page installs it.
+  'workflow/install': async (ctx, a) => {
+    adminOnly(ctx);
+    await installWorkflowCommand(ctx, a);
+    await installMixins(ctx, { [String(a.type)]: [WORKFLOW_MIXIN] });
     return 'ok';
   },
 };

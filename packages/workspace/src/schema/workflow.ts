@@ -1,8 +1,11 @@
+import { z } from 'zod';
 import type { CommandContext } from '../commands/context.js';
+import { badRequest, conflict } from '../errors.js';
 import { createEntities } from '../entities/entity-store.js';
 import { loadCatalog } from './catalog.js';
 import { createField, createType } from './schema-store.js';
 import { OPTION_TYPE_META, optionTypeFields } from './option-fields.js';
+import { isUuid } from './values.js';
 
 // The workflow mixin, as the service's schema has it: the type gets a required to-one field
 // `workflow/state` onto an enum type of its own, `workflow/state_<type>`, whose entities are the
@@ -16,7 +19,16 @@ export const WORKFLOW_MIXIN = 'workflow/workflow';
 export const STATE_FIELD = 'workflow/state';
 export const FINAL_FIELD = 'workflow/Final';
 
-const DEFAULT_STATES: Array<{ name: string; final: boolean }> = [
+/** A state a workflow starts with: its name, looks, whether it ends the workflow, its id if chosen. */
+export interface WorkflowState {
+  id?: string;
+  name: string;
+  color?: string | null;
+  icon?: string | null;
+  final: boolean;
+}
+
+const DEFAULT_STATES: WorkflowState[] = [
   { name: 'Open', final: false },
   { name: 'In Progress', final: false },
   { name: 'Done', final: true },
@@ -25,7 +37,16 @@ const DEFAULT_STATES: Array<{ name: string; final: boolean }> = [
 /** The enum type holding the states of `typeName`'s workflow. */
 export const stateTypeOf = (typeName: string) => `workflow/state_${typeName}`;
 
-export async function installWorkflow(ctx: CommandContext, typeName: string): Promise<void> {
+/**
+ * Gives `typeName` its workflow (once): the state type, its states when it has none (`states`, or
+ * weft's three), and the required `workflow/state` field, whose default (and every existing
+ * entity's state) is `start` when given, else the first state.
+ */
+export async function installWorkflow(
+  ctx: CommandContext,
+  typeName: string,
+  chosen: { states?: WorkflowState[]; start?: string } = {},
+): Promise<void> {
   const tx = ctx.tx;
   let catalog = await loadCatalog(tx);
   const type = catalog.type(typeName);
@@ -57,9 +78,16 @@ export async function installWorkflow(ctx: CommandContext, typeName: string): Pr
       ctx,
       catalog,
       statesName,
-      DEFAULT_STATES.map((s, rank) => ({ 'enum/name': s.name, 'svc/rank': rank, [FINAL_FIELD]: s.final })),
+      (chosen.states ?? DEFAULT_STATES).map((s, rank) => ({
+        ...(s.id ? { 'svc/id': s.id } : {}),
+        'enum/name': s.name,
+        ...(s.color !== undefined ? { 'enum/color': s.color } : {}),
+        ...(s.icon !== undefined ? { 'enum/icon': s.icon } : {}),
+        'svc/rank': rank,
+        [FINAL_FIELD]: s.final,
+      })),
     );
-    start = (made[0] as { 'svc/id': string } | null)?.['svc/id'];
+    start = chosen.start ?? (made[0] as { 'svc/id': string } | null)?.['svc/id'];
     if (start === undefined) {
       const first = await tx.query<{ id: string }>(
         `SELECT id FROM ${states.table} ORDER BY created, id LIMIT 1`,
@@ -77,4 +105,68 @@ export async function installWorkflow(ctx: CommandContext, typeName: string): Pr
     await tx.query(`UPDATE ${type.table} SET ${field.storage.col} = $1 WHERE ${field.storage.col} IS NULL`, [
       start,
     ]);
+}
+
+const Install = z.object({
+  type: z.string().min(1).max(400),
+  states: z
+    .array(
+      z.looseObject({
+        'svc/id': z.string().optional(),
+        'enum/name': z.string().min(1).max(400),
+        'enum/color': z.string().max(100).nullable().optional(),
+        'enum/icon': z.string().max(100).nullable().optional(),
+        // The state's category, as the service's page sends it; a Finished state ends the workflow.
+        'workflow/Type': z.enum(['Not started', 'Started', 'Finished']).optional(),
+        'workflow/Final': z.boolean().optional(),
+      }),
+    )
+    .min(1)
+    .max(100),
+  'default-state-id': z.string().optional(),
+});
+
+/**
+ * workflow/install, as the service's page sends it: a type's workflow with the states given (in
+ * order; `workflow/Type` "Finished", or `workflow/Final`, for those that end it) and the state new
+ * entities start in (`default-state-id`, else the first). A type with a workflow, or whose state
+ * type exists already, is refused (409): its states are changed as entities.
+ */
+export async function installWorkflowCommand(ctx: CommandContext, args: unknown): Promise<void> {
+  const parsed = Install.safeParse(args);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw badRequest(
+      `workflow/install: ${issue?.path.join('.') || 'args'}: ${issue?.message}`,
+      'invalid-args',
+    );
+  }
+  const { type: typeName, states, 'default-state-id': start } = parsed.data;
+  const chosen: WorkflowState[] = states.map((s) => {
+    const id = s['svc/id'];
+    if (id !== undefined && !isUuid(id))
+      throw badRequest(`workflow/install: state id ${id} is not a uuid`, 'invalid-args');
+    return {
+      ...(id ? { id: id.toLowerCase() } : {}),
+      name: s['enum/name'],
+      ...(s['enum/color'] !== undefined ? { color: s['enum/color'] } : {}),
+      ...(s['enum/icon'] !== undefined ? { icon: s['enum/icon'] } : {}),
+      final: s['workflow/Final'] ?? s['workflow/Type'] === 'Finished',
+    };
+  });
+  const ids = chosen.flatMap((s) => (s.id ? [s.id] : []));
+  if (new Set(ids).size < ids.length)
+    throw badRequest('workflow/install: a state id is given twice', 'invalid-args');
+  if (start !== undefined && !ids.includes(start.toLowerCase()))
+    throw badRequest(
+      'workflow/install: default-state-id must be the id of one of the states',
+      'invalid-args',
+    );
+  const catalog = await loadCatalog(ctx.tx);
+  const type = catalog.type(typeName);
+  if (type.byName.has(STATE_FIELD) || catalog.findType(stateTypeOf(type.name)))
+    throw conflict(
+      `${type.name} has a workflow already: change its states as entities of ${stateTypeOf(type.name)}`,
+    );
+  await installWorkflow(ctx, type.name, { states: chosen, ...(start ? { start: start.toLowerCase() } : {}) });
 }
