@@ -249,6 +249,7 @@ export class NamespaceCodec {
       // A space's lifecycle: the app's keys and the space's id key are names; their values data.
       case 'svc.app/save':
         return isObject(args.app) ? { ...args, app: this.#renameKeys(args.app) } : args;
+      case 'svc.app/update':
       case 'svc.app/uninstall':
       case 'svc.app/delete':
         return this.#renameKeys(args);

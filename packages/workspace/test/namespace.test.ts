@@ -181,6 +181,30 @@ describeEachDatabase('the namespace setting: fibery', (target) => {
     ]);
     expect(saved).toEqual({ success: true, result: { 'fibery/id': id, 'fibery/name': 'Plans' } });
     expect(installed).toEqual({ success: true, result: 'ok' });
+    await h.run('fibery.app/update', { 'fibery/id': id, 'fibery/icon': 'star', 'fibery/color': '#000000' });
+    // Listed as the service's page lists spaces.
+    const listed = await h.run('fibery.entity/query', {
+      query: {
+        'q/from': 'fibery/app',
+        'q/select': {
+          'fibery/id': ['fibery/id'],
+          'fibery/name': ['fibery/name'],
+          'fibery/title': ['fibery/title'],
+          'fibery/status': ['fibery/status'],
+          'fibery/color': ['fibery/color'],
+          'fibery/icon': ['fibery/icon'],
+        },
+        'q/limit': 100,
+      },
+    });
+    expect(listed).toContainEqual({
+      'fibery/id': id,
+      'fibery/name': 'Plans',
+      'fibery/title': 'Plans',
+      'fibery/status': 'app/installed',
+      'fibery/color': '#000000',
+      'fibery/icon': 'star',
+    });
     await h.run('schema.type/create', inFibery(typeArgs('Plans/Goal', [], { 'svc/domain?': true })));
     const [apps, caps] = await h.commands([
       { command: 'fibery.app/get-available-apps', args: {} },

@@ -503,6 +503,45 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
       'svc/id': id,
       'svc/name': 'Road Map',
     });
+    // Listed as the page lists spaces: what the save gave, and what an update changes.
+    const looks = async () =>
+      (
+        await h.run('svc.entity/query', {
+          query: {
+            'q/from': 'svc/app',
+            'q/select': {
+              'svc/id': ['svc/id'],
+              'svc/name': ['svc/name'],
+              'svc/title': ['svc/title'],
+              'svc/status': ['svc/status'],
+              'svc/color': ['svc/color'],
+              'svc/icon': ['svc/icon'],
+            },
+            'q/where': ['=', ['svc/id'], '$id'],
+            'q/limit': 100,
+          },
+          params: { $id: id },
+        })
+      )[0];
+    expect(await looks()).toEqual({
+      'svc/id': id,
+      'svc/name': 'Road Map',
+      'svc/title': 'Road Map',
+      'svc/status': 'app/installed',
+      'svc/color': '#F7D130',
+      'svc/icon': null,
+    });
+    expect(await h.run('svc.app/update', { 'svc/id': id, 'svc/icon': 'star', 'svc/color': '#000000' })).toBe(
+      'ok',
+    );
+    expect(await looks()).toMatchObject({
+      'svc/color': '#000000',
+      'svc/icon': 'star',
+      'svc/title': 'Road Map',
+    });
+    expect((await h.attempt('svc.app/update', { 'svc/id': id, 'svc/icon': 5 })).error.code).toBe(
+      'invalid-args',
+    );
     const listed = async () =>
       (
         await h.run('svc.entity/query', {

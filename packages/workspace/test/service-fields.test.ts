@@ -114,6 +114,29 @@ describeEachDatabase("the service's own fields", (target) => {
     expect(user).toEqual({ 'svc/rank': null });
   });
 
+  it('spaces made before a space had a title, status, colour and icon get them at the next start, once', async () => {
+    await h.run('schema.type/create', typeArgs('Older/Thing'));
+    await forgetFields(h, 'svc/app', ['svc/title', 'svc/description', 'svc/status', 'svc/color', 'svc/icon']);
+    const [first, second] = await builtinStartStatements(h);
+    expect(first!.some((s) => s.startsWith('ALTER TABLE'))).toBe(true);
+    expect(second!.some((s) => s.startsWith('ALTER TABLE') || s.startsWith('UPDATE t_'))).toBe(false);
+    const [space] = await h.run('svc.entity/query', {
+      query: {
+        'q/from': 'svc/app',
+        'q/select': ['svc/name', 'svc/title', 'svc/status', 'svc/color', 'svc/icon'],
+        'q/where': ['=', ['svc/name'], '$n'],
+      },
+      params: { $n: 'Older' },
+    });
+    expect(space).toEqual({
+      'svc/name': 'Older',
+      'svc/title': 'Older',
+      'svc/status': 'app/installed',
+      'svc/color': null,
+      'svc/icon': null,
+    });
+  });
+
   it("files stored before a file's size had the service's name get it, with the size they have", async () => {
     const form = new FormData();
     form.append('file', new Blob([Buffer.alloc(1234, 7)]), 'old.bin');

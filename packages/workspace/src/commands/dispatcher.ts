@@ -12,7 +12,13 @@ import { COPY_MIN_ROWS, createEntities } from '../entities/entity-store.js';
 import { updateEntities, updateEntity } from '../entities/update-entities.js';
 import { badRequest, WorkspaceError } from '../errors.js';
 import { type Catalog, lastCatalog, loadCatalog } from '../schema/catalog.js';
-import { deleteSpace, installSpace, saveSpace, uninstallSpace } from '../schema/space-commands.js';
+import {
+  deleteSpace,
+  installSpace,
+  saveSpace,
+  uninstallSpace,
+  updateSpace,
+} from '../schema/space-commands.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
 import { answersInJson } from './answer-json.js';
 import { availableApps, typeCapabilities } from './capabilities.js';
@@ -58,6 +64,7 @@ const ENTITY_COMMANDS: Record<string, Handler> = {
   'svc.app/get-available-apps': (ctx) => availableApps(ctx),
   'svc.app/save': saveSpace,
   'svc.app/install': installSpace,
+  'svc.app/update': updateSpace,
   'svc.app/uninstall': uninstallSpace,
   'svc.app/delete': deleteSpace,
 };

@@ -10,6 +10,24 @@ import { RESERVED_NAMESPACES } from './reserved-namespaces.js';
 
 export const APP_TYPE = 'svc/app';
 
+/**
+ * A space's own fields beside its name, as the service's page lists its spaces (`q/from`
+ * `fibery/app` selecting `fibery/title`, `fibery/status`, `fibery/color`, `fibery/icon`) and saves
+ * one (`svc.app/save`, with its description too). A space made with its first type has its name
+ * as its title and is installed.
+ */
+export const SPACE_FIELDS: ReadonlyArray<[string, string]> = [
+  ['svc/title', 'svc/text'],
+  ['svc/description', 'svc/text'],
+  ['svc/status', 'svc/text'],
+  ['svc/color', 'svc/color'],
+  ['svc/icon', 'svc/text'],
+];
+export const INSTALLED = 'app/installed';
+
+/** What a space says of itself beside its name, each key one of SPACE_FIELDS. */
+export type SpaceLooks = Partial<Record<string, string | null>>;
+
 /** The space a type belongs to: its namespace, unless that is one of the service's own. */
 export function spaceOf(typeName: string): string | undefined {
   const slash = typeName.indexOf('/');
@@ -38,18 +56,34 @@ export async function ensureApps(
   for (const name of wanted) if (!have.has(name)) await addSpace(tx, catalog, name, randomUUID());
 }
 
-/** Makes the `svc/app` entity of the space `name`, with the id given (the caller checked both are free). */
-export async function addSpace(tx: Queryable, catalog: Catalog, name: string, id: string): Promise<void> {
+/**
+ * Makes the `svc/app` entity of the space `name`, with the id given (the caller checked both are
+ * free): titled by its name and installed, unless `looks` says otherwise.
+ */
+export async function addSpace(
+  tx: Queryable,
+  catalog: Catalog,
+  name: string,
+  id: string,
+  looks: SpaceLooks = {},
+): Promise<void> {
   const app = catalog.type(APP_TYPE);
-  const col = (catalog.field(app, 'svc/name').storage as { col: string }).col;
+  const col = (field: string) => (catalog.field(app, field).storage as { col: string }).col;
   const { rows: ids } = await tx.query<{ n: string }>(
     `UPDATE svc_types SET next_public_id = next_public_id + 1 WHERE id = $1
       RETURNING (next_public_id - 1)::text AS n`,
     [app.id],
   );
-  await tx.query(`INSERT INTO ${app.table} (id, public_id, ${col}) VALUES ($1, $2, $3)`, [
-    id,
-    ids[0]?.n ?? '1',
-    name,
-  ]);
+  const values: Record<string, string | null> = {
+    'svc/title': name,
+    'svc/status': INSTALLED,
+    ...Object.fromEntries(Object.entries(looks).filter(([, v]) => v !== undefined)),
+  };
+  // A workspace whose space type predates these fields gets them at its next start.
+  const fields = SPACE_FIELDS.map(([f]) => f).filter((f) => app.byName.has(f) && f in values);
+  await tx.query(
+    `INSERT INTO ${app.table} (id, public_id, ${['svc/name', ...fields].map(col).join(', ')})
+     VALUES ($1, $2, $3${fields.map((_, i) => `, $${i + 4}`).join('')})`,
+    [id, ids[0]?.n ?? '1', name, ...fields.map((f) => values[f] ?? null)],
+  );
 }

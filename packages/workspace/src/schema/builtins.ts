@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/driver.js';
 import { type Catalog, DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog, USER_TYPE } from './catalog.js';
-import { APP_TYPE, ensureApps } from './apps.js';
+import { APP_TYPE, ensureApps, INSTALLED, SPACE_FIELDS } from './apps.js';
 import { addMissingCreators, createField, createType, setFieldMeta, setTypeMeta } from './schema-store.js';
 import { addMissingOptionFields } from './option-fields.js';
 
@@ -15,7 +15,7 @@ export { USER_TYPE };
  * The form of the built-in types ensureBuiltinTypes makes: raised with every change to them, so
  * that the prepared PGlite template is made again (db/pglite-template.ts).
  */
-export const BUILTIN_TYPES_VERSION = '5';
+export const BUILTIN_TYPES_VERSION = '6';
 export const FILE_TYPE = 'svc/file';
 export const COMMENT_TYPE = 'comments/comment';
 /** The comment a reply answers. */
@@ -95,7 +95,10 @@ export async function ensureBuiltinTypes(tx: Queryable): Promise<void> {
     await createType(tx, {
       name: APP_TYPE,
       builtin: true,
-      fields: [field('svc/name', 'svc/text', { 'ui/title?': true })],
+      fields: [
+        field('svc/name', 'svc/text', { 'ui/title?': true }),
+        ...SPACE_FIELDS.map(([name, type]) => field(name, type)),
+      ],
     });
   }
   const current = made ? await loadCatalog(tx) : catalog;
@@ -126,10 +129,21 @@ async function addServiceFields(tx: Queryable, current: Catalog): Promise<void> 
   if (catalog.findType(COMMENT_TYPE)) wanted.push([COMMENT_TYPE, COMMENT_PARENT, COMMENT_TYPE, {}]);
   const lengthMissing = !catalog.type(FILE_TYPE).byName.has(CONTENT_LENGTH);
   if (lengthMissing) wanted.push([FILE_TYPE, CONTENT_LENGTH, 'svc/int', {}]);
+  const looksMissing = !catalog.type(APP_TYPE).byName.has('svc/title');
+  if (looksMissing) for (const [name, type] of SPACE_FIELDS) wanted.push([APP_TYPE, name, type, {}]);
   for (const [holder, name, type, meta] of wanted) {
     if (catalog.type(holder).byName.has(name)) continue;
     await createField(tx, catalog, { holderType: holder, name, type, meta });
     catalog = await loadCatalog(tx);
+  }
+  if (looksMissing) {
+    // The spaces made before: titled by their names, installed.
+    const spaces = catalog.type(APP_TYPE);
+    const col = (n: string) => (spaces.byName.get(n)!.storage as { col: string }).col;
+    await tx.query(
+      `UPDATE ${spaces.table} SET ${col('svc/title')} = ${col('svc/name')}, ${col('svc/status')} = $1`,
+      [INSTALLED],
+    );
   }
   if (lengthMissing) {
     // The files stored before it: their size, as svc/size has it.

@@ -3,24 +3,56 @@ import { z } from 'zod';
 import type { CommandContext } from '../commands/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { isUuid } from './values.js';
-import { APP_TYPE, addSpace, spaceOf } from './apps.js';
+import { APP_TYPE, addSpace, SPACE_FIELDS, type SpaceLooks, spaceOf } from './apps.js';
 import { type Catalog, loadCatalog } from './catalog.js';
 
 // The lifecycle of a space, in the commands the service's own page sends (captured from it and
 // replayed with a token by a command-line client for the service, whose `space create` and
 // `space delete` are built on them): svc.app/save then svc.app/install make a space,
-// svc.app/uninstall then svc.app/delete remove it. Here a space is the `svc/app` entity of a
+// svc.app/update sets its colour and icon, svc.app/uninstall then svc.app/delete remove it. Here a space is the `svc/app` entity of a
 // namespace (apps.ts); save makes one before any database is in it, as the page does.
 
+const look = z.string().max(2000).nullable().optional();
+/** A space's own fields a save or an update may give (SPACE_FIELDS). */
+const Looks = {
+  'svc/title': look,
+  'svc/description': look,
+  'svc/status': look,
+  'svc/color': look,
+  'svc/icon': look,
+};
 const Save = z.object({
   app: z.looseObject({
     'svc/id': z.string().optional(),
     'svc/name': z.string().min(1).max(200).optional(),
     'svc/namespace': z.string().min(1).max(200).optional(),
+    ...Looks,
   }),
 });
 const Install = z.looseObject({ name: z.string().min(1).max(200) });
 const ById = z.looseObject({ 'svc/id': z.string() });
+const Update = z.looseObject({ 'svc/id': z.string(), ...Looks });
+
+/** The space's own fields among `given`, those it gave only. */
+const looksOf = (given: Record<string, unknown>): SpaceLooks =>
+  Object.fromEntries(
+    SPACE_FIELDS.map(([f]) => f)
+      .filter((f) => given[f] !== undefined)
+      .map((f) => [f, given[f] as string | null]),
+  );
+
+/** Sets a space's own fields that `looks` gives. */
+async function setLooks(ctx: CommandContext, id: string, looks: SpaceLooks): Promise<void> {
+  const { type } = spaces(await loadCatalog(ctx.tx));
+  const fields = Object.keys(looks).filter((f) => type.byName.has(f));
+  if (fields.length === 0) return;
+  const col = (f: string) => (type.byName.get(f)!.storage as { col: string }).col;
+  await ctx.tx.query(
+    `UPDATE ${type.table} SET ${fields.map((f, i) => `${col(f)} = $${i + 2}`).join(', ')}, modified = clock_timestamp()
+     WHERE id = $1::uuid`,
+    [id, ...fields.map((f) => looks[f] ?? null)],
+  );
+}
 
 function adminOnly(ctx: CommandContext): void {
   if (!ctx.user.admin) throw forbidden('Only an admin can change spaces');
@@ -57,13 +89,18 @@ export async function saveSpace(ctx: CommandContext, args: unknown) {
   // could not hold, is none.
   if (name.includes('/') || spaceOf(`${name}/x`) === undefined)
     throw badRequest(`${JSON.stringify(name)} cannot name a space`, 'invalid-args');
+  const looks = looksOf(app);
   const held = await findSpace(ctx, 'name', name);
-  if (held) return { 'svc/id': held.id, 'svc/name': held.name };
+  if (held) {
+    // Saved again, as the page saves a space it changed: what it gives is set.
+    await setLooks(ctx, held.id, looks);
+    return { 'svc/id': held.id, 'svc/name': held.name };
+  }
   const given = app['svc/id'];
   if (given !== undefined && !isUuid(given)) throw badRequest('app svc/id must be a uuid', 'invalid-args');
   const id = (given ?? randomUUID()).toLowerCase();
   if (await findSpace(ctx, 'id', id)) throw conflict(`A space with id ${id} exists`);
-  await addSpace(ctx.tx, await loadCatalog(ctx.tx), name, id);
+  await addSpace(ctx.tx, await loadCatalog(ctx.tx), name, id, looks);
   return { 'svc/id': id, 'svc/name': name };
 }
 
@@ -81,6 +118,19 @@ async function spaceById(ctx: CommandContext, args: unknown) {
   const space = isUuid(id) ? await findSpace(ctx, 'id', id.toLowerCase()) : undefined;
   if (!space) throw notFound(`No space ${id}`);
   return space;
+}
+
+/** svc.app/update: sets a space's title, description, status, colour or icon ("ok"). */
+export async function updateSpace(ctx: CommandContext, args: unknown) {
+  adminOnly(ctx);
+  const given = parse(
+    Update,
+    args,
+    '{svc/id, svc/title?, svc/description?, svc/status?, svc/color?, svc/icon?}',
+  );
+  const space = await spaceById(ctx, given);
+  await setLooks(ctx, space.id, looksOf(given));
+  return 'ok';
 }
 
 /** svc.app/uninstall: "ok" for a space there is (its databases stay until it is deleted). */
