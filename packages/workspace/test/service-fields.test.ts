@@ -10,6 +10,13 @@ const T = 'sf/task';
 
 describeEachDatabase("the service's own fields", (target) => {
   const h = useWorkspace(target);
+  /** Forgets `fields` of `type`; the next start makes them again (and fills them), the one after nothing. */
+  const madeAgainOnce = async (type: string, fields: string[]) => {
+    await forgetFields(h, type, fields);
+    const [first, second] = await builtinStartStatements(h);
+    expect(first!.some((s) => s.startsWith('ALTER TABLE'))).toBe(true);
+    expect(second!.some((s) => s.startsWith('ALTER TABLE') || s.startsWith('UPDATE t_'))).toBe(false);
+  };
 
   beforeAll(async () => {
     await h.run('schema.type/create', typeArgs(T));
@@ -104,10 +111,7 @@ describeEachDatabase("the service's own fields", (target) => {
   });
 
   it('a workspace made before they existed gets them at its next start, once', async () => {
-    await forgetFields(h, 'svc/user', ['svc/rank']);
-    const [first, second] = await builtinStartStatements(h);
-    expect(first!.some((s) => s.startsWith('ALTER TABLE'))).toBe(true);
-    expect(second!.some((s) => s.startsWith('ALTER TABLE'))).toBe(false);
+    await madeAgainOnce('svc/user', ['svc/rank']);
     const [user] = await h.run('svc.entity/query', {
       query: { 'q/from': 'svc/user', 'q/select': ['svc/rank'], 'q/limit': 1 },
     });
@@ -116,10 +120,7 @@ describeEachDatabase("the service's own fields", (target) => {
 
   it('spaces made before a space had a title, status, colour and icon get them at the next start, once', async () => {
     await h.run('schema.type/create', typeArgs('Older/Thing'));
-    await forgetFields(h, 'svc/app', ['svc/title', 'svc/description', 'svc/status', 'svc/color', 'svc/icon']);
-    const [first, second] = await builtinStartStatements(h);
-    expect(first!.some((s) => s.startsWith('ALTER TABLE'))).toBe(true);
-    expect(second!.some((s) => s.startsWith('ALTER TABLE') || s.startsWith('UPDATE t_'))).toBe(false);
+    await madeAgainOnce('svc/app', ['svc/title', 'svc/description', 'svc/status', 'svc/color', 'svc/icon']);
     const [space] = await h.run('svc.entity/query', {
       query: {
         'q/from': 'svc/app',
@@ -147,10 +148,7 @@ describeEachDatabase("the service's own fields", (target) => {
     });
     expect(up.status).toBe(200);
     const { 'svc/id': id } = (await up.json()) as { 'svc/id': string };
-    await forgetFields(h, 'svc/file', ['svc/content-length']);
-    const [first, second] = await builtinStartStatements(h);
-    expect(first!.some((s) => s.startsWith('ALTER TABLE'))).toBe(true);
-    expect(second!.some((s) => s.startsWith('ALTER TABLE') || s.startsWith('UPDATE t_'))).toBe(false);
+    await madeAgainOnce('svc/file', ['svc/content-length']);
     const [file] = await h.run('svc.entity/query', {
       query: {
         'q/from': 'svc/file',
