@@ -539,9 +539,9 @@ describeEachDatabase('answers and inputs as the service clients expect them', (t
       'svc/icon': 'star',
       'svc/title': 'Road Map',
     });
-    expect((await h.attempt('svc.app/update', { 'svc/id': id, 'svc/icon': 5 })).error.code).toBe(
-      'invalid-args',
-    );
+    const badIcon = await h.attempt('svc.app/update', { 'svc/id': id, 'svc/icon': 5 });
+    expect(badIcon.error.code).toBe('invalid-args');
+    expect(badIcon.error.message).toContain('(svc/icon: ');
     const listed = async () =>
       (
         await h.run('svc.entity/query', {

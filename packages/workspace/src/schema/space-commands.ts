@@ -9,8 +9,9 @@ import { type Catalog, loadCatalog } from './catalog.js';
 // The lifecycle of a space, in the commands the service's own page sends (captured from it and
 // replayed with a token by a command-line client for the service, whose `space create` and
 // `space delete` are built on them): svc.app/save then svc.app/install make a space,
-// svc.app/update sets its colour and icon, svc.app/uninstall then svc.app/delete remove it. Here a space is the `svc/app` entity of a
-// namespace (apps.ts); save makes one before any database is in it, as the page does.
+// svc.app/update sets its colour and icon, svc.app/uninstall then svc.app/delete remove it.
+// Here a space is the `svc/app` entity of a namespace (apps.ts); save makes one before any
+// database is in it, as the page does.
 
 const look = z.string().max(2000).nullable().optional();
 /** A space's own fields a save or an update may give (SPACE_FIELDS). */
@@ -58,10 +59,13 @@ function adminOnly(ctx: CommandContext): void {
   if (!ctx.user.admin) throw forbidden('Only an admin can change spaces');
 }
 
+/** The arguments as `schema` takes them, or a 400 naming the first one it does not. */
 function parse<T>(schema: z.ZodType<T>, args: unknown, shape: string): T {
   const parsed = schema.safeParse(args);
-  if (!parsed.success) throw badRequest(`args must be ${shape}`, 'invalid-args');
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+  throw badRequest(`args must be ${shape} (${where}${issue?.message ?? 'not readable'})`, 'invalid-args');
 }
 
 /** The `svc/app` type and its name column. */
