@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { badRequest } from '../errors.js';
-import { APP_TYPE } from '../schema/apps.js';
+import { APP_TYPE, spaceTable } from '../schema/apps.js';
 import { type Catalog, loadCatalog, type TypeDef } from '../schema/catalog.js';
 import type { CommandContext } from './context.js';
 
@@ -54,11 +54,10 @@ const accessOf = (user: Principal) => (user.admin ? 'access/type.creator' : 'acc
 /** svc.app/get-available-apps: the spaces, with the user's access to each. */
 export async function availableApps(ctx: CommandContext): Promise<Record<string, string>[]> {
   const catalog = await loadCatalog(ctx.tx);
-  const app = catalog.findType(APP_TYPE);
-  if (!app) return [];
-  const col = (catalog.field(app, 'svc/name').storage as { col: string }).col;
+  if (!catalog.findType(APP_TYPE)) return [];
+  const { type, col } = spaceTable(catalog);
   const { rows } = await ctx.tx.query<{ id: string; name: string }>(
-    `SELECT id::text AS id, ${col} AS name FROM ${app.table} ORDER BY ${col}`,
+    `SELECT id::text AS id, ${col('svc/name')} AS name FROM ${type.table} ORDER BY ${col('svc/name')}`,
   );
   const access = accessOf(ctx.user);
   return rows.map((r) => ({ 'app-id': r.id, 'app-namespace': r.name, access }));

@@ -58,7 +58,8 @@ function planUpdate(user: Principal, catalog: Catalog, type: TypeDef, entity: un
 }
 
 const columnOf = (f: FieldDef) => (f.storage as { col: string }).col;
-const MODIFIED = 'svc/modification-date';
+/** The field an update's effect carries beside the fields it changed (recordEffect). */
+export const MODIFIED = 'svc/modification-date';
 
 /**
  * The SET of the modification date: bumped only when a value changes, so a row written back as it

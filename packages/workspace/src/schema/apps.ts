@@ -28,6 +28,12 @@ export const INSTALLED = 'app/installed';
 /** What a space says of itself beside its name, each key one of SPACE_FIELDS. */
 export type SpaceLooks = Partial<Record<string, string | null>>;
 
+/** The spaces' table: the `svc/app` type and the column of one of its fields. */
+export function spaceTable(catalog: Catalog) {
+  const type = catalog.type(APP_TYPE);
+  return { type, col: (field: string) => (catalog.field(type, field).storage as { col: string }).col };
+}
+
 /** The space a type belongs to: its namespace, unless that is one of the service's own. */
 export function spaceOf(typeName: string): string | undefined {
   const slash = typeName.indexOf('/');
@@ -42,14 +48,13 @@ export async function ensureApps(
   catalog: Catalog,
   typeNames: Iterable<string>,
 ): Promise<void> {
-  const app = catalog.findType(APP_TYPE);
   // A workspace whose built-in types predate spaces: its next start makes the type, and the spaces.
-  if (!app) return;
+  if (!catalog.findType(APP_TYPE)) return;
   const wanted = [...new Set([...typeNames].map(spaceOf).filter((s): s is string => s !== undefined))];
   if (wanted.length === 0) return;
-  const col = (catalog.field(app, 'svc/name').storage as { col: string }).col;
+  const { type: app, col } = spaceTable(catalog);
   const { rows } = await tx.query<{ name: string }>(
-    `SELECT ${col} AS name FROM ${app.table} WHERE ${col} = ANY($1::text[])`,
+    `SELECT ${col('svc/name')} AS name FROM ${app.table} WHERE ${col('svc/name')} = ANY($1::text[])`,
     [wanted],
   );
   const have = new Set(rows.map((r) => r.name));
@@ -67,8 +72,7 @@ export async function addSpace(
   id: string,
   looks: SpaceLooks = {},
 ): Promise<void> {
-  const app = catalog.type(APP_TYPE);
-  const col = (field: string) => (catalog.field(app, field).storage as { col: string }).col;
+  const { type: app, col } = spaceTable(catalog);
   const { rows: ids } = await tx.query<{ n: string }>(
     `UPDATE svc_types SET next_public_id = next_public_id + 1 WHERE id = $1
       RETURNING (next_public_id - 1)::text AS n`,

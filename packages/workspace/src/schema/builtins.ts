@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/driver.js';
 import { type Catalog, DOCUMENT_SECRET, DOCUMENT_TYPE, loadCatalog, USER_TYPE } from './catalog.js';
-import { APP_TYPE, ensureApps, INSTALLED, SPACE_FIELDS } from './apps.js';
+import { APP_TYPE, ensureApps, INSTALLED, SPACE_FIELDS, spaceTable } from './apps.js';
 import { addMissingCreators, createField, createType, setFieldMeta, setTypeMeta } from './schema-store.js';
 import { addMissingOptionFields } from './option-fields.js';
 
@@ -138,8 +138,7 @@ async function addServiceFields(tx: Queryable, current: Catalog): Promise<void> 
   }
   if (looksMissing) {
     // The spaces made before: titled by their names, installed.
-    const spaces = catalog.type(APP_TYPE);
-    const col = (n: string) => (spaces.byName.get(n)!.storage as { col: string }).col;
+    const { type: spaces, col } = spaceTable(catalog);
     await tx.query(
       `UPDATE ${spaces.table} SET ${col('svc/title')} = ${col('svc/name')}, ${col('svc/status')} = $1`,
       [INSTALLED],

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { CommandContext } from '../commands/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { isUuid } from './values.js';
-import { APP_TYPE, addSpace, SPACE_FIELDS, type SpaceLooks, spaceOf } from './apps.js';
-import { type Catalog, loadCatalog } from './catalog.js';
+import { addSpace, SPACE_FIELDS, type SpaceLooks, spaceOf, spaceTable } from './apps.js';
+import { loadCatalog } from './catalog.js';
 
 // The lifecycle of a space, in the commands the service's own page sends (captured from it and
 // replayed with a token by a command-line client for the service, whose `space create` and
@@ -44,10 +44,9 @@ const looksOf = (given: Record<string, unknown>): SpaceLooks =>
 
 /** Sets a space's own fields that `looks` gives. */
 async function setLooks(ctx: CommandContext, id: string, looks: SpaceLooks): Promise<void> {
-  const { type } = spaces(await loadCatalog(ctx.tx));
+  const { type, col } = spaceTable(await loadCatalog(ctx.tx));
   const fields = Object.keys(looks).filter((f) => type.byName.has(f));
   if (fields.length === 0) return;
-  const col = (f: string) => (type.byName.get(f)!.storage as { col: string }).col;
   await ctx.tx.query(
     `UPDATE ${type.table} SET ${fields.map((f, i) => `${col(f)} = $${i + 2}`).join(', ')}, modified = clock_timestamp()
      WHERE id = $1::uuid`,
@@ -68,16 +67,11 @@ function parse<T>(schema: z.ZodType<T>, args: unknown, shape: string): T {
   throw badRequest(`args must be ${shape} (${where}${issue?.message ?? 'not readable'})`, 'invalid-args');
 }
 
-/** The `svc/app` type and its name column. */
-function spaces(catalog: Catalog) {
-  const type = catalog.type(APP_TYPE);
-  return { type, col: (catalog.field(type, 'svc/name').storage as { col: string }).col };
-}
-
 async function findSpace(ctx: CommandContext, by: 'id' | 'name', value: string) {
-  const { type, col } = spaces(await loadCatalog(ctx.tx));
+  const { type, col } = spaceTable(await loadCatalog(ctx.tx));
+  const name = col('svc/name');
   const { rows } = await ctx.tx.query<{ id: string; name: string }>(
-    `SELECT id::text AS id, ${col} AS name FROM ${type.table} WHERE ${by === 'id' ? 'id = $1::uuid' : `${col} = $1`}`,
+    `SELECT id::text AS id, ${name} AS name FROM ${type.table} WHERE ${by === 'id' ? 'id = $1::uuid' : `${name} = $1`}`,
     [value],
   );
   return rows[0];
@@ -159,7 +153,7 @@ export async function deleteSpace(ctx: CommandContext, args: unknown) {
       `Space ${space.name} still holds ${held.join(', ')}: delete them first (schema.type/delete)`,
       'not-empty',
     );
-  const { type } = spaces(catalog);
+  const { type } = spaceTable(catalog);
   await ctx.tx.query(`DELETE FROM ${type.table} WHERE id = $1::uuid`, [space.id]);
   // Its views go with it, as with the service.
   await ctx.tx.query(`DELETE FROM svc_views WHERE container_app->>'svc/id' = $1`, [space.id]);

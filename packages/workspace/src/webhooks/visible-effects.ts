@@ -2,6 +2,7 @@ import { canAccessField, type Principal } from '../auth/principal.js';
 import type { Effect } from '../commands/context.js';
 import { canReadAllOf } from '../documents/document-access.js';
 import type { Catalog, TypeDef } from '../schema/catalog.js';
+import { MODIFIED } from '../entities/update-entities.js';
 
 // A delivery carries what its subscriber may read, no more: effects are recorded as the acting
 // user saw them, and the subscriber may be someone else. Values of fields closed to the subscriber
@@ -14,7 +15,7 @@ const isValues = (v: unknown): v is Values => typeof v === 'object' && v !== nul
 
 /** The fields a set of values names, the modification date aside. */
 const changedFields = (values: Values) =>
-  Object.keys(values).length - (Object.hasOwn(values, 'svc/modification-date') ? 1 : 0);
+  Object.keys(values).length - (Object.hasOwn(values, MODIFIED) ? 1 : 0);
 
 /** Whether `user` may subscribe to `type`: a user who may not see all of its entities may not. */
 export function maySubscribe(catalog: Catalog, user: Principal, type: TypeDef): boolean {
